@@ -1,1 +1,114 @@
-//! frontend
+//! frontend: OpenCL C source -> checked, typed AST with spans, or diagnostics.
+//!
+//! Stages, each in its own module, in the order data flows:
+//! `lexer` (bytes -> preprocessing tokens with spans) -> `preprocess` (directives, macros,
+//! includes; pragmas become tokens) -> `parser` (lalrpop grammar -> syntax tree, `syntax`) ->
+//! `check` (names, types, implicit conversions -> [`ast::Program`]).
+//!
+//! Invariants of the output are documented in [`ast`]. A user error is always a
+//! [`Diagnostic`], never a panic; every diagnostic has a span into a file of the `SourceMap`.
+
+pub mod ast;
+pub mod builtins;
+mod check;
+pub mod diag;
+pub mod lexer;
+pub mod literal;
+pub mod parser;
+pub mod preprocess;
+mod print;
+pub mod span;
+pub mod syntax;
+pub mod types;
+
+lalrpop_util::lalrpop_mod!(
+    #[allow(clippy::all, clippy::pedantic, unused)]
+    grammar
+);
+
+pub use diag::{render, Diagnostic, Severity};
+pub use span::{FileId, SourceMap, Span};
+
+use std::path::{Path, PathBuf};
+
+/// Compiler options that affect the front end.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `-D NAME` (None) or `-D NAME=VALUE`.
+    pub defines: Vec<(String, Option<String>)>,
+    /// `-U NAME`, applied after the predefined macros and `defines`.
+    pub undefines: Vec<String>,
+    /// Searched for `#include "..."` after the including file's directory.
+    pub include_dirs: Vec<PathBuf>,
+    /// Enable double precision (`cl_khr_fp64`). Without it `double` is rejected and unsuffixed
+    /// floating literals are `float` (as clang does for devices without fp64).
+    pub fp64: bool,
+}
+
+/// Compiles one file: `Ok((program, warnings))` or `Err(all diagnostics, errors first)`.
+///
+/// Runs on a dedicated thread with a large stack: nesting is bounded by diagnostics (256
+/// brackets, 500 levels of expressions and statements), but hostile input such as a chain of
+/// 100,000 `+` still builds a deep syntax tree whose traversal and destruction recurse. If the
+/// thread cannot be created, compilation runs on the caller's thread.
+pub fn compile(
+    sm: &mut SourceMap,
+    file: FileId,
+    opts: &Options,
+) -> Result<(ast::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
+    const STACK: usize = 256 << 20;
+    let mut slot = Some(sm);
+    let res = std::thread::scope(|s| {
+        let slot_ref = &mut slot;
+        std::thread::Builder::new()
+            .name("oclhls-frontend".into())
+            .stack_size(STACK)
+            .spawn_scoped(s, move || {
+                let sm = slot_ref
+                    .take()
+                    .expect("source map moved into the thread once");
+                compile_inner(sm, file, opts)
+            })
+            .ok()
+            .map(|h| h.join())
+    });
+    match res {
+        Some(Ok(r)) => r,
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        None => compile_inner(slot.take().expect("thread was not started"), file, opts),
+    }
+}
+
+fn compile_inner(
+    sm: &mut SourceMap,
+    file: FileId,
+    opts: &Options,
+) -> Result<(ast::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let pp = preprocess::Preprocessor::new(sm, opts, file);
+    let (pre, mut diags) = pp.run(file);
+    let eof = Span::new(file, sm.text(file).len() as u32, sm.text(file).len() as u32);
+    let (tu, pdiags) = parser::parse(pre.tokens, eof);
+    diags.extend(pdiags);
+    if diags.iter().any(|d| d.is_error()) {
+        return Err(sort_diags(diags));
+    }
+    let (prog, cdiags) = check::check(sm, opts, &tu, file);
+    diags.extend(cdiags);
+    match prog {
+        Some(p) if !diags.iter().any(|d| d.is_error()) => Ok((p, sort_diags(diags))),
+        _ => Err(sort_diags(diags)),
+    }
+}
+
+/// Reads a file into the source map. Invalid UTF-8 is replaced (U+FFFD) here and reported
+/// by [`compile`] as a diagnostic at the first bad byte.
+pub fn load_file(sm: &mut SourceMap, path: &Path) -> Result<FileId, std::io::Error> {
+    let bytes = std::fs::read(path)?;
+    Ok(sm.add_file_bytes(path.display().to_string(), &bytes))
+}
+
+/// Errors first (in source order), then warnings.
+fn sort_diags(mut d: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    d.sort_by_key(|d| (d.severity, d.span().file, d.span().start));
+    d
+}

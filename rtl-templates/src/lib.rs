@@ -1,1 +1,17 @@
-//! rtl-templates
+//! rtl-templates: Verilog emission for scheduled kernels.
+//!
+//! Owns: the Verilog text of each kernel module and of the support modules, and the kernel's
+//! [`Interface`] (ports and how arguments map to them) that testbenches and board tops use.
+//! Fixed structures (FIFOs, the work-item generator) are askama templates under `templates/`;
+//! datapaths are written by [`writer::VWriter`] after validation (every op has a schedule and
+//! is supported), so emission itself cannot fail half-way.
+//!
+//! Invariants of the output: plain Verilog-2005, one module per file named like the file,
+//! deterministic (ops in id order, maps ordered), names legal and readable
+//! (`<source name>_v<op id>`), lint-clean under `verilator --lint-only -Wall`.
+
+pub mod kernel;
+pub mod namer;
+pub mod writer;
+
+pub use kernel::{emit_kernel, support_files, ArgPort, EmittedKernel, Interface, Port};

@@ -1,1 +1,234 @@
-//! sim
+//! sim: Verilator simulation of emitted RTL, driven from Rust.
+//!
+//! This crate owns three artefacts: a *built model* (a shared library made by Verilator from
+//! Verilog sources), a *model instance* (one simulation, with its own state), and the
+//! *testbench* (memory model and kernel runner) that plays the host and global memory for a
+//! generated kernel following `docs/hardware-interface.md`.
+//!
+//! # Why a generated C++ shim and `libloading`
+//! The `verilated` crate does not build against Verilator 5, and Verilator's own C++ API
+//! (a class per model, named after the top module, with one public member per port) cannot
+//! be called from Rust directly. So [`build_model`] generates a small C++ file with a C ABI
+//! (see `shim.rs`: create/delete an instance, `eval`, `tick`, open a VCD trace, and return a
+//! pointer to each port's storage), and runs
+//!
+//! ```text
+//! verilator --cc --build --prefix Vmodel --no-timing --x-assign unique -Wno-fatal
+//!     -CFLAGS '-fPIC -fvisibility=hidden -DVL_USER_FATAL -DVL_TIME_CONTEXT'
+//!     -j <jobs> --top-module <top> --Mdir <tmp>/obj
+//!     -LDFLAGS '-shared -Wl,--version-script=<tmp>/exports.map'
+//!     [--trace] [BuildOptions::extra_args] --exe <tmp>/shim.cpp -o libmodel.so <files...>
+//! ```
+//!
+//! which compiles the model, the Verilator runtime and the shim into one shared library with
+//! only the shim's `oclhls_*` functions exported. It is loaded with `libloading`; all testbench
+//! logic (memory, stalls, handshakes, checks) is Rust.
+//!
+//! Invariants:
+//! - **Instances are independent.** Each [`Model`] owns its own `VerilatedContext` and model
+//!   object, so one built model can be instantiated many times, in parallel threads, in one
+//!   process. Because the runtime is linked into each library with hidden visibility, different
+//!   models loaded into one process do not share symbols either.
+//! - **Cheap port access.** Port names are resolved once ([`Model::port`]); [`Model::get`] and
+//!   [`Model::set`] then read and write the Verilated port storage through a raw pointer, with
+//!   no FFI call. Only [`Model::eval`] and [`Model::tick`] cross into C++.
+//! - **Host process survives the model.** `$stop`, `$fatal`, failed assertions and internal
+//!   Verilator fatal errors become [`SimError::ModelStopped`], never an exit of the process.
+//! - **Inputs start at 0.** Registers the Verilog does not initialise start random (seeded,
+//!   [`InitValues`]) until reset, as in hardware, so a missing reset shows up in simulation.
+//! - **Content-addressed cache.** A built model lives in `<cache>/models/<hash>/` (`<cache>` is
+//!   the `toolchain` cache dir; [`BuildOptions::cache_dir`] replaces `<cache>/models`) holding
+//!   `libmodel.so`, `shim.cpp`, `exports.map` and `build.log`, where the hash is SHA-256 of the
+//!   Verilog sources, the top name, the port list (via the generated shim), the build options,
+//!   the shim ABI and the Verilator version. It is built in a private temporary directory under
+//!   an exclusive lock on `models/<hash>.lock` and then renamed into place, so parallel tests
+//!   share one build and nobody ever loads a half-built library. A cache directory is never
+//!   modified after the rename.
+//!
+//!   A failed build leaves only `models/failed-<hash>.log`.
+//!
+//! The kernel testbench ([`memory`], [`run`]) follows the hardware interface exactly: one
+//! memory server per pointer port with random latency, in-order responses, random
+//! back-pressure on request `ready`, a bound on outstanding requests, and checks of the
+//! protocol: the port list matches the contract, every argument is given, the kernel is idle
+//! when started, `busy` stays high until `done`, nothing is outstanding at `done`, and every
+//! access is aligned and inside an allocated buffer (faults name port, address and cycle).
+
+mod build;
+pub mod memory;
+mod model;
+pub mod run;
+mod shim;
+pub mod testfile;
+
+use std::path::PathBuf;
+
+pub use build::{build_model, BuildOptions};
+pub use memory::{Element, Memory};
+pub use model::{BuiltModel, InitValues, InstanceOptions, Model, PortId};
+pub use run::{KernelRun, MemConfig, NdRange, PortStats, RunConfig, RunStats};
+
+/// Direction of a port, seen from the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dir {
+    In,
+    Out,
+}
+
+/// One port of the top module.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PortSpec {
+    pub name: String,
+    pub dir: Dir,
+    pub width: u32,
+}
+
+impl PortSpec {
+    pub fn input(name: impl Into<String>, width: u32) -> PortSpec {
+        PortSpec {
+            name: name.into(),
+            dir: Dir::In,
+            width,
+        }
+    }
+
+    pub fn output(name: impl Into<String>, width: u32) -> PortSpec {
+        PortSpec {
+            name: name.into(),
+            dir: Dir::Out,
+            width,
+        }
+    }
+}
+
+/// What to build: the Verilog files (all of them; includes are not followed for the cache
+/// hash), the top module and its ports.
+#[derive(Clone, Debug)]
+pub struct ModelSource {
+    pub top: String,
+    pub files: Vec<PathBuf>,
+    pub ports: Vec<PortSpec>,
+}
+
+/// How a memory access by the kernel went wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// The address is not naturally aligned for the element size.
+    Misaligned,
+    /// No allocation contains the address (null pointers land here: page 0 is never used).
+    Unallocated,
+    /// The access starts inside an allocation but runs past its end.
+    OutOfBounds,
+}
+
+/// Requests a port's memory still owes the kernel, for timeout reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outstanding {
+    pub port: String,
+    /// Read requests accepted whose response the kernel has not taken yet.
+    pub reads: usize,
+    /// Write requests accepted whose acknowledgement the kernel has not taken yet.
+    pub writes: usize,
+    /// The kernel holds a request valid that memory has not accepted yet.
+    pub read_request_waiting: bool,
+    pub write_request_waiting: bool,
+}
+
+/// Errors of building, loading and simulating models.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    #[error(transparent)]
+    Tool(#[from] toolchain::ToolError),
+    #[error("{0}")]
+    UnsupportedTool(String),
+    #[error("invalid model source: {0}")]
+    InvalidSource(String),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("verilator failed to build `{top}` (log: {}):\n{output}", log.display())]
+    BuildFailed {
+        top: String,
+        log: PathBuf,
+        output: String,
+    },
+    #[error("cannot load model library {}: {detail}", path.display())]
+    Load { path: PathBuf, detail: String },
+    #[error("the model stopped at cycle {cycle}: {message}")]
+    ModelStopped { cycle: u64, message: String },
+    #[error("tracing: {0}")]
+    Trace(String),
+    #[error(
+        "kernel {} on port `{port}` at cycle {cycle}: address {addr:#010x} ({bytes} bytes) \
+         {}{detail}",
+        if *.write { "write" } else { "read" },
+        describe_fault(*kind, *bytes)
+    )]
+    MemoryFault {
+        port: String,
+        addr: u32,
+        bytes: u32,
+        write: bool,
+        cycle: u64,
+        kind: FaultKind,
+        /// Where the address lies relative to the nearest allocation (` (...)` or empty).
+        detail: String,
+    },
+    #[error("host access to memory at {addr:#010x} ({len} bytes): {detail}")]
+    HostAccess {
+        addr: u64,
+        len: usize,
+        detail: String,
+    },
+    #[error("the kernel does not follow the hardware interface: {0}")]
+    Interface(String),
+    #[error("kernel argument error: {0}")]
+    Argument(String),
+    #[error("protocol violation at cycle {cycle}: {message}")]
+    Protocol { cycle: u64, message: String },
+    #[error(
+        "no `done` after {cycles} cycles (the cycle budget; raise RunConfig::max_cycles if the \
+         kernel is just slow); outstanding requests: {}",
+        describe_outstanding(outstanding)
+    )]
+    Timeout {
+        cycles: u64,
+        outstanding: Vec<Outstanding>,
+    },
+}
+
+fn describe_fault(kind: FaultKind, bytes: u32) -> String {
+    match kind {
+        FaultKind::Misaligned => format!("is not aligned to {bytes} bytes"),
+        FaultKind::Unallocated => "is not in any allocated buffer".to_string(),
+        FaultKind::OutOfBounds => "runs past the end of its buffer".to_string(),
+    }
+}
+
+fn describe_outstanding(o: &[Outstanding]) -> String {
+    if o.is_empty() {
+        return "none (the kernel has no memory ports)".to_string();
+    }
+    let parts: Vec<String> = o
+        .iter()
+        .map(|p| {
+            let mut s = format!("`{}`: {} reads, {} writes", p.port, p.reads, p.writes);
+            if p.read_request_waiting {
+                s.push_str(", a read request waiting for ready");
+            }
+            if p.write_request_waiting {
+                s.push_str(", a write request waiting for ready");
+            }
+            s
+        })
+        .collect();
+    parts.join("; ")
+}
+
+pub(crate) fn io_err(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> SimError {
+    let context = context.into();
+    move |source| SimError::Io { context, source }
+}

@@ -1,0 +1,293 @@
+//! The kernel: arguments, memories, pipes, counters, the loop tree and the dataflow graph.
+
+use crate::ids::{ArgId, CounterId, LoopId, MemId, OpId, PipeId};
+use crate::ops::OpKind;
+use crate::types::Ty;
+use frontend::span::Span;
+use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
+use petgraph::visit::EdgeRef;
+use petgraph::Direction;
+
+/// An operation node.
+#[derive(Clone, Debug)]
+pub struct Op {
+    pub kind: OpKind,
+    pub ty: Ty,
+    /// The innermost loop whose body contains the op (`loop0` = the work-item loop).
+    pub region: LoopId,
+    /// The OpenCL source the op came from.
+    pub span: Span,
+    /// The source variable the value is assigned to, when there is one (for readable RTL).
+    pub name: Option<String>,
+}
+
+/// An edge of the dataflow graph, from producer to consumer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dep {
+    /// The source's value is operand `operand` of the target, `distance` iterations later.
+    Data { operand: u8, distance: u32 },
+    /// The target must not start before the source has completed (memory/side-effect order),
+    /// `distance` iterations later.
+    Order { distance: u32 },
+}
+
+impl Dep {
+    pub fn distance(self) -> u32 {
+        match self {
+            Dep::Data { distance, .. } | Dep::Order { distance } => distance,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum ArgKind {
+    /// A by-value scalar argument of the given type.
+    Scalar(Ty),
+    /// A `global` or `constant` pointer: its own memory port.
+    GlobalPtr(MemId),
+    /// A `local` pointer argument: an on-chip memory sized at launch (planned).
+    LocalPtr(MemId),
+    Pipe(PipeId),
+    Counter(CounterId),
+}
+
+#[derive(Clone, Debug)]
+pub struct KernelArg {
+    pub name: String,
+    pub kind: ArgKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemKind {
+    /// Global (or constant) memory reached through the port of pointer argument `arg`.
+    Global { arg: ArgId, constant: bool },
+    /// An on-chip memory of `len` elements (`local` arrays and local pointer arguments).
+    Local { len: u32 },
+    /// A private array of `len` elements (registers or on-chip memory).
+    Private { len: u32 },
+}
+
+#[derive(Clone, Debug)]
+pub struct Memory {
+    pub name: String,
+    pub kind: MemKind,
+    /// Element type (the unit of one access).
+    pub elem: Ty,
+    /// Size of one element in bytes (addresses are byte addresses).
+    pub elem_bytes: u32,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Pipe {
+    pub name: String,
+    pub packet_bits: u32,
+    pub side: crate::ops::PipeSide,
+    /// Depth from `xcl_reqd_pipe_depth` or the system description, when known.
+    pub depth: Option<u32>,
+    pub blocking: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Counter {
+    pub name: String,
+    pub bits: u32,
+    pub arg: ArgId,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopKind {
+    /// The work-items of an NDRange launch, one entering per II cycles.
+    WorkItems,
+    /// A loop written in the kernel (`for`, `while`, `do`).
+    Source,
+}
+
+#[derive(Clone, Debug)]
+pub struct Loop {
+    pub kind: LoopKind,
+    pub parent: Option<LoopId>,
+    pub name: String,
+    pub span: Span,
+    pub trip_count: Option<u64>,
+    /// `#pragma unroll N` / `opencl_unroll_hint(N)`: Some(0) = full, Some(1) = no unrolling.
+    pub unroll: Option<u32>,
+}
+
+/// One kernel in IR form.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    pub name: String,
+    pub span: Span,
+    pub args: Vec<KernelArg>,
+    pub mems: Vec<Memory>,
+    pub pipes: Vec<Pipe>,
+    pub counters: Vec<Counter>,
+    pub loops: Vec<Loop>,
+    /// `reqd_work_group_size`, when given.
+    pub reqd_work_group_size: Option<[u32; 3]>,
+    graph: StableDiGraph<Op, Dep>,
+}
+
+fn node(id: OpId) -> NodeIndex {
+    NodeIndex::new(id.index())
+}
+
+fn op_id(n: NodeIndex) -> OpId {
+    OpId::from_index(n.index())
+}
+
+impl Kernel {
+    /// A kernel with its work-item loop `loop0` and no ops.
+    pub fn new(name: impl Into<String>, span: Span) -> Kernel {
+        let name = name.into();
+        Kernel {
+            loops: vec![Loop {
+                kind: LoopKind::WorkItems,
+                parent: None,
+                name: format!("{name}.work_items"),
+                span,
+                trip_count: None,
+                unroll: None,
+            }],
+            name,
+            span,
+            args: Vec::new(),
+            mems: Vec::new(),
+            pipes: Vec::new(),
+            counters: Vec::new(),
+            reqd_work_group_size: None,
+            graph: StableDiGraph::new(),
+        }
+    }
+
+    pub const WORK_ITEM_LOOP: LoopId = LoopId(0);
+
+    pub fn add_op(&mut self, op: Op, operands: &[OpId]) -> OpId {
+        let id = op_id(self.graph.add_node(op));
+        for (i, &src) in operands.iter().enumerate() {
+            let operand = u8::try_from(i).expect("more than 255 operands");
+            self.graph.add_edge(node(src), node(id), Dep::Data { operand, distance: 0 });
+        }
+        id
+    }
+
+    pub fn add_dep(&mut self, from: OpId, to: OpId, dep: Dep) {
+        self.graph.add_edge(node(from), node(to), dep);
+    }
+
+    pub fn remove_op(&mut self, id: OpId) {
+        self.graph.remove_node(node(id));
+    }
+
+    pub fn contains(&self, id: OpId) -> bool {
+        self.graph.contains_node(node(id))
+    }
+
+    pub fn op(&self, id: OpId) -> &Op {
+        &self.graph[node(id)]
+    }
+
+    pub fn op_mut(&mut self, id: OpId) -> &mut Op {
+        &mut self.graph[node(id)]
+    }
+
+    /// All ops in id order (deterministic).
+    pub fn op_ids(&self) -> Vec<OpId> {
+        let mut v: Vec<OpId> = self.graph.node_indices().map(op_id).collect();
+        v.sort();
+        v
+    }
+
+    /// One past the largest op id ever allocated (for dense side tables).
+    pub fn op_bound(&self) -> usize {
+        self.graph.node_indices().map(|n| n.index() + 1).max().unwrap_or(0)
+    }
+
+    /// Operands of `id` in operand order.
+    pub fn operands(&self, id: OpId) -> Vec<OpId> {
+        let mut v: Vec<(u8, OpId)> = self
+            .graph
+            .edges_directed(node(id), Direction::Incoming)
+            .filter_map(|e| match e.weight() {
+                Dep::Data { operand, .. } => Some((*operand, op_id(e.source()))),
+                Dep::Order { .. } => None,
+            })
+            .collect();
+        v.sort();
+        v.into_iter().map(|(_, o)| o).collect()
+    }
+
+    /// All incoming edges `(source, dep)`, sorted for determinism.
+    pub fn preds(&self, id: OpId) -> Vec<(OpId, Dep)> {
+        let mut v: Vec<(OpId, Dep, EdgeIndex)> = self
+            .graph
+            .edges_directed(node(id), Direction::Incoming)
+            .map(|e| (op_id(e.source()), *e.weight(), e.id()))
+            .collect();
+        v.sort_by_key(|(s, _, e)| (*s, e.index()));
+        v.into_iter().map(|(s, d, _)| (s, d)).collect()
+    }
+
+    /// All outgoing edges `(target, dep)`, sorted for determinism.
+    pub fn succs(&self, id: OpId) -> Vec<(OpId, Dep)> {
+        let mut v: Vec<(OpId, Dep, EdgeIndex)> = self
+            .graph
+            .edges_directed(node(id), Direction::Outgoing)
+            .map(|e| (op_id(e.target()), *e.weight(), e.id()))
+            .collect();
+        v.sort_by_key(|(t, _, e)| (*t, e.index()));
+        v.into_iter().map(|(t, d, _)| (t, d)).collect()
+    }
+
+    /// Every edge `(source, target, dep)` in a deterministic order.
+    pub fn edges(&self) -> Vec<(OpId, OpId, Dep)> {
+        let mut v: Vec<(OpId, OpId, Dep, usize)> = self
+            .graph
+            .edge_indices()
+            .filter_map(|e| {
+                let (s, t) = self.graph.edge_endpoints(e)?;
+                Some((op_id(s), op_id(t), self.graph[e], e.index()))
+            })
+            .collect();
+        v.sort_by_key(|(s, t, _, e)| (*t, *s, *e));
+        v.into_iter().map(|(s, t, d, _)| (s, t, d)).collect()
+    }
+
+    /// Replace every use of `old` by `new` (edges keep their kind and operand index).
+    pub fn replace_uses(&mut self, old: OpId, new: OpId) {
+        let outs: Vec<(EdgeIndex, NodeIndex, Dep)> = self
+            .graph
+            .edges_directed(node(old), Direction::Outgoing)
+            .map(|e| (e.id(), e.target(), *e.weight()))
+            .collect();
+        for (e, t, d) in outs {
+            self.graph.remove_edge(e);
+            self.graph.add_edge(node(new), t, d);
+        }
+    }
+
+    pub fn has_uses(&self, id: OpId) -> bool {
+        self.graph.edges_directed(node(id), Direction::Outgoing).next().is_some()
+    }
+
+    pub fn num_ops(&self) -> usize {
+        self.graph.node_count()
+    }
+
+    /// Ops of one loop region in id order.
+    pub fn ops_in(&self, region: crate::ids::LoopId) -> Vec<OpId> {
+        self.op_ids().into_iter().filter(|&o| self.op(o).region == region).collect()
+    }
+
+    pub fn arg(&self, a: ArgId) -> &KernelArg {
+        &self.args[a.index()]
+    }
+
+    pub fn mem(&self, m: MemId) -> &Memory {
+        &self.mems[m.index()]
+    }
+}

@@ -1,0 +1,1029 @@
+//! Lowering: checked AST -> IR, one [`Kernel`] per OpenCL kernel.
+//!
+//! Requires: a `Program` accepted by `frontend::compile` (names resolved, implicit conversions
+//! explicit). Guarantees: a kernel that verifies; every op carries the span of the source
+//! expression it came from; or diagnostics naming each construct the hardware path cannot build
+//! yet (never a silent miscompile).
+//!
+//! How control flow becomes dataflow: scalar variables are renamed into SSA values as the body
+//! is walked (an environment `VarId -> value`). `if`/`?:`/`&&`/`||` are if-converted: both arms
+//! are lowered under predicates and the environment is merged with `select`s; side effects
+//! (stores) take the predicate under which they run. `return` sets a `returned` flag that masks
+//! every later side effect. Helper functions are inlined at each call.
+
+use crate::ids::{ArgId, LoopId, MemId, OpId};
+use crate::kernel::{ArgKind, Dep, Kernel, KernelArg, MemKind, Memory, Op};
+use crate::ops::{BinOp, CmpOp, ConvOp, OpKind, UnOp, WorkItemFn};
+use crate::passes::const_fold::{eval_binary, eval_cmp};
+use crate::types::Ty;
+use frontend::ast::{
+    self, AddrSpace, Builtin, CastKind, Expr, ExprKind, FuncId, Init, Program, ScalarKind, Stmt,
+    StmtKind, Type, VarId,
+};
+use frontend::diag::Diagnostic;
+use frontend::span::Span;
+use std::collections::BTreeMap;
+
+/// Maximum depth of inlined helper calls (the front end rejects recursion; this bounds size).
+const MAX_INLINE_DEPTH: usize = 64;
+
+/// The value of an expression during lowering.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Val {
+    Scalar(OpId),
+    /// A pointer into memory `mem`: a byte address.
+    Ptr { addr: OpId, mem: MemId },
+    /// A variable read before it was written (indeterminate in C).
+    Undef,
+}
+
+/// State that if-conversion splits and merges.
+#[derive(Clone)]
+struct Env {
+    vars: BTreeMap<VarId, Val>,
+    /// i1: this work-item has executed `return` (of the function being lowered).
+    returned: OpId,
+    /// The value a helper function returns so far.
+    ret_val: Option<Val>,
+}
+
+struct Lower<'a> {
+    p: &'a Program,
+    k: Kernel,
+    diags: Vec<Diagnostic>,
+    env: Env,
+    /// i1: the current control predicate (conjunction of enclosing conditions).
+    pred: OpId,
+    region: LoopId,
+    depth: usize,
+    /// Stores emitted so far per memory, to order later accesses after them.
+    stores: BTreeMap<MemId, Vec<OpId>>,
+}
+
+/// Lower one kernel.
+pub fn lower_kernel(p: &Program, func: FuncId) -> Result<Kernel, Vec<Diagnostic>> {
+    let f = p.func(func);
+    let mut k = Kernel::new(f.name.clone(), f.span);
+    if let Some(a) = f.attr("reqd_work_group_size") {
+        if let Some(v) = a.int_args() {
+            if v.len() == 3 {
+                k.reqd_work_group_size = Some([v[0] as u32, v[1] as u32, v[2] as u32]);
+            }
+        }
+    }
+    let mut l = Lower {
+        p,
+        k,
+        diags: Vec::new(),
+        env: Env { vars: BTreeMap::new(), returned: OpId(0), ret_val: None },
+        pred: OpId(0),
+        region: Kernel::WORK_ITEM_LOOP,
+        depth: 0,
+        stores: BTreeMap::new(),
+    };
+    let t = l.konst(1, Ty::BOOL, f.span);
+    let fl = l.konst(0, Ty::BOOL, f.span);
+    l.pred = t;
+    l.env.returned = fl;
+    for (i, &v) in f.params.iter().enumerate() {
+        l.lower_param(ArgId::from_index(i), v);
+    }
+    l.block(&f.body.stmts);
+    if !l.diags.is_empty() {
+        return Err(l.diags);
+    }
+    if let Err(e) = crate::verify::verify(&l.k) {
+        panic!("lowering produced invalid IR: {e}");
+    }
+    Ok(l.k)
+}
+
+fn scalar_ty(k: ScalarKind) -> Ty {
+    match k {
+        ScalarKind::Bool => Ty::BOOL,
+        ScalarKind::Half => Ty::Float(16),
+        ScalarKind::Float => Ty::Float(32),
+        ScalarKind::Double => Ty::Float(64),
+        k => Ty::Int(k.bits() as u16),
+    }
+}
+
+impl<'a> Lower<'a> {
+    // ---- building ops -------------------------------------------------------------------
+
+    fn op(&mut self, kind: OpKind, ty: Ty, span: Span, operands: &[OpId]) -> OpId {
+        self.k.add_op(Op { kind, ty, region: self.region, span, name: None }, operands)
+    }
+
+    fn konst(&mut self, v: u64, ty: Ty, span: Span) -> OpId {
+        self.op(OpKind::Const(v & ty.mask()), ty, span, &[])
+    }
+
+    fn const_val(&self, id: OpId) -> Option<u64> {
+        match self.k.op(id).kind {
+            OpKind::Const(v) if !self.k.op(id).ty.is_float() => Some(v),
+            _ => None,
+        }
+    }
+
+    /// A binary op, folded on the spot when both operands are constants (so constant
+    /// conditions and indices are visible to lowering itself).
+    fn bin(&mut self, b: BinOp, a: OpId, c: OpId, span: Span) -> OpId {
+        let ty = self.k.op(a).ty;
+        if let (Some(x), Some(y)) = (self.const_val(a), self.const_val(c)) {
+            if let Some(v) = eval_binary(b, ty, x, y) {
+                return self.konst(v, ty, span);
+            }
+        }
+        self.op(OpKind::Binary(b), ty, span, &[a, c])
+    }
+
+    fn cmp(&mut self, c: CmpOp, a: OpId, b: OpId, span: Span) -> OpId {
+        if let (Some(x), Some(y)) = (self.const_val(a), self.const_val(b)) {
+            if let Some(r) = eval_cmp(c, self.k.op(a).ty.bits(), x, y) {
+                return self.konst(r as u64, Ty::BOOL, span);
+            }
+        }
+        self.op(OpKind::Cmp(c), Ty::BOOL, span, &[a, b])
+    }
+
+    fn and1(&mut self, a: OpId, b: OpId, span: Span) -> OpId {
+        match (self.const_val(a), self.const_val(b)) {
+            (Some(1), _) => b,
+            (_, Some(1)) => a,
+            (Some(0), _) | (_, Some(0)) => self.konst(0, Ty::BOOL, span),
+            _ if a == b => a,
+            _ => self.op(OpKind::Binary(BinOp::And), Ty::BOOL, span, &[a, b]),
+        }
+    }
+
+    fn or1(&mut self, a: OpId, b: OpId, span: Span) -> OpId {
+        match (self.const_val(a), self.const_val(b)) {
+            (Some(0), _) => b,
+            (_, Some(0)) => a,
+            (Some(1), _) | (_, Some(1)) => self.konst(1, Ty::BOOL, span),
+            _ if a == b => a,
+            _ => self.op(OpKind::Binary(BinOp::Or), Ty::BOOL, span, &[a, b]),
+        }
+    }
+
+    fn not1(&mut self, a: OpId, span: Span) -> OpId {
+        if let Some(v) = self.const_val(a) {
+            return self.konst(v ^ 1, Ty::BOOL, span);
+        }
+        let one = self.konst(1, Ty::BOOL, span);
+        self.op(OpKind::Binary(BinOp::Xor), Ty::BOOL, span, &[a, one])
+    }
+
+    fn select(&mut self, c: OpId, t: OpId, e: OpId, span: Span) -> OpId {
+        if t == e {
+            return t;
+        }
+        match self.const_val(c) {
+            Some(1) => t,
+            Some(_) => e,
+            None => {
+                let ty = self.k.op(t).ty;
+                self.op(OpKind::Select, ty, span, &[c, t, e])
+            }
+        }
+    }
+
+    /// Integer resize: truncate, or extend by the signedness of the source.
+    fn resize(&mut self, v: OpId, to: Ty, signed: bool, span: Span) -> OpId {
+        let from = self.k.op(v).ty;
+        if from == to {
+            return v;
+        }
+        let conv = if to.bits() < from.bits() {
+            ConvOp::Trunc
+        } else if signed && from != Ty::BOOL {
+            ConvOp::SExt
+        } else {
+            ConvOp::ZExt
+        };
+        if let Some(x) = self.const_val(v) {
+            let val = if conv == ConvOp::SExt {
+                let s = 64 - from.bits();
+                (((x << s) as i64) >> s) as u64
+            } else {
+                x
+            };
+            return self.konst(val, to, span);
+        }
+        self.op(OpKind::Convert(conv), to, span, &[v])
+    }
+
+    /// The effective predicate for a side effect: inside the current condition and not after a
+    /// `return`.
+    fn effect_pred(&mut self, span: Span) -> OpId {
+        let alive = self.not1(self.env.returned, span);
+        self.and1(self.pred, alive, span)
+    }
+
+    fn unsupported(&mut self, span: Span, what: impl Into<String>) {
+        self.diags.push(
+            Diagnostic::error(span, format!("{} is not yet supported by the hardware path", what.into()))
+                .note("`oclhls check` accepts this program; compiling it to hardware needs a later version of oclhls"),
+        );
+    }
+
+    fn dummy(&mut self, ty: &Type, span: Span) -> Val {
+        match ty {
+            Type::Scalar(k) => Val::Scalar(self.konst(0, scalar_ty(*k), span)),
+            _ => Val::Undef,
+        }
+    }
+
+    // ---- kernel interface ---------------------------------------------------------------
+
+    fn lower_param(&mut self, arg: ArgId, v: VarId) {
+        let info = self.p.var(v);
+        let span = info.span;
+        let name = info.name.clone();
+        match &info.ty {
+            Type::Scalar(k) => {
+                let ty = scalar_ty(*k);
+                self.k.args.push(KernelArg { name: name.clone(), kind: ArgKind::Scalar(ty), span });
+                let id = self.op(OpKind::Arg(arg), ty, span, &[]);
+                self.k.op_mut(id).name = Some(name);
+                self.env.vars.insert(v, Val::Scalar(id));
+            }
+            Type::Pointer { pointee, space: sp @ (AddrSpace::Global | AddrSpace::Constant), .. } => {
+                let mem = MemId::from_index(self.k.mems.len());
+                let elem = match pointee.as_ref() {
+                    Type::Scalar(k) => Some((scalar_ty(*k), k.size_bytes())),
+                    _ => None,
+                };
+                let (elem, bytes) = elem.unwrap_or_else(|| {
+                    self.unsupported(span, format!("a pointer argument to `{}`", self.p.type_name(pointee)));
+                    (Ty::I32, 4)
+                });
+                self.k.mems.push(Memory {
+                    name: name.clone(),
+                    kind: MemKind::Global { arg, constant: *sp == AddrSpace::Constant },
+                    elem: if elem == Ty::BOOL { Ty::Int(8) } else { elem },
+                    elem_bytes: bytes,
+                    span,
+                });
+                self.k.args.push(KernelArg { name: name.clone(), kind: ArgKind::GlobalPtr(mem), span });
+                let id = self.op(OpKind::Arg(arg), Ty::I32, span, &[]);
+                self.k.op_mut(id).name = Some(name);
+                self.env.vars.insert(v, Val::Ptr { addr: id, mem });
+            }
+            other => {
+                let what = match other {
+                    Type::Pointer { space: AddrSpace::Local, .. } => "a `local` pointer argument".to_string(),
+                    Type::Pipe { .. } => "a pipe argument".to_string(),
+                    Type::Counter32 | Type::Counter64 => "an atomic counter argument".to_string(),
+                    t => format!("an argument of type `{}`", self.p.type_name(t)),
+                };
+                self.unsupported(span, what);
+                self.k.args.push(KernelArg { name, kind: ArgKind::Scalar(Ty::I32), span });
+            }
+        }
+    }
+
+    // ---- statements ---------------------------------------------------------------------
+
+    fn block(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Block(b) => self.block(&b.stmts),
+            StmtKind::Empty => {}
+            StmtKind::Decl { var, init } => {
+                let info = self.p.var(*var);
+                if info.space != AddrSpace::Private || matches!(info.ty, Type::Array(..) | Type::Struct(_)) {
+                    self.unsupported(s.span, format!("a variable of type `{}`", self.p.type_name(&info.ty)));
+                    return;
+                }
+                let val = match init {
+                    Some(Init::Expr(e)) => self.rvalue(e),
+                    Some(Init::List(_)) => {
+                        self.unsupported(s.span, "an initialiser list");
+                        Val::Undef
+                    }
+                    None => Val::Undef,
+                };
+                self.name_value(val, &info.name.clone());
+                self.env.vars.insert(*var, val);
+            }
+            StmtKind::Expr(e) => {
+                self.rvalue(e);
+            }
+            StmtKind::If { cond, then, els } => {
+                let c = self.cond(cond);
+                self.branch(c, s.span, |l| l.stmt(then), |l| {
+                    if let Some(e) = els {
+                        l.stmt(e)
+                    }
+                });
+            }
+            StmtKind::Return(v) => {
+                let span = s.span;
+                if let Some(e) = v {
+                    let val = self.rvalue(e);
+                    let now = self.effect_pred(span);
+                    self.env.ret_val = Some(match self.env.ret_val {
+                        Some(old) => self.merge_val(now, val, old, span),
+                        None => val,
+                    });
+                }
+                let r = self.or1(self.env.returned, self.pred, span);
+                self.env.returned = r;
+            }
+            StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
+                self.unsupported(s.span, "a loop inside a kernel (loop pipelining)")
+            }
+            StmtKind::Switch { .. } => self.unsupported(s.span, "`switch`"),
+            StmtKind::Break | StmtKind::Continue => {
+                self.unsupported(s.span, "`break`/`continue`")
+            }
+        }
+    }
+
+    fn name_value(&mut self, v: Val, name: &str) {
+        if let Val::Scalar(id) = v {
+            let op = self.k.op_mut(id);
+            if op.name.is_none() && !matches!(op.kind, OpKind::Const(_)) {
+                op.name = Some(name.to_string());
+            }
+        }
+    }
+
+    /// Run `then` under `pred & c` and `els` under `pred & !c`, then merge the environments.
+    fn branch(&mut self, c: OpId, span: Span, then: impl FnOnce(&mut Self), els: impl FnOnce(&mut Self)) {
+        let saved_pred = self.pred;
+        let before = self.env.clone();
+        self.pred = self.and1(saved_pred, c, span);
+        then(self);
+        let env_then = std::mem::replace(&mut self.env, before);
+        let nc = self.not1(c, span);
+        self.pred = self.and1(saved_pred, nc, span);
+        els(self);
+        let env_else = std::mem::replace(&mut self.env, env_then.clone());
+        self.pred = saved_pred;
+        // Merge: variables declared inside an arm are out of scope afterwards.
+        let mut merged = env_then.vars.clone();
+        for (v, tv) in &env_then.vars {
+            if let Some(ev) = env_else.vars.get(v) {
+                merged.insert(*v, self.merge_val(c, *tv, *ev, span));
+            }
+        }
+        merged.retain(|v, _| env_else.vars.contains_key(v));
+        self.env.vars = merged;
+        self.env.returned = self.select(c, env_then.returned, env_else.returned, span);
+        self.env.ret_val = match (env_then.ret_val, env_else.ret_val) {
+            (Some(a), Some(b)) => Some(self.merge_val(c, a, b, span)),
+            (a, b) => a.or(b),
+        };
+    }
+
+    fn merge_val(&mut self, c: OpId, t: Val, e: Val, span: Span) -> Val {
+        match (t, e) {
+            (a, b) if a == b => a,
+            (Val::Scalar(a), Val::Scalar(b)) => Val::Scalar(self.select(c, a, b, span)),
+            (Val::Ptr { addr: a, mem: m1 }, Val::Ptr { addr: b, mem: m2 }) if m1 == m2 => {
+                Val::Ptr { addr: self.select(c, a, b, span), mem: m1 }
+            }
+            (Val::Ptr { .. }, Val::Ptr { .. }) => {
+                self.unsupported(span, "a pointer that may point into different buffers");
+                t
+            }
+            (Val::Undef, v) | (v, Val::Undef) => v,
+            _ => t,
+        }
+    }
+
+    // ---- expressions --------------------------------------------------------------------
+
+    /// Lower a condition (type bool in the AST) to an i1.
+    fn cond(&mut self, e: &Expr) -> OpId {
+        match self.rvalue(e) {
+            Val::Scalar(v) => self.to_bool(v, e.span),
+            Val::Ptr { addr, .. } => {
+                let z = self.konst(0, Ty::I32, e.span);
+                self.cmp(CmpOp::Ne, addr, z, e.span)
+            }
+            Val::Undef => self.konst(0, Ty::BOOL, e.span),
+        }
+    }
+
+    fn to_bool(&mut self, v: OpId, span: Span) -> OpId {
+        let ty = self.k.op(v).ty;
+        if ty == Ty::BOOL {
+            return v;
+        }
+        // A comparison widened to int and tested again: use the comparison itself.
+        if let OpKind::Convert(ConvOp::ZExt) = self.k.op(v).kind {
+            let src = self.k.operands(v)[0];
+            if self.k.op(src).ty == Ty::BOOL {
+                return src;
+            }
+        }
+        if ty.is_float() {
+            self.unsupported(span, "floating-point arithmetic");
+            return self.konst(0, Ty::BOOL, span);
+        }
+        let z = self.konst(0, ty, span);
+        self.cmp(CmpOp::Ne, v, z, span)
+    }
+
+    fn scalar(&mut self, e: &Expr) -> OpId {
+        match self.rvalue(e) {
+            Val::Scalar(v) => v,
+            Val::Ptr { addr, .. } => addr,
+            Val::Undef => match &e.ty {
+                Type::Scalar(k) => self.konst(0, scalar_ty(*k), e.span),
+                _ => self.konst(0, Ty::I32, e.span),
+            },
+        }
+    }
+
+    fn rvalue(&mut self, e: &Expr) -> Val {
+        let span = e.span;
+        if let Type::Vector(..) = e.ty {
+            self.unsupported(span, "a vector type");
+            return Val::Undef;
+        }
+        if e.ty.is_float() {
+            self.unsupported(span, "floating-point arithmetic");
+            return Val::Undef;
+        }
+        match &e.kind {
+            ExprKind::IntLit(v) => match &e.ty {
+                Type::Scalar(k) => Val::Scalar(self.konst(*v, scalar_ty(*k), span)),
+                _ => Val::Scalar(self.konst(*v, Ty::I32, span)),
+            },
+            ExprKind::SizeOf(v) => Val::Scalar(self.konst(*v, Ty::I32, span)),
+            ExprKind::FloatLit(_) => {
+                self.unsupported(span, "floating-point arithmetic");
+                Val::Undef
+            }
+            ExprKind::Var(v) => match self.env.vars.get(v) {
+                Some(val) => *val,
+                None => {
+                    let name = self.p.var(*v).name.clone();
+                    self.unsupported(span, format!("the variable `{name}` here"));
+                    Val::Undef
+                }
+            },
+            ExprKind::Global(_) => {
+                self.unsupported(span, "a program-scope variable");
+                Val::Undef
+            }
+            ExprKind::Unary { op, expr } => {
+                let v = self.scalar(expr);
+                let ty = self.k.op(v).ty;
+                Val::Scalar(match op {
+                    ast::UnOp::Plus => v,
+                    ast::UnOp::Neg => {
+                        let z = self.konst(0, ty, span);
+                        self.bin(BinOp::Sub, z, v, span)
+                    }
+                    ast::UnOp::BitNot => {
+                        if let Some(x) = self.const_val(v) {
+                            self.konst(!x, ty, span)
+                        } else {
+                            self.op(OpKind::Unary(UnOp::Not), ty, span, &[v])
+                        }
+                    }
+                    ast::UnOp::Not => {
+                        let b = self.to_bool(v, span);
+                        let n = self.not1(b, span);
+                        self.resize(n, self.ty_of(&e.ty), false, span)
+                    }
+                })
+            }
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, &e.ty, span),
+            ExprKind::Assign { op, lhs, rhs, op_ty } => {
+                let new = match op {
+                    None => self.rvalue(rhs),
+                    Some(b) => {
+                        let cur = self.rvalue(lhs);
+                        self.compound(*b, cur, lhs, rhs, op_ty, span)
+                    }
+                };
+                self.assign(lhs, new, span);
+                new
+            }
+            ExprKind::IncDec { inc, prefix, expr } => {
+                let cur = self.rvalue(expr);
+                let one_ty = match &expr.ty {
+                    Type::Pointer { .. } => Type::INT,
+                    t => t.clone(),
+                };
+                let one = Expr::new(ExprKind::IntLit(1), one_ty.clone(), span);
+                let b = if *inc { ast::BinOp::Add } else { ast::BinOp::Sub };
+                let new = self.compound(b, cur, expr, &one, &expr.ty.clone(), span);
+                self.assign(expr, new, span);
+                if *prefix {
+                    new
+                } else {
+                    cur
+                }
+            }
+            ExprKind::Cond { cond, then, els } => {
+                let c = self.cond(cond);
+                let mut tv = Val::Undef;
+                let mut ev = Val::Undef;
+                self.branch(c, span, |l| tv = l.rvalue(then), |l| ev = l.rvalue(els));
+                self.merge_val(c, tv, ev, span)
+            }
+            ExprKind::Cast { kind, expr } => self.cast(*kind, expr, &e.ty, span),
+            ExprKind::Index { .. } | ExprKind::Deref(_) => {
+                let (addr, mem) = match self.address(e) {
+                    Some(a) => a,
+                    None => return self.dummy(&e.ty, span),
+                };
+                self.load(addr, mem, &e.ty, span)
+            }
+            ExprKind::AddrOf(inner) => match self.address(inner) {
+                Some((addr, mem)) => Val::Ptr { addr, mem },
+                None => Val::Undef,
+            },
+            ExprKind::Comma(a, b) => {
+                self.rvalue(a);
+                self.rvalue(b)
+            }
+            ExprKind::Call { func, args } => self.call(*func, args, span),
+            ExprKind::Builtin { builtin, args } => self.builtin(*builtin, args, &e.ty, span),
+            ExprKind::Member { .. } | ExprKind::Swizzle { .. } | ExprKind::VecLit(_) => {
+                self.unsupported(span, "structs and vectors");
+                Val::Undef
+            }
+        }
+    }
+
+    fn ty_of(&self, t: &Type) -> Ty {
+        match t {
+            Type::Scalar(k) => scalar_ty(*k),
+            _ => Ty::I32,
+        }
+    }
+
+    fn signed(t: &Type) -> bool {
+        matches!(t, Type::Scalar(k) if k.is_signed())
+    }
+
+    fn binary(&mut self, op: ast::BinOp, lhs: &Expr, rhs: &Expr, ty: &Type, span: Span) -> Val {
+        use ast::BinOp as A;
+        match op {
+            A::LogAnd | A::LogOr => {
+                let a = self.cond(lhs);
+                let mut b = a;
+                let and = op == A::LogAnd;
+                // Short circuit: the right side's side effects only run when it is evaluated.
+                let saved = self.pred;
+                let guard = if and { a } else { self.not1(a, span) };
+                let before = self.env.clone();
+                self.pred = self.and1(saved, guard, span);
+                let rb = self.cond(rhs);
+                let after = std::mem::replace(&mut self.env, before.clone());
+                self.pred = saved;
+                // Merge assignments made by the right side.
+                let mut merged = before.vars.clone();
+                for (v, val) in &after.vars {
+                    let old = before.vars.get(v).copied().unwrap_or(Val::Undef);
+                    merged.insert(*v, self.merge_val(guard, *val, old, span));
+                }
+                self.env.vars = merged;
+                b = if and { self.and1(b, rb, span) } else { self.or1(b, rb, span) };
+                let t = self.ty_of(ty);
+                Val::Scalar(self.resize(b, t, false, span))
+            }
+            _ if lhs.ty.is_pointer() => {
+                let p = self.rvalue(lhs);
+                let Val::Ptr { addr, mem } = p else {
+                    self.unsupported(span, "this pointer arithmetic");
+                    return Val::Undef;
+                };
+                match op {
+                    A::Add | A::Sub if rhs.ty.is_integer() => {
+                        let i = self.scalar(rhs);
+                        let off = self.scale(i, mem, Self::signed(&rhs.ty), span);
+                        let b = if op == A::Add { BinOp::Add } else { BinOp::Sub };
+                        Val::Ptr { addr: self.bin(b, addr, off, span), mem }
+                    }
+                    _ if op.is_comparison() => {
+                        let q = self.scalar(rhs);
+                        let c = self.cmp(cmp_op(op, false), addr, q, span);
+                        let t = self.ty_of(ty);
+                        Val::Scalar(self.resize(c, t, false, span))
+                    }
+                    _ => {
+                        self.unsupported(span, "this pointer arithmetic");
+                        Val::Undef
+                    }
+                }
+            }
+            _ => {
+                let a = self.scalar(lhs);
+                let b = self.scalar(rhs);
+                let signed = Self::signed(&lhs.ty);
+                if op.is_comparison() {
+                    let c = self.cmp(cmp_op(op, signed), a, b, span);
+                    let t = self.ty_of(ty);
+                    return Val::Scalar(self.resize(c, t, false, span));
+                }
+                Val::Scalar(self.arith(op, a, b, signed, span))
+            }
+        }
+    }
+
+    fn arith(&mut self, op: ast::BinOp, a: OpId, b: OpId, signed: bool, span: Span) -> OpId {
+        use ast::BinOp as A;
+        let ty = self.k.op(a).ty;
+        // bool arithmetic never reaches here: operands are promoted to int.
+        let b = if matches!(op, A::Shl | A::Shr) { self.resize(b, ty, false, span) } else { b };
+        let bop = match op {
+            A::Add => BinOp::Add,
+            A::Sub => BinOp::Sub,
+            A::Mul => BinOp::Mul,
+            A::Div => {
+                if signed {
+                    BinOp::DivS
+                } else {
+                    BinOp::DivU
+                }
+            }
+            A::Rem => {
+                if signed {
+                    BinOp::RemS
+                } else {
+                    BinOp::RemU
+                }
+            }
+            A::Shl => BinOp::Shl,
+            A::Shr => {
+                if signed {
+                    BinOp::ShrS
+                } else {
+                    BinOp::ShrU
+                }
+            }
+            A::BitAnd => BinOp::And,
+            A::BitOr => BinOp::Or,
+            A::BitXor => BinOp::Xor,
+            _ => unreachable!("comparison and logical operators are handled by the caller"),
+        };
+        // Unsigned division by a power of two is a shift (signed needs rounding toward zero).
+        if let (BinOp::DivU | BinOp::RemU, Some(d)) = (bop, self.const_val(b)) {
+            if d.is_power_of_two() {
+                return if bop == BinOp::DivU {
+                    let s = self.konst(d.trailing_zeros() as u64, ty, span);
+                    self.bin(BinOp::ShrU, a, s, span)
+                } else {
+                    let m = self.konst(d - 1, ty, span);
+                    self.bin(BinOp::And, a, m, span)
+                };
+            }
+        }
+        if matches!(bop, BinOp::DivS | BinOp::DivU | BinOp::RemS | BinOp::RemU) && self.const_val(b) == Some(0) {
+            self.diags.push(
+                Diagnostic::warning(span, "division by zero has an undefined result")
+                    .note("the hardware returns an unspecified value here"),
+            );
+        }
+        self.bin(bop, a, b, span)
+    }
+
+    fn compound(&mut self, b: ast::BinOp, cur: Val, lhs: &Expr, rhs: &Expr, op_ty: &Type, span: Span) -> Val {
+        if let Val::Ptr { addr, mem } = cur {
+            let i = self.scalar(rhs);
+            let off = self.scale(i, mem, Self::signed(&rhs.ty), span);
+            let op = if b == ast::BinOp::Add { BinOp::Add } else { BinOp::Sub };
+            return Val::Ptr { addr: self.bin(op, addr, off, span), mem };
+        }
+        let c = match cur {
+            Val::Scalar(v) => v,
+            _ => self.konst(0, self.ty_of(&lhs.ty), span),
+        };
+        // Convert the current value to the operation type, compute, convert back.
+        let opt = self.ty_of(op_ty);
+        let c = self.resize(c, opt, Self::signed(&lhs.ty), span);
+        let r = self.scalar(rhs);
+        let v = if b.is_comparison() || b.is_logical() {
+            self.unsupported(span, "this compound assignment");
+            c
+        } else {
+            self.arith(b, c, r, Self::signed(op_ty), span)
+        };
+        let lt = self.ty_of(&lhs.ty);
+        Val::Scalar(self.resize(v, lt, Self::signed(op_ty), span))
+    }
+
+    fn assign(&mut self, lhs: &Expr, v: Val, span: Span) {
+        match &lhs.kind {
+            ExprKind::Var(var) => {
+                let name = self.p.var(*var).name.clone();
+                self.name_value(v, &name);
+                self.env.vars.insert(*var, v);
+            }
+            ExprKind::Index { .. } | ExprKind::Deref(_) => {
+                let Some((addr, mem)) = self.address(lhs) else { return };
+                let data = match v {
+                    Val::Scalar(d) => d,
+                    Val::Ptr { addr, .. } => addr,
+                    Val::Undef => self.konst(0, self.k.mem(mem).elem, span),
+                };
+                self.store(addr, mem, data, &lhs.ty, span);
+            }
+            _ => self.unsupported(span, "this kind of assignment"),
+        }
+    }
+
+    /// Byte offset of `i` elements of memory `mem`.
+    fn scale(&mut self, i: OpId, mem: MemId, signed: bool, span: Span) -> OpId {
+        let i = self.resize(i, Ty::I32, signed, span);
+        let bytes = self.k.mem(mem).elem_bytes as u64;
+        if bytes == 1 {
+            return i;
+        }
+        if bytes.is_power_of_two() {
+            let s = self.konst(bytes.trailing_zeros() as u64, Ty::I32, span);
+            self.bin(BinOp::Shl, i, s, span)
+        } else {
+            let s = self.konst(bytes, Ty::I32, span);
+            self.bin(BinOp::Mul, i, s, span)
+        }
+    }
+
+    /// The byte address and memory designated by an lvalue `p[i]` or `*p`.
+    fn address(&mut self, e: &Expr) -> Option<(OpId, MemId)> {
+        match &e.kind {
+            ExprKind::Index { base, index } => {
+                if !base.ty.is_pointer() {
+                    self.unsupported(e.span, "indexing an array variable");
+                    return None;
+                }
+                let Val::Ptr { addr, mem } = self.rvalue(base) else {
+                    self.unsupported(base.span, "a pointer whose target buffer is unknown");
+                    return None;
+                };
+                let i = self.scalar(index);
+                let off = self.scale(i, mem, Self::signed(&index.ty), e.span);
+                Some((self.bin(BinOp::Add, addr, off, e.span), mem))
+            }
+            ExprKind::Deref(p) => match self.rvalue(p) {
+                Val::Ptr { addr, mem } => Some((addr, mem)),
+                _ => {
+                    self.unsupported(p.span, "a pointer whose target buffer is unknown");
+                    None
+                }
+            },
+            _ => {
+                self.unsupported(e.span, "taking this address");
+                None
+            }
+        }
+    }
+
+    fn check_access(&mut self, mem: MemId, ty: &Type, span: Span) -> bool {
+        let m = self.k.mem(mem);
+        let want = match ty {
+            Type::Scalar(k) => k.size_bytes(),
+            _ => 0,
+        };
+        if want != m.elem_bytes {
+            let name = m.name.clone();
+            self.unsupported(
+                span,
+                format!("an access of type `{}` through `{name}`, whose elements are {} bytes", self.p.type_name(ty), m.elem_bytes),
+            );
+            return false;
+        }
+        true
+    }
+
+    fn load(&mut self, addr: OpId, mem: MemId, ty: &Type, span: Span) -> Val {
+        if !self.check_access(mem, ty, span) {
+            return self.dummy(ty, span);
+        }
+        // A load after a store to memory that may alias needs the store to be acknowledged
+        // first; the hardware path does not track that yet.
+        if let Some((&m, _)) = self.stores.iter().find(|(m, s)| !s.is_empty() && self.may_alias(**m, mem)) {
+            let other = self.k.mem(m).name.clone();
+            self.diags.push(
+                Diagnostic::error(span, "a load after a store to memory it may alias is not yet supported by the hardware path")
+                    .note(format!("this work-item stores through `{other}` earlier; mark the pointer arguments `restrict` if they never overlap")),
+            );
+        }
+        let elem = self.k.mem(mem).elem;
+        let pred = self.effect_pred(span);
+        let id = self.op(OpKind::Load { mem }, elem, span, &[addr, pred]);
+        let v = if let Type::Scalar(ScalarKind::Bool) = ty {
+            let z = self.konst(0, elem, span);
+            self.cmp(CmpOp::Ne, id, z, span)
+        } else {
+            id
+        };
+        Val::Scalar(v)
+    }
+
+    fn may_alias(&self, a: MemId, b: MemId) -> bool {
+        if a == b {
+            return true;
+        }
+        let restrict = |m: MemId| match self.k.mem(m).kind {
+            MemKind::Global { arg, .. } => {
+                let f = &self.p.functions.iter().find(|f| f.is_kernel && f.name == self.k.name);
+                f.and_then(|f| f.params.get(arg.index()))
+                    .map(|v| matches!(self.p.var(*v).ty, Type::Pointer { is_restrict: true, .. }))
+                    .unwrap_or(false)
+            }
+            _ => false,
+        };
+        !(restrict(a) || restrict(b))
+    }
+
+    fn store(&mut self, addr: OpId, mem: MemId, data: OpId, ty: &Type, span: Span) {
+        if !self.check_access(mem, ty, span) {
+            return;
+        }
+        if let MemKind::Global { constant: true, .. } = self.k.mem(mem).kind {
+            self.diags.push(Diagnostic::error(span, "store to `constant` memory"));
+            return;
+        }
+        let elem = self.k.mem(mem).elem;
+        let data = self.resize(data, elem, false, span);
+        let pred = self.effect_pred(span);
+        let st = self.op(OpKind::Store { mem }, Ty::Token, span, &[addr, data, pred]);
+        // Stores to one memory keep program order (same-address writes of one work-item).
+        if let Some(&prev) = self.stores.get(&mem).and_then(|v| v.last()) {
+            self.k.add_dep(prev, st, Dep::Order { distance: 0 });
+        }
+        self.stores.entry(mem).or_default().push(st);
+    }
+
+    fn cast(&mut self, kind: CastKind, inner: &Expr, to: &Type, span: Span) -> Val {
+        let _ = kind;
+        match (&inner.ty, to) {
+            (_, Type::Pointer { .. }) | (Type::Array(..), _) => {
+                match self.rvalue(inner) {
+                    v @ Val::Ptr { .. } => v,
+                    Val::Undef => Val::Undef,
+                    Val::Scalar(_) => {
+                        self.unsupported(span, "converting an integer to a pointer");
+                        Val::Undef
+                    }
+                }
+            }
+            (Type::Pointer { .. }, Type::Scalar(k)) => {
+                let v = self.scalar(inner);
+                if *k == ScalarKind::Bool {
+                    let z = self.konst(0, Ty::I32, span);
+                    return Val::Scalar(self.cmp(CmpOp::Ne, v, z, span));
+                }
+                let t = scalar_ty(*k);
+                Val::Scalar(self.resize(v, t, false, span))
+            }
+            (Type::Scalar(from), Type::Scalar(k)) => {
+                if from.is_float() || k.is_float() {
+                    self.unsupported(span, "floating-point arithmetic");
+                    return Val::Undef;
+                }
+                let v = self.scalar(inner);
+                if *k == ScalarKind::Bool {
+                    return Val::Scalar(self.to_bool(v, span));
+                }
+                Val::Scalar(self.resize(v, scalar_ty(*k), from.is_signed(), span))
+            }
+            (Type::Void, _) | (_, Type::Void) => {
+                self.rvalue(inner);
+                Val::Undef
+            }
+            _ => {
+                self.unsupported(span, format!("a conversion to `{}`", self.p.type_name(to)));
+                Val::Undef
+            }
+        }
+    }
+
+    fn call(&mut self, func: FuncId, args: &[Expr], span: Span) -> Val {
+        if self.depth >= MAX_INLINE_DEPTH {
+            self.diags.push(Diagnostic::error(span, format!("helper calls nested deeper than {MAX_INLINE_DEPTH} levels")));
+            return Val::Undef;
+        }
+        let f = self.p.func(func);
+        let vals: Vec<Val> = args.iter().map(|a| self.rvalue(a)).collect();
+        // The callee sees only its parameters; its `return` ends the callee only.
+        let fl = self.konst(0, Ty::BOOL, span);
+        let caller = std::mem::replace(
+            &mut self.env,
+            Env { vars: BTreeMap::new(), returned: fl, ret_val: None },
+        );
+        for (p, v) in f.params.iter().zip(vals) {
+            self.env.vars.insert(*p, v);
+        }
+        // Side effects in the callee are masked by the caller's state too.
+        let saved_pred = self.pred;
+        let alive = self.not1(caller.returned, span);
+        self.pred = self.and1(self.pred, alive, span);
+        self.depth += 1;
+        self.block(&f.body.stmts);
+        self.depth -= 1;
+        self.pred = saved_pred;
+        let ret = self.env.ret_val.unwrap_or(Val::Undef);
+        self.env = caller;
+        ret
+    }
+
+    fn builtin(&mut self, b: Builtin, args: &[Expr], ty: &Type, span: Span) -> Val {
+        let wi = match b {
+            Builtin::GetGlobalId => Some(WorkItemFn::GlobalId),
+            Builtin::GetLocalId => Some(WorkItemFn::LocalId),
+            Builtin::GetGroupId => Some(WorkItemFn::GroupId),
+            Builtin::GetGlobalSize => Some(WorkItemFn::GlobalSize),
+            Builtin::GetLocalSize => Some(WorkItemFn::LocalSize),
+            Builtin::GetEnqueuedLocalSize => Some(WorkItemFn::EnqueuedLocalSize),
+            Builtin::GetNumGroups => Some(WorkItemFn::NumGroups),
+            Builtin::GetGlobalOffset => Some(WorkItemFn::GlobalOffset),
+            Builtin::GetWorkDim => Some(WorkItemFn::WorkDim),
+            _ => None,
+        };
+        if let Some(f) = wi {
+            let t = self.ty_of(ty);
+            if f == WorkItemFn::WorkDim {
+                return Val::Scalar(self.op(OpKind::WorkItem(f, 0), t, span, &[]));
+            }
+            let d = self.scalar(&args[0]);
+            let Some(dim) = self.const_val(d) else {
+                self.unsupported(args[0].span, "a work-item function with a dimension that is not a constant");
+                return Val::Undef;
+            };
+            if dim > 2 {
+                // OpenCL: out-of-range dimensions give 0 for ids and offsets, 1 for sizes.
+                let v = match f {
+                    WorkItemFn::GlobalSize
+                    | WorkItemFn::LocalSize
+                    | WorkItemFn::EnqueuedLocalSize
+                    | WorkItemFn::NumGroups => 1,
+                    _ => 0,
+                };
+                return Val::Scalar(self.konst(v, t, span));
+            }
+            return Val::Scalar(self.op(OpKind::WorkItem(f, dim as u8), t, span, &[]));
+        }
+        let signed = Self::signed(ty);
+        match b {
+            Builtin::Min | Builtin::Max => {
+                let x = self.scalar(&args[0]);
+                let y = self.scalar(&args[1]);
+                let op = match (b, signed) {
+                    (Builtin::Min, true) => BinOp::MinS,
+                    (Builtin::Min, false) => BinOp::MinU,
+                    (_, true) => BinOp::MaxS,
+                    _ => BinOp::MaxU,
+                };
+                Val::Scalar(self.bin(op, x, y, span))
+            }
+            Builtin::Clamp => {
+                let x = self.scalar(&args[0]);
+                let lo = self.scalar(&args[1]);
+                let hi = self.scalar(&args[2]);
+                let (mx, mn) = if signed { (BinOp::MaxS, BinOp::MinS) } else { (BinOp::MaxU, BinOp::MinU) };
+                let a = self.bin(mx, x, lo, span);
+                Val::Scalar(self.bin(mn, a, hi, span))
+            }
+            Builtin::Abs => {
+                let x = self.scalar(&args[0]);
+                let s = Self::signed(&args[0].ty);
+                Val::Scalar(if s { self.op(OpKind::Unary(UnOp::AbsS), self.k.op(x).ty, span, &[x]) } else { x })
+            }
+            Builtin::Select => {
+                let a = self.scalar(&args[0]);
+                let bb = self.scalar(&args[1]);
+                let c = self.scalar(&args[2]);
+                let c = self.to_bool(c, span);
+                Val::Scalar(self.select(c, bb, a, span))
+            }
+            other => {
+                self.unsupported(span, format!("the built-in `{other:?}`"));
+                self.dummy(ty, span)
+            }
+        }
+    }
+}
+
+fn cmp_op(op: ast::BinOp, signed: bool) -> CmpOp {
+    use ast::BinOp as A;
+    match (op, signed) {
+        (A::Eq, _) => CmpOp::Eq,
+        (A::Ne, _) => CmpOp::Ne,
+        (A::Lt, true) => CmpOp::LtS,
+        (A::Le, true) => CmpOp::LeS,
+        (A::Gt, true) => CmpOp::GtS,
+        (A::Ge, true) => CmpOp::GeS,
+        (A::Lt, false) => CmpOp::LtU,
+        (A::Le, false) => CmpOp::LeU,
+        (A::Gt, false) => CmpOp::GtU,
+        (A::Ge, false) => CmpOp::GeU,
+        _ => CmpOp::Eq,
+    }
+}

@@ -1,0 +1,355 @@
+//! Operations of the dataflow IR.
+//!
+//! Operands are not stored in the op: they are the incoming `Dep::Data` edges of the graph,
+//! numbered by operand index (see [`crate::Kernel::operands`]). Every op that has a side
+//! effect (store, pipe access, counter update, barrier, copy) takes a predicate as its last
+//! operand, an `i1` value produced by if-conversion (a constant 1 when unconditional), so control
+//! flow inside pipelined regions never needs a branch.
+
+use crate::ids::{LoopId, MemId, PipeId, CounterId, ArgId};
+use std::fmt;
+
+/// Work-item functions of OpenCL C 6.15.1 (the dimension is a compile-time constant).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum WorkItemFn {
+    GlobalId,
+    LocalId,
+    GroupId,
+    GlobalSize,
+    /// `get_local_size`: the size of this work-item's group (smaller for the last group of a
+    /// non-uniform launch), so it is a per-work-item value.
+    LocalSize,
+    /// `get_enqueued_local_size`: the local size given at launch.
+    EnqueuedLocalSize,
+    NumGroups,
+    GlobalOffset,
+    WorkDim,
+}
+
+impl WorkItemFn {
+    /// True for values that are the same for every work-item of a launch (latched at start).
+    pub fn is_launch_invariant(self) -> bool {
+        matches!(
+            self,
+            WorkItemFn::GlobalSize
+                | WorkItemFn::EnqueuedLocalSize
+                | WorkItemFn::NumGroups
+                | WorkItemFn::GlobalOffset
+                | WorkItemFn::WorkDim
+        )
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            WorkItemFn::GlobalId => "global_id",
+            WorkItemFn::LocalId => "local_id",
+            WorkItemFn::GroupId => "group_id",
+            WorkItemFn::GlobalSize => "global_size",
+            WorkItemFn::LocalSize => "local_size",
+            WorkItemFn::EnqueuedLocalSize => "enqueued_local_size",
+            WorkItemFn::NumGroups => "num_groups",
+            WorkItemFn::GlobalOffset => "global_offset",
+            WorkItemFn::WorkDim => "work_dim",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// High half of a widening multiply (`mul_hi`), signed or unsigned.
+    MulHiS,
+    MulHiU,
+    DivS,
+    DivU,
+    RemS,
+    RemU,
+    Shl,
+    ShrU,
+    ShrS,
+    And,
+    Or,
+    Xor,
+    MinS,
+    MinU,
+    MaxS,
+    MaxU,
+    FAdd,
+    FSub,
+    FMul,
+    FDiv,
+    FMin,
+    FMax,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum UnOp {
+    /// Bitwise not.
+    Not,
+    Neg,
+    FNeg,
+    AbsS,
+    FAbs,
+    FSqrt,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    LtS,
+    LeS,
+    GtS,
+    GeS,
+    LtU,
+    LeU,
+    GtU,
+    GeU,
+    /// Ordered float comparisons (false when either operand is NaN), and unordered not-equal.
+    FEq,
+    FNe,
+    FLt,
+    FLe,
+    FGt,
+    FGe,
+}
+
+/// Conversions between IR types; the result type is the op's type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum ConvOp {
+    Trunc,
+    ZExt,
+    SExt,
+    /// Reinterpret bits (`as_T`).
+    Bitcast,
+    SIToF,
+    UIToF,
+    /// Float to integer, round toward zero; `sat` clamps to the destination range (NaN -> 0).
+    FToSI { sat: bool },
+    FToUI { sat: bool },
+    FExt,
+    FTrunc,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum PipeSide {
+    Read,
+    Write,
+}
+
+/// Who shares one pipe reservation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum ReserveScope {
+    WorkItem,
+    SubGroup,
+    WorkGroup,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum PipeQuery {
+    NumPackets,
+    MaxPackets,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum CopyDir {
+    GlobalToLocal,
+    LocalToGlobal,
+}
+
+/// What an operation does. Operand lists are given as `(name: type)` in each doc comment.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub enum OpKind {
+    /// A constant; the value's low `ty.bits()` bits (floats as their IEEE bit pattern).
+    Const(u64),
+    /// The value of a scalar argument or the base address of a pointer argument.
+    /// Launch-invariant.
+    Arg(ArgId),
+    /// A work-item function for a constant dimension.
+    WorkItem(WorkItemFn, u8),
+    /// (a, b)
+    Binary(BinOp),
+    /// (a)
+    Unary(UnOp),
+    /// (a, b) -> i1
+    Cmp(CmpOp),
+    /// (cond: i1, if_true, if_false)
+    Select,
+    /// (a)
+    Convert(ConvOp),
+    /// (addr: i32, pred: i1) -> element. A naturally aligned element of memory `mem`.
+    Load { mem: MemId },
+    /// (addr: i32, data, pred: i1) -> token.
+    Store { mem: MemId },
+    /// A loop-carried value of the enclosing loop: (init from the parent region, next: the value
+    /// for the following iteration, reached by a `Dep::Data` edge of distance 1).
+    Carried,
+    /// A nested loop, seen from its parent region as one operation: (live-ins...) -> token.
+    /// Its values leave it through `LoopResult` ops.
+    Loop(LoopId),
+    /// (loop token, final value of a `Carried` op inside the loop) — the value after the loop.
+    LoopResult,
+    /// The condition to leave the enclosing loop (i1 operand), one per loop.
+    LoopExit,
+    /// `barrier`/`work_group_barrier`: (pred) -> token. Splits the work-item loop.
+    Barrier { local: bool, global: bool },
+    /// 2-argument `read_pipe` (pred) -> (status i32, packet via `PipeData`).
+    /// With `blocking` the pipeline stalls instead of failing.
+    PipeRead { pipe: PipeId, blocking: bool },
+    /// 2-argument `write_pipe` (packet, pred) -> status i32.
+    PipeWrite { pipe: PipeId, blocking: bool },
+    /// The packet produced by a `PipeRead` or reserved read (op token) -> packet.
+    PipeData,
+    /// `reserve_*_pipe` and the work-group/sub-group forms: (n: i32, pred) -> reserve id.
+    PipeReserve { pipe: PipeId, side: PipeSide, scope: ReserveScope },
+    /// `read_pipe`/`write_pipe` with a reservation: (rid, index: i32, [packet], pred) -> status.
+    PipeReservedAccess { pipe: PipeId, side: PipeSide },
+    /// `commit_*_pipe`: (rid, pred) -> token.
+    PipeCommit { pipe: PipeId, side: PipeSide, scope: ReserveScope },
+    /// `is_valid_reserve_id`: (rid) -> i1.
+    ReserveIdValid,
+    /// `get_pipe_num_packets` / `get_pipe_max_packets`: (pred) -> i32.
+    PipeQuery { pipe: PipeId, query: PipeQuery },
+    /// `async_work_group_copy` / strided: (dst, src, n, stride, event_in, pred) -> event.
+    AsyncCopy { dir: CopyDir, global: MemId, local: MemId },
+    /// `wait_group_events`: (events..., pred) -> token.
+    WaitEvents,
+    /// `atomic_inc`/`atomic_dec` on a counter: (pred) -> old value.
+    CounterUpdate { counter: CounterId, inc: bool },
+}
+
+impl OpKind {
+    /// Ops whose value is the same for the whole launch: no pipeline registers are needed.
+    pub fn is_launch_invariant(&self) -> bool {
+        match self {
+            OpKind::Const(_) | OpKind::Arg(_) => true,
+            OpKind::WorkItem(f, _) => f.is_launch_invariant(),
+            _ => false,
+        }
+    }
+
+    /// Ops with an effect besides their value; they keep their relative order per resource and
+    /// carry a predicate as their last operand.
+    pub fn has_side_effect(&self) -> bool {
+        matches!(
+            self,
+            OpKind::Store { .. }
+                | OpKind::Barrier { .. }
+                | OpKind::PipeRead { .. }
+                | OpKind::PipeWrite { .. }
+                | OpKind::PipeReserve { .. }
+                | OpKind::PipeReservedAccess { .. }
+                | OpKind::PipeCommit { .. }
+                | OpKind::AsyncCopy { .. }
+                | OpKind::WaitEvents
+                | OpKind::CounterUpdate { .. }
+        )
+    }
+
+    /// Ops that take a trailing predicate operand.
+    pub fn is_predicated(&self) -> bool {
+        self.has_side_effect() || matches!(self, OpKind::Load { .. } | OpKind::PipeQuery { .. })
+    }
+
+    /// Expected operand count, or `None` when variadic.
+    pub fn arity(&self) -> Option<usize> {
+        Some(match self {
+            OpKind::Const(_) | OpKind::Arg(_) | OpKind::WorkItem(..) => 0,
+            OpKind::Binary(_) | OpKind::Cmp(_) => 2,
+            OpKind::Unary(_) | OpKind::Convert(_) => 1,
+            OpKind::Select => 3,
+            OpKind::Load { .. } => 2,
+            OpKind::Store { .. } => 3,
+            OpKind::Carried => 2,
+            OpKind::Loop(_) | OpKind::WaitEvents | OpKind::PipeReservedAccess { .. } => {
+                return None
+            }
+            OpKind::LoopResult => 2,
+            OpKind::LoopExit => 1,
+            OpKind::Barrier { .. } => 1,
+            OpKind::PipeRead { .. } => 1,
+            OpKind::PipeWrite { .. } => 2,
+            OpKind::PipeData => 1,
+            OpKind::PipeReserve { .. } => 2,
+            OpKind::PipeCommit { .. } => 2,
+            OpKind::ReserveIdValid => 1,
+            OpKind::PipeQuery { .. } => 1,
+            OpKind::AsyncCopy { .. } => 6,
+            OpKind::CounterUpdate { .. } => 1,
+        })
+    }
+
+    /// A short lowercase mnemonic, used by the printer and for readable Verilog names.
+    pub fn mnemonic(&self) -> String {
+        match self {
+            OpKind::Const(_) => "const".into(),
+            OpKind::Arg(_) => "arg".into(),
+            OpKind::WorkItem(f, _) => f.name().into(),
+            OpKind::Binary(b) => format!("{b:?}").to_lowercase(),
+            OpKind::Unary(u) => format!("{u:?}").to_lowercase(),
+            OpKind::Cmp(c) => format!("cmp_{}", format!("{c:?}").to_lowercase()),
+            OpKind::Select => "select".into(),
+            OpKind::Convert(c) => match c {
+                ConvOp::FToSI { sat: true } => "ftosi_sat".into(),
+                ConvOp::FToSI { sat: false } => "ftosi".into(),
+                ConvOp::FToUI { sat: true } => "ftoui_sat".into(),
+                ConvOp::FToUI { sat: false } => "ftoui".into(),
+                _ => format!("{c:?}").to_lowercase(),
+            },
+            OpKind::Load { .. } => "load".into(),
+            OpKind::Store { .. } => "store".into(),
+            OpKind::Carried => "carried".into(),
+            OpKind::Loop(_) => "loop".into(),
+            OpKind::LoopResult => "loop_result".into(),
+            OpKind::LoopExit => "loop_exit".into(),
+            OpKind::Barrier { .. } => "barrier".into(),
+            OpKind::PipeRead { .. } => "pipe_read".into(),
+            OpKind::PipeWrite { .. } => "pipe_write".into(),
+            OpKind::PipeData => "pipe_data".into(),
+            OpKind::PipeReserve { .. } => "pipe_reserve".into(),
+            OpKind::PipeReservedAccess { .. } => "pipe_reserved_access".into(),
+            OpKind::PipeCommit { .. } => "pipe_commit".into(),
+            OpKind::ReserveIdValid => "reserve_id_valid".into(),
+            OpKind::PipeQuery { .. } => "pipe_query".into(),
+            OpKind::AsyncCopy { .. } => "async_copy".into(),
+            OpKind::WaitEvents => "wait_events".into(),
+            OpKind::CounterUpdate { inc, .. } => {
+                if *inc { "counter_inc".into() } else { "counter_dec".into() }
+            }
+        }
+    }
+}
+
+impl fmt::Display for OpKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpKind::Const(v) => write!(f, "const {v:#x}"),
+            OpKind::Arg(a) => write!(f, "arg {a}"),
+            OpKind::WorkItem(w, d) => write!(f, "{}({d})", w.name()),
+            OpKind::Load { mem } => write!(f, "load {mem}"),
+            OpKind::Store { mem } => write!(f, "store {mem}"),
+            OpKind::Loop(l) => write!(f, "loop {l}"),
+            OpKind::Barrier { local, global } => write!(
+                f,
+                "barrier{}{}",
+                if *local { " local" } else { "" },
+                if *global { " global" } else { "" }
+            ),
+            OpKind::PipeRead { pipe, blocking } | OpKind::PipeWrite { pipe, blocking } => write!(
+                f,
+                "{} {pipe}{}",
+                self.mnemonic(),
+                if *blocking { " blocking" } else { "" }
+            ),
+            OpKind::PipeReserve { pipe, side, scope } | OpKind::PipeCommit { pipe, side, scope } => {
+                write!(f, "{} {pipe} {side:?} {scope:?}", self.mnemonic())
+            }
+            OpKind::PipeReservedAccess { pipe, side } => write!(f, "{} {pipe} {side:?}", self.mnemonic()),
+            OpKind::PipeQuery { pipe, query } => write!(f, "pipe_query {pipe} {query:?}"),
+            OpKind::AsyncCopy { dir, global, local } => write!(f, "async_copy {dir:?} {global} {local}"),
+            OpKind::CounterUpdate { counter, .. } => write!(f, "{} {counter}", self.mnemonic()),
+            _ => write!(f, "{}", self.mnemonic()),
+        }
+    }
+}

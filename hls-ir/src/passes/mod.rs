@@ -1,0 +1,53 @@
+//! Transform passes over a [`Kernel`], and the one place their order is decided.
+//!
+//! Each pass has a kebab-case name and a one-line description; `run_pipeline` runs them in
+//! order and verifies the IR after each one in debug and test builds (and always when
+//! `verify_each` is set), so a broken invariant is reported against the pass that broke it.
+
+pub mod const_fold;
+pub mod dce;
+
+use crate::kernel::Kernel;
+use crate::verify::{verify, VerifyError};
+
+pub struct Pass {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub run: fn(&mut Kernel),
+}
+
+/// The pass order. Ordering constraints:
+/// - `const-fold` first: lowering emits many constant sub-expressions (address scaling,
+///   implicit conversions of literals) whose folding exposes dead ops.
+/// - `dce` last: removes everything folding left unused; it must see final uses.
+pub const PIPELINE: &[Pass] = &[
+    Pass {
+        name: "const-fold",
+        description: "fold operations on constants and simplify x+0, x*1, x<<0, trivial selects",
+        run: const_fold::run,
+    },
+    Pass {
+        name: "dce",
+        description: "remove operations without side effects whose results are unused",
+        run: dce::run,
+    },
+];
+
+/// Run every pass in order. `after_each` sees the IR after each pass (for `--print-ir-after`).
+pub fn run_pipeline(
+    k: &mut Kernel,
+    verify_each: bool,
+    after_each: &mut dyn FnMut(&str, &Kernel),
+) -> Result<(), VerifyError> {
+    for p in PIPELINE {
+        (p.run)(k);
+        if verify_each || cfg!(debug_assertions) {
+            verify(k).map_err(|mut e| {
+                e.after = p.name.to_string();
+                e
+            })?;
+        }
+        after_each(p.name, k);
+    }
+    Ok(())
+}

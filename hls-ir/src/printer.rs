@@ -1,0 +1,88 @@
+//! Text form of the IR, for `--print-ir` and snapshot tests. Deterministic: ops in id order.
+//!
+//! ```text
+//! kernel vadd(arg0 a: global i32* mem0, arg1 b: global i32* mem1, arg2 c: global i32* mem2)
+//! loop0 vadd.work_items (work-items)
+//!   %0: i32 = global_id(0)                       ; vadd.cl:2
+//!   %3: i32 = load mem0 %2, %1                    ; vadd.cl:3
+//! ```
+
+use crate::kernel::{ArgKind, Dep, Kernel, LoopKind, MemKind};
+use std::fmt::Write;
+
+pub fn print_kernel(k: &Kernel, lines: &dyn Fn(frontend::span::Span) -> String) -> String {
+    let mut s = String::new();
+    let args: Vec<String> = k
+        .args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let kind = match &a.kind {
+                ArgKind::Scalar(t) => t.to_string(),
+                ArgKind::GlobalPtr(m) | ArgKind::LocalPtr(m) => {
+                    let mem = k.mem(*m);
+                    let space = match mem.kind {
+                        MemKind::Global { constant: true, .. } => "constant",
+                        MemKind::Global { .. } => "global",
+                        MemKind::Local { .. } => "local",
+                        MemKind::Private { .. } => "private",
+                    };
+                    format!("{space} {}* {m}", mem.elem)
+                }
+                ArgKind::Pipe(p) => format!("pipe {p}"),
+                ArgKind::Counter(c) => format!("counter {c}"),
+            };
+            format!("arg{i} {}: {kind}", a.name)
+        })
+        .collect();
+    let _ = writeln!(s, "kernel {}({})", k.name, args.join(", "));
+    for (i, l) in k.loops.iter().enumerate() {
+        let kind = match l.kind {
+            LoopKind::WorkItems => "work-items".to_string(),
+            LoopKind::Source => "source".to_string(),
+        };
+        let parent = l.parent.map(|p| format!(" in {p}")).unwrap_or_default();
+        let _ = writeln!(s, "loop{i} {} ({kind}){parent}", l.name);
+        for id in k.ops_in(crate::ids::LoopId::from_index(i)) {
+            let op = k.op(id);
+            let mut line = format!("  {id}: {} = {}", op.ty, op.kind);
+            let preds = k.preds(id);
+            let operands = k.operands(id);
+            if !operands.is_empty() {
+                let ops: Vec<String> = preds
+                    .iter()
+                    .filter_map(|(src, d)| match d {
+                        Dep::Data { operand, distance } => Some((*operand, *src, *distance)),
+                        _ => None,
+                    })
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .into_iter()
+                    .map(|(_, src, dist)| {
+                        if dist > 0 {
+                            format!("{src}@-{dist}")
+                        } else {
+                            src.to_string()
+                        }
+                    })
+                    .collect();
+                let _ = write!(line, " {}", ops.join(", "));
+            }
+            let orders: Vec<String> = preds
+                .iter()
+                .filter_map(|(src, d)| match d {
+                    Dep::Order { distance: 0 } => Some(format!("{src}")),
+                    Dep::Order { distance } => Some(format!("{src}@-{distance}")),
+                    _ => None,
+                })
+                .collect();
+            if !orders.is_empty() {
+                let _ = write!(line, " after {}", orders.join(", "));
+            }
+            if let Some(n) = &op.name {
+                let _ = write!(line, " \"{n}\"");
+            }
+            let _ = writeln!(s, "{line:<56} ; {}", lines(op.span));
+        }
+    }
+    s
+}

@@ -1,0 +1,88 @@
+//! A small writer for generated Verilog: indentation and the few statement shapes datapaths need.
+
+use std::fmt::Write;
+
+#[derive(Default)]
+pub struct VWriter {
+    out: String,
+    indent: usize,
+}
+
+/// `[W-1:0] ` for widths above one bit, nothing for one bit.
+pub fn range(bits: u32) -> String {
+    if bits <= 1 {
+        String::new()
+    } else {
+        format!("[{}:0] ", bits - 1)
+    }
+}
+
+/// A sized constant literal.
+pub fn literal(v: u64, bits: u32) -> String {
+    if bits == 1 {
+        format!("1'b{}", v & 1)
+    } else {
+        format!("{bits}'h{v:x}")
+    }
+}
+
+impl VWriter {
+    pub fn line(&mut self, s: impl AsRef<str>) {
+        let s = s.as_ref();
+        if s.is_empty() {
+            self.out.push('\n');
+            return;
+        }
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    pub fn comment(&mut self, s: impl AsRef<str>) {
+        self.line(format!("// {}", s.as_ref()));
+    }
+
+    pub fn wire(&mut self, name: &str, bits: u32, expr: &str) {
+        self.line(format!("wire {}{name} = {expr};", range(bits)));
+    }
+
+    pub fn reg(&mut self, name: &str, bits: u32) {
+        self.line(format!("reg {}{name};", range(bits)));
+    }
+
+    pub fn assign(&mut self, lhs: &str, expr: &str) {
+        self.line(format!("assign {lhs} = {expr};"));
+    }
+
+    /// `always @(posedge clk) begin <body> end`, the body written by `f`.
+    pub fn always_ff(&mut self, f: impl FnOnce(&mut VWriter)) {
+        self.line("always @(posedge clk) begin");
+        self.indent += 1;
+        f(self);
+        self.indent -= 1;
+        self.line("end");
+    }
+
+    pub fn block(&mut self, head: &str, f: impl FnOnce(&mut VWriter)) {
+        self.line(format!("{head} begin"));
+        self.indent += 1;
+        f(self);
+        self.indent -= 1;
+        self.line("end");
+    }
+
+    pub fn indented(&mut self, n: usize) -> &mut Self {
+        self.indent = n;
+        self
+    }
+
+    pub fn finish(self) -> String {
+        self.out
+    }
+
+    pub fn raw(&mut self, s: &str) {
+        let _ = write!(self.out, "{s}");
+    }
+}

@@ -1,0 +1,200 @@
+//! Operation chaining: derive the constraints that keep every combinational chain within
+//! the clock period.
+//!
+//! A *combinational edge* is a problem edge with distance 0 and delay 0 whose source and
+//! destination both have latency 0: when both operations sit in the same cycle, the value
+//! flows through wires. (Edges with negative delay are timing windows, not data; values
+//! carried across iterations pass through a register; operations with latency >= 1 register
+//! their inputs and outputs.) A *chain* is a path of combinational edges whose operations
+//! all start in the same cycle; its delay is the sum of `min(delay_ns, period)` over its
+//! operations. Clamping each operation at the period encodes "an operation slower than the
+//! period is fine alone" while still forbidding anything with positive delay next to it.
+//!
+//! For every pair `(u, v)` joined by combinational paths whose longest delay exceeds the
+//! period, and no shorter prefix of which already exceeds it, we add `t(v) >= t(u) + 1`.
+//! This is exact: every combinational edge forces `t(dst) >= t(src)`, so `u` and `v` share a
+//! cycle only if the whole path does; and every over-long same-cycle chain contains such a
+//! minimal pair. The `.200MHz` MachSuite graphs carry the same kind of edges.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::error::ScheduleError;
+use crate::problem::{OpIdx, Problem};
+
+/// Tolerance when comparing summed delays against the period.
+pub(crate) const DELAY_EPS: f64 = 1e-9;
+
+/// A derived constraint `t(dst) >= t(src) + 1`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ChainEdge {
+    pub src: usize,
+    pub dst: usize,
+    /// The problem edges of the longest chain from `src` to `dst`.
+    pub path: Vec<usize>,
+    /// Its delay in ns (clamped per operation, see module docs).
+    pub delay_ns: f64,
+}
+
+/// Whether problem edge `e` is a combinational edge.
+pub(crate) fn is_combinational(p: &Problem, e: usize) -> bool {
+    let e = &p.edges[e];
+    e.distance == 0
+        && e.delay == 0
+        && e.src != e.dst
+        && p.ops[e.src.index()].latency == 0
+        && p.ops[e.dst.index()].latency == 0
+}
+
+/// Clamped delay of `op` under `period`.
+pub(crate) fn chain_delay(p: &Problem, op: usize, period: f64) -> f64 {
+    p.ops[op].delay_ns.min(period)
+}
+
+/// Topological order of the combinational edges, or the operations of a cycle.
+pub(crate) fn combinational_order(
+    p: &Problem,
+    comb_out: &[Vec<usize>],
+) -> Result<Vec<usize>, Vec<OpIdx>> {
+    let n = p.ops.len();
+    let mut indeg = vec![0usize; n];
+    for list in comb_out {
+        for &e in list {
+            indeg[p.edges[e].dst.index()] += 1;
+        }
+    }
+    let mut ready: BinaryHeap<Reverse<usize>> =
+        (0..n).filter(|&v| indeg[v] == 0).map(Reverse).collect();
+    let mut order = Vec::with_capacity(n);
+    while let Some(Reverse(v)) = ready.pop() {
+        order.push(v);
+        for &e in &comb_out[v] {
+            let w = p.edges[e].dst.index();
+            indeg[w] -= 1;
+            if indeg[w] == 0 {
+                ready.push(Reverse(w));
+            }
+        }
+    }
+    if order.len() == n {
+        return Ok(order);
+    }
+    // Walk backwards inside the leftover (cyclic) part to report one cycle.
+    let mut comb_in = vec![Vec::new(); n];
+    for list in comb_out {
+        for &e in list {
+            comb_in[p.edges[e].dst.index()].push(e);
+        }
+    }
+    let Some(start) = (0..n).find(|&v| indeg[v] > 0) else {
+        return Err(Vec::new());
+    };
+    let mut seen = vec![usize::MAX; n];
+    let mut walk = Vec::new();
+    let mut v = start;
+    loop {
+        if seen[v] != usize::MAX {
+            let mut cycle: Vec<OpIdx> = walk[seen[v]..]
+                .iter()
+                .map(|&x| OpIdx(x as u32))
+                .collect();
+            cycle.reverse();
+            return Err(cycle);
+        }
+        seen[v] = walk.len();
+        walk.push(v);
+        // Every leftover node has a leftover predecessor.
+        match comb_in[v]
+            .iter()
+            .map(|&e| p.edges[e].src.index())
+            .find(|&u| indeg[u] > 0)
+        {
+            Some(u) => v = u,
+            None => return Err(vec![OpIdx(v as u32)]),
+        }
+    }
+}
+
+/// Out-lists of combinational edges per operation.
+pub(crate) fn combinational_out(p: &Problem) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); p.ops.len()];
+    for e in 0..p.edges.len() {
+        if is_combinational(p, e) {
+            out[p.edges[e].src.index()].push(e);
+        }
+    }
+    out
+}
+
+/// Derives the chaining constraints of a validated problem (none without a clock period).
+pub(crate) fn derive(p: &Problem) -> Result<Vec<ChainEdge>, ScheduleError> {
+    let Some(period) = p.clock_period_ns else {
+        return Ok(Vec::new());
+    };
+    let n = p.ops.len();
+    let comb_out = combinational_out(p);
+    let order =
+        combinational_order(p, &comb_out).map_err(|ops| ScheduleError::CombinationalCycle { ops })?;
+    let mut pos = vec![0usize; n];
+    for (i, &v) in order.iter().enumerate() {
+        pos[v] = i;
+    }
+    let mut result = Vec::new();
+    // Per-source longest-path sweep in topological order, touching only reached nodes.
+    let mut arr = vec![f64::NEG_INFINITY; n];
+    let mut pred = vec![usize::MAX; n];
+    let mut touched: Vec<usize> = Vec::new();
+    for u in 0..n {
+        if comb_out[u].is_empty() {
+            continue;
+        }
+        let mut heap: BinaryHeap<Reverse<usize>> = BinaryHeap::new();
+        arr[u] = chain_delay(p, u, period);
+        touched.push(u);
+        heap.push(Reverse(pos[u]));
+        let mut last = usize::MAX;
+        while let Some(Reverse(k)) = heap.pop() {
+            if k == last {
+                continue;
+            }
+            last = k;
+            let v = order[k];
+            if v != u && arr[v] > period + DELAY_EPS {
+                let mut path = Vec::new();
+                let mut x = v;
+                while x != u {
+                    let e = pred[x];
+                    path.push(e);
+                    x = p.edges[e].src.index();
+                }
+                path.reverse();
+                result.push(ChainEdge {
+                    src: u,
+                    dst: v,
+                    path,
+                    delay_ns: arr[v],
+                });
+                // Everything behind v starts after u anyway.
+                continue;
+            }
+            for &e in &comb_out[v] {
+                let w = p.edges[e].dst.index();
+                let cand = arr[v] + chain_delay(p, w, period);
+                if cand > arr[w] {
+                    if arr[w] == f64::NEG_INFINITY {
+                        touched.push(w);
+                    }
+                    arr[w] = cand;
+                    pred[w] = e;
+                    heap.push(Reverse(pos[w]));
+                }
+            }
+        }
+        for &v in &touched {
+            arr[v] = f64::NEG_INFINITY;
+            pred[v] = usize::MAX;
+        }
+        touched.clear();
+    }
+    Ok(result)
+}

@@ -1,0 +1,232 @@
+//! Scheduling a kernel: build one modulo-scheduling [`Problem`] per loop region of the IR, solve
+//! it, and keep the result in a [`KernelSchedule`] side table keyed by [`OpId`]. The IR is never
+//! changed, so a kernel can be rescheduled at another II or clock.
+//!
+//! Resources: each memory has one read port and one write port (one access per cycle each);
+//! multipliers are not limited yet (every multiply gets its own DSP).
+
+use crate::oplib::{is_invariant, OpLibrary};
+use crate::{Edge, Op, OpIdx, Options, Problem, Resource, ResourceId, Schedule};
+use frontend::diag::Diagnostic;
+use frontend::span::Span;
+use hls_ir::{Dep, Kernel, LoopId, MemId, OpId, OpKind};
+use std::collections::BTreeMap;
+
+/// Why a loop's II is above 1, in source terms.
+#[derive(Clone, Debug)]
+pub enum LimitedBy {
+    /// Nothing: II = 1.
+    Nothing,
+    /// A limited resource used `uses` times per iteration with `limit` units.
+    Resource { resource: String, uses: u32, limit: u32, spans: Vec<Span> },
+    /// A recurrence: the ops on the cycle (source spans and names), total latency and distance.
+    Recurrence { names: Vec<String>, spans: Vec<Span>, latency: i64, distance: u32 },
+}
+
+/// The schedule of one loop region.
+#[derive(Clone, Debug)]
+pub struct LoopSchedule {
+    pub region: LoopId,
+    pub ii: u32,
+    pub res_mii: u32,
+    pub rec_mii: u32,
+    pub mii: u32,
+    /// Pipeline depth in cycles (stages): every op has finished by then.
+    pub depth: u32,
+    pub optimal: bool,
+    pub limited_by: LimitedBy,
+    /// Start cycle of every scheduled op (invariant ops are absent: they are always available).
+    pub start: BTreeMap<OpId, u32>,
+    pub latency: BTreeMap<OpId, u32>,
+    pub ops: usize,
+    pub solve_ms: f64,
+    pub solver: String,
+}
+
+impl LoopSchedule {
+    /// The cycle (relative to the iteration's start) in which `op`'s value is available.
+    pub fn ready(&self, op: OpId) -> Option<u32> {
+        Some(self.start.get(&op)? + self.latency.get(&op)?)
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct KernelSchedule {
+    pub loops: Vec<LoopSchedule>,
+}
+
+impl KernelSchedule {
+    pub fn for_loop(&self, l: LoopId) -> Option<&LoopSchedule> {
+        self.loops.iter().find(|s| s.region == l)
+    }
+}
+
+/// Schedule every loop region of `k`. Unsupported operations are diagnostics with the span of
+/// the source that produced them.
+pub fn schedule_kernel(
+    k: &Kernel,
+    lib: &OpLibrary,
+    opts: &Options,
+) -> Result<KernelSchedule, Vec<Diagnostic>> {
+    let mut out = KernelSchedule::default();
+    let mut diags = Vec::new();
+    for (i, _) in k.loops.iter().enumerate() {
+        let region = LoopId::from_index(i);
+        match schedule_region(k, region, lib, opts) {
+            Ok(s) => out.loops.push(s),
+            Err(mut d) => diags.append(&mut d),
+        }
+    }
+    if diags.is_empty() {
+        Ok(out)
+    } else {
+        Err(diags)
+    }
+}
+
+fn schedule_region(
+    k: &Kernel,
+    region: LoopId,
+    lib: &OpLibrary,
+    opts: &Options,
+) -> Result<LoopSchedule, Vec<Diagnostic>> {
+    let ops: Vec<OpId> = k
+        .ops_in(region)
+        .into_iter()
+        .filter(|&o| !is_invariant(k, o))
+        .collect();
+    let mut diags = Vec::new();
+    let mut index: BTreeMap<OpId, OpIdx> = BTreeMap::new();
+    let mut problem = Problem {
+        ops: Vec::new(),
+        edges: Vec::new(),
+        resources: Vec::new(),
+        clock_period_ns: Some(lib.chain_budget_ns()),
+    };
+    let mut ports: BTreeMap<(MemId, bool), ResourceId> = BTreeMap::new();
+    let mut latency = BTreeMap::new();
+    for &o in &ops {
+        let t = match lib.timing(k, o) {
+            Ok(t) => t,
+            Err(why) => {
+                diags.push(
+                    Diagnostic::error(k.op(o).span, why)
+                        .note("this construct cannot be compiled to hardware by this version of oclhls; the rest of the kernel was checked"),
+                );
+                continue;
+            }
+        };
+        let resource = match k.op(o).kind {
+            OpKind::Load { mem } | OpKind::Store { mem } => {
+                let write = matches!(k.op(o).kind, OpKind::Store { .. });
+                let next = ResourceId(problem.resources.len() as u32);
+                Some(*ports.entry((mem, write)).or_insert_with(|| {
+                    problem.resources.push(Resource {
+                        name: format!(
+                            "{} port of `{}`",
+                            if write { "write" } else { "read" },
+                            k.mem(mem).name
+                        ),
+                        limit: Some(1),
+                        blocking_time: 1,
+                    });
+                    next
+                }))
+            }
+            _ => None,
+        };
+        index.insert(o, OpIdx(problem.ops.len() as u32));
+        latency.insert(o, t.latency);
+        problem.ops.push(Op {
+            name: k.op(o).name.clone().unwrap_or_else(|| format!("{o} {}", k.op(o).kind.mnemonic())),
+            resource,
+            latency: t.latency,
+            delay_ns: t.delay_ns,
+        });
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let mut edge_src = Vec::new();
+    for &o in &ops {
+        for (src, dep) in k.preds(o) {
+            let Some(&s) = index.get(&src) else { continue };
+            let delay = match dep {
+                Dep::Data { .. } => 0,
+                // Side effects keep program order: the later one issues at least a cycle later.
+                Dep::Order { .. } => 0,
+            };
+            problem.edges.push(Edge { src: s, dst: index[&o], delay, distance: dep.distance() });
+            edge_src.push((src, o, dep));
+        }
+    }
+    let pipelined = opts.pipelined;
+    let started = std::time::Instant::now();
+    let sched: Schedule = crate::schedule(&problem, opts).map_err(|e| {
+        vec![Diagnostic::error(k.loops[region.index()].span, format!("scheduling failed: {e}"))]
+    })?;
+    let solve_ms = started.elapsed().as_secs_f64() * 1e3;
+    if let Err(v) = crate::verify(&problem, &sched) {
+        panic!("scheduler returned an invalid schedule for {}: {v:?}", k.loops[region.index()].name);
+    }
+    let limited_by = if sched.ii <= 1 || !pipelined {
+        LimitedBy::Nothing
+    } else if sched.rec_mii >= sched.res_mii {
+        let (_, cycle) = crate::rec_mii(&problem);
+        let cycle = cycle.unwrap_or_default();
+        let mut names = Vec::new();
+        let mut spans = Vec::new();
+        let mut lat = 0i64;
+        let mut dist = 0;
+        for e in cycle {
+            let (src, _, dep) = edge_src[e];
+            lat += *latency.get(&src).unwrap_or(&0) as i64 + problem.edges[e].delay as i64;
+            dist += dep.distance();
+            spans.push(k.op(src).span);
+            if let Some(n) = &k.op(src).name {
+                if !names.contains(n) {
+                    names.push(n.clone());
+                }
+            }
+        }
+        LimitedBy::Recurrence { names, spans, latency: lat, distance: dist }
+    } else {
+        let (_, r) = crate::res_mii(&problem);
+        match r {
+            Some(r) => {
+                let users: Vec<OpIdx> = (0..problem.ops.len())
+                    .filter(|&i| problem.ops[i].resource == Some(r))
+                    .map(|i| OpIdx(i as u32))
+                    .collect();
+                let spans = users
+                    .iter()
+                    .filter_map(|u| index.iter().find(|(_, v)| *v == u).map(|(o, _)| k.op(*o).span))
+                    .collect();
+                let res = &problem.resources[r.0 as usize];
+                LimitedBy::Resource {
+                    resource: res.name.clone(),
+                    uses: users.len() as u32,
+                    limit: res.limit.unwrap_or(0),
+                    spans,
+                }
+            }
+            None => LimitedBy::Nothing,
+        }
+    };
+    let start = index.iter().map(|(o, i)| (*o, sched.start[i.0 as usize])).collect();
+    Ok(LoopSchedule {
+        region,
+        ii: sched.ii,
+        res_mii: sched.res_mii,
+        rec_mii: sched.rec_mii,
+        mii: sched.mii,
+        depth: sched.length.max(1),
+        optimal: sched.optimal,
+        limited_by,
+        start,
+        latency,
+        ops: ops.len(),
+        solve_ms,
+        solver: sched.stats.solver.clone(),
+    })
+}

@@ -1,0 +1,764 @@
+//! The scheduling driver: bounds, the II search, the ILP with its infeasibility re-check,
+//! and the heuristic fallback.
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::backend::{self, Config, Raw};
+use crate::chain;
+use crate::error::ScheduleError;
+use crate::graph::Graph;
+use crate::heuristic;
+use crate::ilp::{self, Spec};
+use crate::mii::{expand, rec_mii_of, res_mii_of};
+use crate::problem::{OpIdx, Problem, ResourceId};
+use crate::verify::verify;
+
+/// What the ILP minimises once the II is fixed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Objective {
+    /// Any feasible schedule (fastest).
+    Feasibility,
+    /// Schedule length.
+    Length,
+    /// Schedule length, then the sum of edge lifetimes `t(dst) - t(src)` (a proxy for
+    /// register pressure), as a weighted sum that is lexicographic in practice.
+    LengthThenRegisters,
+}
+
+/// Which form of dependence constraints the ILP uses (see the `ilp` module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DependenceForm {
+    /// Structured for small II, aggregated when the structured rows would be too many.
+    Auto,
+    /// Eichenberger–Davidson structured rows (tight LP relaxation, `O(II)` rows per edge).
+    Structured,
+    /// One row `t(dst) - t(src) >= ...` per edge.
+    Aggregated,
+}
+
+/// Scheduler settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// `true`: modulo-schedule a loop body (iterations overlap, II searched from MII).
+    /// `false`: plain scheduling of one iteration; the reported II is then the iteration
+    /// latency (`>= length`), so back-to-back iterations never overlap.
+    pub pipelined: bool,
+    /// Largest II to accept. `None`: the ILP searches up to MII + `ii_search_span`, then
+    /// the heuristic fallback continues upward until a schedule trivially exists.
+    pub max_ii: Option<u32>,
+    /// Time limit of each ILP solve (one per candidate II, plus a re-check when a solver
+    /// reports infeasibility).
+    pub time_limit_per_ii: Duration,
+    /// See `max_ii`.
+    pub ii_search_span: u32,
+    /// `false`: heuristics only (no solver call); II optimality is then only claimed at MII.
+    pub use_ilp: bool,
+    /// Secondary objective.
+    pub objective: Objective,
+    /// Dependence constraint form.
+    pub dependence_form: DependenceForm,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            pipelined: true,
+            max_ii: None,
+            time_limit_per_ii: Duration::from_secs(5),
+            ii_search_span: 64,
+            use_ilp: true,
+            objective: Objective::LengthThenRegisters,
+            dependence_form: DependenceForm::Auto,
+        }
+    }
+}
+
+/// What keeps the II from being lower.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Limit {
+    /// Nothing: II is 1.
+    None,
+    /// II = ResMII, set by this resource used by `uses` operations.
+    Resource {
+        /// The resource.
+        resource: ResourceId,
+        /// Number of operations using it.
+        uses: u32,
+    },
+    /// II = RecMII, set by this dependence cycle (indices into `Problem::edges`; a
+    /// chaining constraint appears as the edges of its combinational chain).
+    Recurrence {
+        /// The critical cycle.
+        edges: Vec<usize>,
+        /// The II it forces.
+        ii: u32,
+    },
+    /// II > MII, and every II in `mii..ii` was proven infeasible: resources and
+    /// dependences together force it.
+    Combined {
+        /// The lower bound that could not be met.
+        mii: u32,
+    },
+    /// II > MII, but some lower II was neither scheduled nor proven infeasible (solver time
+    /// limit): a better schedule may exist.
+    Unproven {
+        /// The lower bound.
+        mii: u32,
+    },
+    /// Non-pipelined schedule: the II is the iteration latency.
+    NotPipelined,
+}
+
+/// Result of the ILP at one II.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum IlpOutcome {
+    /// Not run (heuristics only, or no solver needed).
+    NotRun,
+    /// Solved, objective proven optimal.
+    Optimal,
+    /// Feasible solution, objective not proven optimal (time limit).
+    Feasible,
+    /// Proven infeasible (confirmed by the re-check). With `complete == false` only within
+    /// the latency bound used, so not a proof that the II is infeasible.
+    Infeasible {
+        /// Whether the latency bound admitted every schedule (see `ilp` docs).
+        complete: bool,
+    },
+    /// Time limit without a solution or proof.
+    Unknown,
+    /// The solver failed, or returned a solution that did not verify.
+    Error(String),
+}
+
+/// One candidate II.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IiAttempt {
+    /// The candidate.
+    pub ii: u32,
+    /// Whether iterative modulo scheduling found a schedule at it.
+    pub heuristic: bool,
+    /// What the ILP said.
+    pub ilp: IlpOutcome,
+    /// ILP size: variables and constraints (0 when not run).
+    pub ilp_size: (usize, usize),
+    /// Wall time for this II, in milliseconds.
+    pub ms: f64,
+}
+
+/// Where the returned start times come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Method {
+    /// The ILP solution.
+    Ilp,
+    /// The heuristic at an II of the search (the ILP did not improve on it in time, or
+    /// was disabled).
+    Heuristic,
+    /// The fallback after the search: heuristic above the searched range, or the
+    /// non-overlapped schedule.
+    Fallback,
+}
+
+/// How the schedule was found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolveStats {
+    /// ILP solver compiled in (`"highs"` or `"microlp"`).
+    pub solver: String,
+    /// Candidate IIs in order.
+    pub attempts: Vec<IiAttempt>,
+    /// Infeasibility verdicts re-checked (re-solve with presolve off).
+    pub rechecks: u32,
+    /// IIs at which an "infeasible" verdict was overturned: the re-check found a
+    /// solution, or the heuristic had already found one.
+    pub overturned: Vec<u32>,
+    /// Whether the fallback produced the schedule.
+    pub fallback_used: bool,
+    /// Source of the start times.
+    pub method: Method,
+    /// Chaining constraints derived from the clock period.
+    pub chain_constraints: usize,
+    /// Total wall time, in milliseconds.
+    pub total_ms: f64,
+}
+
+/// A schedule: start cycle of every operation, relative to the start of its iteration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Schedule {
+    /// Initiation interval (non-pipelined: the iteration latency).
+    pub ii: u32,
+    /// Start cycle per operation, indexed like `Problem::ops`.
+    pub start: Vec<u32>,
+    /// `max(start + max(latency, 1))` over operations (0 without operations).
+    pub length: u32,
+    /// Resource-constrained lower bound on II.
+    pub res_mii: u32,
+    /// Recurrence-constrained lower bound on II (chaining constraints included).
+    pub rec_mii: u32,
+    /// `max(res_mii, rec_mii)`.
+    pub mii: u32,
+    /// II proven minimal: `ii == mii`, or every lower II proven infeasible. For
+    /// non-pipelined schedules: the length (and so the II) proven minimal.
+    pub optimal: bool,
+    /// What limits the II.
+    pub limited_by: Limit,
+    /// Whether iterations may overlap (modulo schedule).
+    pub pipelined: bool,
+    /// How it was found.
+    pub stats: SolveStats,
+}
+
+impl Schedule {
+    /// Start cycle of `op`.
+    pub fn start_of(&self, op: OpIdx) -> Option<u32> {
+        self.start.get(op.index()).copied()
+    }
+
+    /// Pipeline stage of `op` (`start / ii`).
+    pub fn stage_of(&self, op: OpIdx) -> Option<u32> {
+        self.start_of(op).map(|t| t / self.ii.max(1))
+    }
+
+    /// Number of pipeline stages (`ceil(length / ii)`).
+    pub fn stages(&self) -> u32 {
+        self.length.div_ceil(self.ii.max(1))
+    }
+}
+
+/// ResMII = max over limited resources of `ceil(uses × blocking_time / limit)` (at least 1),
+/// and the resource that reaches it. A needed resource with limit 0 gives `u32::MAX`.
+pub fn res_mii(p: &Problem) -> (u32, Option<ResourceId>) {
+    res_mii_of(p)
+}
+
+/// RecMII: the smallest II >= 1 at which no dependence cycle has positive weight
+/// `latency(src) + delay - distance × II` summed over its edges, with the chaining
+/// constraints of `clock_period_ns` included; and the critical cycle (indices into
+/// `Problem::edges`) when a recurrence forces II >= 1.
+///
+/// For a problem that [`schedule`] rejects (malformed, or a cycle of distance 0 with
+/// positive length, which no II satisfies) this returns `(u32::MAX, cycle)`;
+/// use [`try_rec_mii`] to get the error.
+pub fn rec_mii(p: &Problem) -> (u32, Option<Vec<usize>>) {
+    match try_rec_mii(p) {
+        Ok(r) => r,
+        Err(ScheduleError::PositiveCycle { edges, .. }) => (u32::MAX, Some(edges)),
+        Err(_) => (u32::MAX, None),
+    }
+}
+
+/// [`rec_mii`] with the reason when no II satisfies the recurrences.
+pub fn try_rec_mii(p: &Problem) -> Result<(u32, Option<Vec<usize>>), ScheduleError> {
+    p.validate()?;
+    let chains = chain::derive(p)?;
+    let g = Graph::new(p, &chains);
+    let rec = rec_mii_of(&g).map_err(|e| e.into_schedule_error(&g))?;
+    Ok((rec.ii, rec.cycle.map(|c| expand(&g, &c))))
+}
+
+fn ms_since(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+/// Everything computed once per problem.
+struct Ctx<'a> {
+    p: &'a Problem,
+    o: &'a Options,
+    g: Graph,
+    res_mii: u32,
+    res_arg: Option<ResourceId>,
+    rec_mii: u32,
+    rec_cycle: Option<Vec<usize>>,
+    mii: u32,
+    stats: SolveStats,
+}
+
+/// What one ILP run (with re-check) gave.
+enum Checked {
+    Solved { times: Vec<i64>, optimal: bool },
+    Infeasible,
+    Unknown,
+    Error(String),
+}
+
+/// Schedules `p`. On success the schedule has passed [`verify`].
+pub fn schedule(p: &Problem, o: &Options) -> Result<Schedule, ScheduleError> {
+    let t0 = Instant::now();
+    p.validate()?;
+    let chains = chain::derive(p)?;
+    let g = Graph::new(p, &chains);
+    let (res_mii, res_arg) = res_mii_of(p);
+    let rec = rec_mii_of(&g).map_err(|e| e.into_schedule_error(&g))?;
+    let mii = res_mii.max(rec.ii).max(1);
+    let rec_cycle = rec.cycle.map(|c| expand(&g, &c));
+    let mut ctx = Ctx {
+        p,
+        o,
+        g,
+        res_mii,
+        res_arg,
+        rec_mii: rec.ii,
+        rec_cycle,
+        mii,
+        stats: SolveStats {
+            solver: backend::SOLVER.to_string(),
+            attempts: Vec::new(),
+            rechecks: 0,
+            overturned: Vec::new(),
+            fallback_used: false,
+            method: Method::Heuristic,
+            chain_constraints: chains.len(),
+            total_ms: 0.0,
+        },
+    };
+    let mut s = if o.pipelined {
+        ctx.pipelined()?
+    } else {
+        ctx.flat()?
+    };
+    s.stats.total_ms = ms_since(t0);
+    Ok(s)
+}
+
+impl Ctx<'_> {
+    /// Runs the ILP; an "infeasible" verdict is re-checked with presolve off (HiGHS 1.15
+    /// presolve wrongly reports some feasible modulo scheduling models infeasible) and is
+    /// never believed when `known_feasible` (a heuristic schedule exists).
+    fn run_ilp(
+        stats: &mut SolveStats,
+        time_limit: Duration,
+        spec: &Spec,
+        ii: u32,
+        size: &mut (usize, usize),
+    ) -> Checked {
+        let config = |presolve| Config {
+            presolve,
+            time_limit,
+        };
+        let model = match ilp::build(spec) {
+            Ok(m) => m,
+            Err(ilp::Empty) => {
+                return if spec.warm.is_some() {
+                    Checked::Error("model empty despite a known schedule".into())
+                } else {
+                    Checked::Infeasible
+                };
+            }
+        };
+        *size = model.size();
+        let known_feasible = spec.warm.is_some();
+        let mut raw = backend::solve(&model, config(true));
+        if matches!(raw, Raw::Infeasible) {
+            stats.rechecks += 1;
+            raw = backend::solve(&model, config(false));
+            match raw {
+                Raw::Solved { .. } => stats.overturned.push(ii),
+                Raw::Infeasible if known_feasible => {
+                    stats.overturned.push(ii);
+                    return Checked::Error(
+                        "solver reported infeasible, but the heuristic found a schedule".into(),
+                    );
+                }
+                _ => {}
+            }
+        }
+        match raw {
+            Raw::Solved { values, optimal } => Checked::Solved {
+                times: model.decode(&values),
+                optimal,
+            },
+            Raw::Infeasible => Checked::Infeasible,
+            Raw::NoSolution => Checked::Unknown,
+            Raw::Error(e) => Checked::Error(e),
+        }
+    }
+
+    fn length_of(&self, times: &[i64]) -> i64 {
+        times
+            .iter()
+            .zip(&self.g.lat1)
+            .map(|(t, l)| t + l)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Assembles and verifies a schedule; `None` if it fails verification or does not fit
+    /// in `u32` (an internal error of the producer, reported by the caller).
+    fn assemble(
+        &self,
+        times: &[i64],
+        ii: u32,
+        optimal: bool,
+        limited_by: Limit,
+        method: Method,
+    ) -> Result<Schedule, String> {
+        let start: Vec<u32> = times
+            .iter()
+            .map(|&t| u32::try_from(t).map_err(|_| format!("start time {t} out of range")))
+            .collect::<Result<_, _>>()?;
+        let length = u32::try_from(self.length_of(times)).map_err(|_| "length out of range")?;
+        let mut stats = self.stats.clone();
+        stats.method = method;
+        stats.fallback_used = method == Method::Fallback;
+        let s = Schedule {
+            ii,
+            start,
+            length,
+            res_mii: self.res_mii,
+            rec_mii: self.rec_mii,
+            mii: self.mii,
+            optimal,
+            limited_by,
+            pipelined: self.o.pipelined,
+            stats,
+        };
+        match verify(self.p, &s) {
+            Ok(()) => Ok(s),
+            Err(v) => Err(format!("schedule failed verification: {v:?}")),
+        }
+    }
+
+    fn limit_for(&self, ii: u32, proven: bool) -> Limit {
+        if ii > self.mii {
+            return if proven {
+                Limit::Combined { mii: self.mii }
+            } else {
+                Limit::Unproven { mii: self.mii }
+            };
+        }
+        if ii <= 1 {
+            return Limit::None;
+        }
+        match (&self.rec_cycle, self.res_arg) {
+            (Some(edges), _) if self.rec_mii >= self.res_mii => Limit::Recurrence {
+                edges: edges.clone(),
+                ii: self.rec_mii,
+            },
+            (_, Some(r)) => Limit::Resource {
+                resource: r,
+                uses: self.p.uses(r),
+            },
+            _ => Limit::None,
+        }
+    }
+
+    /// A latency bound admitting every schedule at `ii` up to normalisation: with the rows
+    /// fixed, the least stages solving the dependences are longest paths of at most one
+    /// step `ceil((II - 1 + d) / II) - omega` per edge. Returns it and whether it fits.
+    fn complete_horizon(&self, ii: i64) -> (i64, bool) {
+        let mut stages: i64 = 0;
+        for d in &self.g.deps {
+            if d.src != d.dst {
+                let step = (ii - 1 + d.d).div_euclid(ii) + i64::from((ii - 1 + d.d).rem_euclid(ii) != 0) - d.omega;
+                stages = stages.saturating_add(step.max(0));
+            }
+        }
+        let maxlat = self.g.lat1.iter().copied().max().unwrap_or(1);
+        let h = stages
+            .saturating_add(1)
+            .saturating_mul(ii)
+            .saturating_add(maxlat);
+        let cap = i64::from(u32::MAX);
+        (h.min(cap), h <= cap)
+    }
+
+    fn dep_form(&self, ii: i64, lo: &[i64], hi: &[i64]) -> DependenceForm {
+        match self.o.dependence_form {
+            DependenceForm::Auto => {
+                // Structured rows cost about |rows(i)| * (|rows(i)| + |rows(j)|) / 2
+                // nonzeros per edge; keep them while that stays moderate.
+                let rows = |v: usize| (hi[v] - lo[v] + 1).clamp(1, ii);
+                let mut nnz: i64 = 0;
+                for d in &self.g.deps {
+                    let (ri, rj) = (rows(d.src), rows(d.dst));
+                    nnz = nnz.saturating_add(ri.saturating_mul(ri + rj) / 2);
+                }
+                if nnz <= 400_000 {
+                    DependenceForm::Structured
+                } else {
+                    DependenceForm::Aggregated
+                }
+            }
+            f => f,
+        }
+    }
+
+    fn pipelined(&mut self) -> Result<Schedule, ScheduleError> {
+        let n = self.g.n;
+        if n == 0 {
+            return self
+                .assemble(&[], 1, true, Limit::None, Method::Heuristic)
+                .map_err(|reason| ScheduleError::NoSchedule { reason });
+        }
+        let cap = match self.o.max_ii {
+            Some(m) => m,
+            None => self.mii.saturating_add(self.o.ii_search_span),
+        };
+        let mut proven = true;
+        let mut ii = self.mii;
+        while ii <= cap {
+            let t0 = Instant::now();
+            let h = heuristic::schedule(&self.g, self.p, Some(ii));
+            let mut attempt = IiAttempt {
+                ii,
+                heuristic: h.is_some(),
+                ilp: IlpOutcome::NotRun,
+                ilp_size: (0, 0),
+                ms: 0.0,
+            };
+            let mut result: Option<(Vec<i64>, Method)> = h.clone().map(|t| (t, Method::Heuristic));
+            if self.o.use_ilp {
+                let iil = i64::from(ii);
+                let (horizon, complete) = match &h {
+                    Some(t) => (self.length_of(t), true),
+                    None => self.complete_horizon(iil),
+                };
+                let asap = self.g.asap(Some(iil));
+                let end = self.g.lat1.clone();
+                let alap = self.g.alap(Some(iil), horizon, &end);
+                if let (Some(lo), Some(hi)) = (asap, alap) {
+                    let l_min = (0..n).map(|v| lo[v] + end[v]).max().unwrap_or(0);
+                    let form = self.dep_form(iil, &lo, &hi);
+                    let spec = Spec {
+                        g: &self.g,
+                        p: self.p,
+                        ii: iil,
+                        flat: false,
+                        lo,
+                        hi,
+                        l_min,
+                        horizon,
+                        warm: h.as_ref().map(|t| (t.clone(), self.length_of(t))),
+                        form,
+                        objective: self.o.objective,
+                    };
+                    let mut size = (0, 0);
+                    let out =
+                        Self::run_ilp(&mut self.stats, self.o.time_limit_per_ii, &spec, ii, &mut size);
+                    attempt.ilp_size = size;
+                    attempt.ilp = match out {
+                        Checked::Solved { times, optimal } => {
+                            result = Some((times, Method::Ilp));
+                            if optimal {
+                                IlpOutcome::Optimal
+                            } else {
+                                IlpOutcome::Feasible
+                            }
+                        }
+                        Checked::Infeasible => IlpOutcome::Infeasible { complete },
+                        Checked::Unknown => IlpOutcome::Unknown,
+                        Checked::Error(e) => IlpOutcome::Error(e),
+                    };
+                } else {
+                    attempt.ilp = IlpOutcome::Error("no ASAP/ALAP bounds".into());
+                }
+            }
+            attempt.ms = ms_since(t0);
+            let ilp_outcome = attempt.ilp.clone();
+            self.stats.attempts.push(attempt);
+            if let Some((times, method)) = result {
+                let optimal = proven;
+                let limit = self.limit_for(ii, proven);
+                match self.assemble(&times, ii, optimal, limit.clone(), method) {
+                    Ok(s) => return Ok(s),
+                    Err(e) => {
+                        // The ILP answer failed verification: fall back to the heuristic.
+                        if let Some(last) = self.stats.attempts.last_mut() {
+                            last.ilp = IlpOutcome::Error(e);
+                        }
+                        if method == Method::Ilp {
+                            if let Some(t) = &h {
+                                if let Ok(s) =
+                                    self.assemble(t, ii, optimal, limit, Method::Heuristic)
+                                {
+                                    return Ok(s);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            proven &= matches!(ilp_outcome, IlpOutcome::Infeasible { complete: true });
+            if ii == u32::MAX {
+                break;
+            }
+            ii += 1;
+        }
+        if let Some(max_ii) = self.o.max_ii {
+            return Err(ScheduleError::NoScheduleWithin {
+                max_ii,
+                mii: self.mii,
+            });
+        }
+        self.fallback(cap)
+    }
+
+    /// After the search: iterative modulo scheduling at geometrically growing II, then
+    /// the non-overlapped schedule, which is a valid modulo schedule at II = its latency.
+    fn fallback(&mut self, searched: u32) -> Result<Schedule, ScheduleError> {
+        let flat = heuristic::schedule(&self.g, self.p, None);
+        let flat_ii = flat.as_ref().map(|t| self.flat_ii(t));
+        let limit = flat_ii.unwrap_or(i64::from(u32::MAX));
+        let mut step: u32 = 1;
+        let mut ii = searched.saturating_add(1);
+        while i64::from(ii) < limit {
+            let t0 = Instant::now();
+            let h = heuristic::schedule(&self.g, self.p, Some(ii));
+            self.stats.attempts.push(IiAttempt {
+                ii,
+                heuristic: h.is_some(),
+                ilp: IlpOutcome::NotRun,
+                ilp_size: (0, 0),
+                ms: ms_since(t0),
+            });
+            if let Some(t) = h {
+                let lim = Limit::Unproven { mii: self.mii };
+                if let Ok(s) = self.assemble(&t, ii, false, lim, Method::Fallback) {
+                    return Ok(s);
+                }
+            }
+            step = step.saturating_mul(2);
+            match ii.checked_add(step) {
+                Some(x) => ii = x,
+                None => break,
+            }
+        }
+        if let (Some(t), Some(fii)) = (flat, flat_ii) {
+            if let Ok(fii) = u32::try_from(fii) {
+                let lim = Limit::Unproven { mii: self.mii };
+                match self.assemble(&t, fii, false, lim, Method::Fallback) {
+                    Ok(s) => return Ok(s),
+                    Err(reason) => return Err(ScheduleError::NoSchedule { reason }),
+                }
+            }
+        }
+        Err(ScheduleError::NoSchedule {
+            reason: "the ILP found nothing in time and the heuristics failed \
+                     (negative-delay edges bound operations from above)"
+                .into(),
+        })
+    }
+
+    /// Smallest II at which flat times work: no overlap of iterations (length, blocking
+    /// times) and loop-carried edges satisfied.
+    fn flat_ii(&self, times: &[i64]) -> i64 {
+        let mut l = self.length_of(times).max(1);
+        for v in 0..self.g.n {
+            if let Some((_, _, bt)) = self.p.occupancy(v) {
+                l = l.max(times[v] + i64::from(bt));
+            }
+        }
+        for d in &self.g.deps {
+            if d.omega > 0 {
+                let need = times[d.src] + d.d - times[d.dst];
+                if need > 0 {
+                    l = l.max((need + d.omega - 1) / d.omega);
+                }
+            }
+        }
+        l
+    }
+
+    fn flat(&mut self) -> Result<Schedule, ScheduleError> {
+        let n = self.g.n;
+        let t0 = Instant::now();
+        let h = heuristic::schedule(&self.g, self.p, None);
+        let end: Vec<i64> = (0..n)
+            .map(|v| {
+                let bt = self.p.occupancy(v).map_or(0, |(_, _, bt)| i64::from(bt));
+                self.g.lat1[v].max(bt)
+            })
+            .collect();
+        let mut attempt = IiAttempt {
+            ii: 0,
+            heuristic: h.is_some(),
+            ilp: IlpOutcome::NotRun,
+            ilp_size: (0, 0),
+            ms: 0.0,
+        };
+        let mut result: Option<(Vec<i64>, bool, Method)> = None;
+        let asap = self.g.asap(None);
+        let lower = asap
+            .as_ref()
+            .map(|a| (0..n).map(|v| a[v] + end[v]).max().unwrap_or(0).max(1));
+        if let Some(t) = &h {
+            let proven = lower == Some(self.flat_ii(t));
+            result = Some((t.clone(), proven, Method::Heuristic));
+        }
+        let proven_by_heuristic = matches!(result, Some((_, true, _)));
+        if self.o.use_ilp && !proven_by_heuristic {
+            let horizon = match &h {
+                Some(t) => self.flat_ii(t),
+                None => {
+                    // A generous bound: everything in sequence.
+                    let mut s: i64 = end.iter().sum();
+                    for d in &self.g.deps {
+                        s = s.saturating_add(d.d.unsigned_abs() as i64);
+                    }
+                    s.min(i64::from(u32::MAX))
+                }
+            };
+            let alap = self.g.alap(None, horizon, &end);
+            if let (Some(lo), Some(hi), Some(l_min)) = (asap, alap, lower) {
+                let maxbt = end.iter().copied().max().unwrap_or(1);
+                let period = horizon + maxbt + 1;
+                let form = self.dep_form(period, &lo, &hi);
+                let spec = Spec {
+                    g: &self.g,
+                    p: self.p,
+                    ii: period,
+                    flat: true,
+                    lo,
+                    hi,
+                    l_min,
+                    horizon,
+                    warm: h.as_ref().map(|t| (t.clone(), self.flat_ii(t))),
+                    form,
+                    objective: self.o.objective,
+                };
+                let mut size = (0, 0);
+                let out =
+                    Self::run_ilp(&mut self.stats, self.o.time_limit_per_ii, &spec, 0, &mut size);
+                attempt.ilp_size = size;
+                attempt.ilp = match out {
+                    Checked::Solved { times, optimal } => {
+                        result = Some((times, optimal, Method::Ilp));
+                        if optimal {
+                            IlpOutcome::Optimal
+                        } else {
+                            IlpOutcome::Feasible
+                        }
+                    }
+                    Checked::Infeasible => IlpOutcome::Infeasible { complete: false },
+                    Checked::Unknown => IlpOutcome::Unknown,
+                    Checked::Error(e) => IlpOutcome::Error(e),
+                };
+            }
+        }
+        attempt.ms = ms_since(t0);
+        if let Some((times, _, _)) = &result {
+            attempt.ii = u32::try_from(self.flat_ii(times)).unwrap_or(u32::MAX);
+        }
+        self.stats.attempts.push(attempt);
+        let Some((times, optimal, method)) = result else {
+            return Err(ScheduleError::NoSchedule {
+                reason: "no non-pipelined schedule found (heuristic failed, ILP found none)"
+                    .into(),
+            });
+        };
+        let ii = u32::try_from(self.flat_ii(&times)).map_err(|_| ScheduleError::OutOfRange {
+            what: "iteration latency above u32::MAX".into(),
+        })?;
+        match self.assemble(&times, ii, optimal, Limit::NotPipelined, method) {
+            Ok(s) => Ok(s),
+            Err(e) => match (&h, method) {
+                (Some(t), Method::Ilp) => {
+                    let ii = u32::try_from(self.flat_ii(t)).unwrap_or(u32::MAX);
+                    self.assemble(t, ii, false, Limit::NotPipelined, Method::Heuristic)
+                        .map_err(|reason| ScheduleError::NoSchedule { reason })
+                }
+                _ => Err(ScheduleError::NoSchedule { reason: e }),
+            },
+        }
+    }
+}

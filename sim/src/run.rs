@@ -1,0 +1,820 @@
+//! Running a kernel: the host and global memory side of `docs/hardware-interface.md`.
+//!
+//! Every cycle the testbench (1) decides its side of each handshake from its own state only
+//! (request `ready`: random back-pressure and the outstanding-request bound; response
+//! `valid`/`data`: the oldest pending response once its latency has passed), (2) evaluates the
+//! model so the kernel's outputs settle, (3) performs the transfers where `valid && ready`,
+//! exactly those that happen at the coming rising edge, and (4) ticks the clock. Memory thus
+//! answers only at clock edges, and a response the kernel does not take (`*_resp_ready` low)
+//! stays on the port unchanged.
+//!
+//! Reads take their data when the request is accepted, and writes update memory when accepted;
+//! the acknowledgement follows after the latency. Ports are independent: as the contract says,
+//! there is no ordering between them.
+//!
+//! Cycle numbering: cycle 0 is the cycle in which `start` is high (accepted at its closing
+//! edge); [`RunStats::cycles`] is the number of the cycle in which `done` is seen high.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::ops::RangeInclusive;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use crate::memory::Memory;
+use crate::model::{Model, PortId};
+use crate::{Dir, Outstanding, SimError};
+
+/// Behaviour of the memory behind one pointer port.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemConfig {
+    /// Cycles from an accepted read request to its response becoming valid, drawn uniformly
+    /// per request (at least 1). Responses still come back in request order.
+    pub read_latency: RangeInclusive<u32>,
+    /// Same for write acknowledgements.
+    pub write_latency: RangeInclusive<u32>,
+    /// Probability that `*_rreq_ready` (and, drawn separately, `*_wreq_ready`) is low in a
+    /// cycle; below 1.
+    pub stall_probability: f64,
+    /// Requests accepted but not yet answered, per channel; `ready` stays low at the bound.
+    pub max_outstanding: usize,
+}
+
+impl MemConfig {
+    /// One-cycle latency, never any back-pressure.
+    pub fn ideal() -> MemConfig {
+        MemConfig {
+            read_latency: 1..=1,
+            write_latency: 1..=1,
+            stall_probability: 0.0,
+            max_outstanding: 64,
+        }
+    }
+
+    /// A hostile memory: latency 1 to 20 cycles, `ready` low half of the time, at most 4
+    /// outstanding requests.
+    pub fn random_stalls() -> MemConfig {
+        MemConfig {
+            read_latency: 1..=20,
+            write_latency: 1..=20,
+            stall_probability: 0.5,
+            max_outstanding: 4,
+        }
+    }
+
+    fn validate(&self, port: &str) -> Result<(), SimError> {
+        let ok = |r: &RangeInclusive<u32>| *r.start() >= 1 && r.start() <= r.end();
+        if !ok(&self.read_latency) || !ok(&self.write_latency) {
+            return Err(SimError::Argument(format!(
+                "memory latency for `{port}` must be a non-empty range of at least 1 cycle"
+            )));
+        }
+        if !(0.0..1.0).contains(&self.stall_probability) || self.max_outstanding == 0 {
+            return Err(SimError::Argument(format!(
+                "memory for `{port}`: stall probability must be in [0, 1) and max_outstanding \
+                 at least 1"
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl Default for MemConfig {
+    fn default() -> Self {
+        MemConfig::ideal()
+    }
+}
+
+/// Settings of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunConfig {
+    /// Cycles with `rst` high before the start (at least 1).
+    pub reset_cycles: u32,
+    /// The cycle budget: a run with no `done` after this many cycles is a
+    /// [`SimError::Timeout`].
+    pub max_cycles: u64,
+    /// Seed of the memory's latencies and stalls.
+    pub seed: u64,
+    /// Memory behaviour of every pointer port...
+    pub memory: MemConfig,
+    /// ...except these (pointer argument name, config).
+    pub port_memory: Vec<(String, MemConfig)>,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            reset_cycles: 4,
+            max_cycles: 10_000_000,
+            seed: 0,
+            memory: MemConfig::ideal(),
+            port_memory: Vec::new(),
+        }
+    }
+}
+
+/// `global_size`, `local_size` and `global_offset` per dimension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NdRange {
+    pub global_size: [u32; 3],
+    pub local_size: [u32; 3],
+    pub global_offset: [u32; 3],
+}
+
+impl NdRange {
+    /// One dimension; the others are 1.
+    pub fn linear(global: u32, local: u32) -> NdRange {
+        NdRange::new([global, 1, 1], [local, 1, 1])
+    }
+
+    pub fn new(global_size: [u32; 3], local_size: [u32; 3]) -> NdRange {
+        NdRange {
+            global_size,
+            local_size,
+            global_offset: [0; 3],
+        }
+    }
+}
+
+/// Statistics of one pointer port.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PortStats {
+    pub name: String,
+    /// Element size `W / 8`.
+    pub element_bytes: u32,
+    pub reads: u64,
+    pub writes: u64,
+    /// Cycles where the kernel had a read request valid but `rreq_ready` was low.
+    pub read_stall_cycles: u64,
+    pub write_stall_cycles: u64,
+    /// Cycles where a response was valid but the kernel's `*_resp_ready` was low.
+    pub read_response_blocked_cycles: u64,
+    pub write_response_blocked_cycles: u64,
+    pub max_outstanding_reads: usize,
+    pub max_outstanding_writes: usize,
+}
+
+/// What a run measured.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Cycles from the start cycle to the cycle in which `done` was high.
+    pub cycles: u64,
+    /// Per pointer port, in port order.
+    pub ports: Vec<PortStats>,
+}
+
+impl RunStats {
+    pub fn port(&self, name: &str) -> Option<&PortStats> {
+        self.ports.iter().find(|p| p.name == name)
+    }
+
+    /// Request stall cycles summed over ports and channels.
+    pub fn stall_cycles(&self) -> u64 {
+        self.ports
+            .iter()
+            .map(|p| p.read_stall_cycles + p.write_stall_cycles)
+            .sum()
+    }
+}
+
+impl fmt::Display for RunStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} cycles", self.cycles)?;
+        writeln!(
+            f,
+            "{:<16} {:>10} {:>10} {:>12} {:>12} {:>8} {:>8}",
+            "port", "reads", "writes", "rd stalls", "wr stalls", "max rd", "max wr"
+        )?;
+        for p in &self.ports {
+            writeln!(
+                f,
+                "{:<16} {:>10} {:>10} {:>12} {:>12} {:>8} {:>8}",
+                p.name,
+                p.reads,
+                p.writes,
+                p.read_stall_cycles,
+                p.write_stall_cycles,
+                p.max_outstanding_reads,
+                p.max_outstanding_writes
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// One launch of a kernel on a model instance:
+///
+/// ```no_run
+/// # fn f(model: &mut sim::Model, mem: &mut sim::Memory, a: u32, b: u32) -> Result<(), sim::SimError> {
+/// use sim::{KernelRun, NdRange, RunConfig};
+/// let stats = KernelRun::new(model)
+///     .arg("a", a.into())
+///     .arg("b", b.into())
+///     .range(NdRange::linear(64, 64))
+///     .config(RunConfig::default())
+///     .run(mem)?;
+/// println!("{stats}");
+/// # Ok(()) }
+/// ```
+pub struct KernelRun<'m> {
+    model: &'m mut Model,
+    args: Vec<(String, Vec<u32>)>,
+    range: NdRange,
+    config: RunConfig,
+}
+
+impl<'m> KernelRun<'m> {
+    pub fn new(model: &'m mut Model) -> KernelRun<'m> {
+        KernelRun {
+            model,
+            args: Vec::new(),
+            range: NdRange::linear(1, 1),
+            config: RunConfig::default(),
+        }
+    }
+
+    /// Sets argument `name` (port `arg_<name>`): a scalar, or a pointer's base address.
+    /// Negative values may be passed sign-extended (`-1i32 as u64`).
+    pub fn arg(mut self, name: &str, value: u64) -> Self {
+        self.args
+            .push((name.to_string(), vec![value as u32, (value >> 32) as u32]));
+        self
+    }
+
+    /// Sets an argument wider than 64 bits from little-endian 32-bit words.
+    pub fn arg_wide(mut self, name: &str, words: &[u32]) -> Self {
+        self.args.push((name.to_string(), words.to_vec()));
+        self
+    }
+
+    pub fn range(mut self, range: NdRange) -> Self {
+        self.range = range;
+        self
+    }
+
+    pub fn config(mut self, config: RunConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Resets the model, starts the kernel and serves memory until `done`.
+    pub fn run(self, mem: &mut Memory) -> Result<RunStats, SimError> {
+        let KernelRun {
+            model,
+            args,
+            range,
+            config,
+        } = self;
+        let iface = Interface::discover(model)?;
+        let mut ports = iface.memory_ports(model, &config)?;
+        let arg_values = iface.check_args(model, &args)?;
+        if config.reset_cycles == 0 {
+            return Err(SimError::Argument("reset_cycles must be at least 1".into()));
+        }
+        if range.local_size.contains(&0) {
+            return Err(SimError::Argument(format!(
+                "local size {:?} has a zero dimension",
+                range.local_size
+            )));
+        }
+
+        // Reset, with every input low.
+        for k in 0..model.ports().len() {
+            if model.ports()[k].dir == Dir::In {
+                model.set_wide(PortId(k as u32), &[]);
+            }
+        }
+        model.set(iface.rst, 1);
+        model.ticks(u64::from(config.reset_cycles))?;
+        model.set(iface.rst, 0);
+
+        for (port, words) in &arg_values {
+            model.set_wide(*port, words);
+        }
+        for d in 0..3 {
+            model.set(iface.global_size[d], u64::from(range.global_size[d]));
+            model.set(iface.local_size[d], u64::from(range.local_size[d]));
+            model.set(iface.global_offset[d], u64::from(range.global_offset[d]));
+        }
+
+        let mut rng = StdRng::seed_from_u64(config.seed);
+        let mut scratch = Vec::new();
+        let mut cycle: u64 = 0;
+        loop {
+            model.set(iface.start, u64::from(cycle == 0));
+            for p in &mut ports {
+                p.drive(model, &mut rng, cycle);
+            }
+            model.eval()?;
+
+            let done = model.get(iface.done) != 0;
+            let busy = model.get(iface.busy) != 0;
+            if cycle == 0 && (busy || done) {
+                return Err(SimError::Protocol {
+                    cycle,
+                    message: format!(
+                        "after reset the kernel must be idle, but busy={} done={} when start \
+                         is raised",
+                        u8::from(busy),
+                        u8::from(done)
+                    ),
+                });
+            }
+            if done {
+                if let Some(p) = ports
+                    .iter()
+                    .find(|p| !p.reads.is_empty() || !p.writes.is_empty())
+                {
+                    return Err(SimError::Protocol {
+                        cycle,
+                        message: format!(
+                            "`done` while port `{}` still has {} read responses and {} write \
+                             acknowledgements outstanding",
+                            p.name,
+                            p.reads.len(),
+                            p.writes.len()
+                        ),
+                    });
+                }
+                return Ok(RunStats {
+                    cycles: cycle,
+                    ports: ports.into_iter().map(|p| p.stats).collect(),
+                });
+            }
+            if cycle >= 1 && !busy {
+                return Err(SimError::Protocol {
+                    cycle,
+                    message: "`busy` is low between the start and `done`".into(),
+                });
+            }
+            if cycle >= config.max_cycles {
+                let outstanding = ports.iter().map(|p| p.outstanding(model)).collect();
+                return Err(SimError::Timeout {
+                    cycles: cycle,
+                    outstanding,
+                });
+            }
+            for p in &mut ports {
+                p.transfer(model, mem, &mut rng, cycle, &mut scratch)?;
+            }
+            model.tick()?;
+            cycle += 1;
+        }
+    }
+}
+
+/// The control ports of a kernel.
+struct Interface {
+    rst: PortId,
+    start: PortId,
+    busy: PortId,
+    done: PortId,
+    global_size: [PortId; 3],
+    local_size: [PortId; 3],
+    global_offset: [PortId; 3],
+    /// Pointer arguments: (name, has read channels, has write channels).
+    pointers: Vec<(String, bool, bool)>,
+}
+
+impl Interface {
+    /// Checks the port list against the contract, reporting every problem at once.
+    fn discover(model: &Model) -> Result<Interface, SimError> {
+        let mut c = Checker {
+            model,
+            claimed: vec![false; model.ports().len()],
+            problems: Vec::new(),
+        };
+        c.want("clk", Dir::In, Some(1));
+        let rst = c.want("rst", Dir::In, Some(1));
+        let start = c.want("start", Dir::In, Some(1));
+        let busy = c.want("busy", Dir::Out, Some(1));
+        let done = c.want("done", Dir::Out, Some(1));
+        let mut dims =
+            |base: &str| [0, 1, 2].map(|d| c.want(&format!("{base}_{d}"), Dir::In, Some(32)));
+        let global_size = dims("global_size");
+        let local_size = dims("local_size");
+        let global_offset = dims("global_offset");
+
+        let mut pointers: Vec<(String, bool, bool)> = Vec::new();
+        for p in model.ports() {
+            for (suffix, read) in [("_rreq_valid", true), ("_wreq_valid", false)] {
+                if let Some(name) = p.name.strip_suffix(suffix) {
+                    if p.dir != Dir::Out || name.is_empty() {
+                        continue;
+                    }
+                    match pointers.iter_mut().find(|(n, _, _)| n == name) {
+                        Some(e) if read => e.1 = true,
+                        Some(e) => e.2 = true,
+                        None => pointers.push((name.to_string(), read, !read)),
+                    }
+                }
+            }
+        }
+        for (name, read, write) in &pointers {
+            c.want(&format!("arg_{name}"), Dir::In, Some(32));
+            let mut widths = Vec::new();
+            if *read {
+                c.want(&format!("{name}_rreq_valid"), Dir::Out, Some(1));
+                c.want(&format!("{name}_rreq_ready"), Dir::In, Some(1));
+                c.want(&format!("{name}_rreq_addr"), Dir::Out, Some(32));
+                c.want(&format!("{name}_rresp_valid"), Dir::In, Some(1));
+                c.want(&format!("{name}_rresp_ready"), Dir::Out, Some(1));
+                let id = c.want(&format!("{name}_rresp_data"), Dir::In, None);
+                widths.extend(id.map(|id| model.spec(id).width));
+            }
+            if *write {
+                c.want(&format!("{name}_wreq_valid"), Dir::Out, Some(1));
+                c.want(&format!("{name}_wreq_ready"), Dir::In, Some(1));
+                c.want(&format!("{name}_wreq_addr"), Dir::Out, Some(32));
+                c.want(&format!("{name}_wresp_valid"), Dir::In, Some(1));
+                c.want(&format!("{name}_wresp_ready"), Dir::Out, Some(1));
+                let id = c.want(&format!("{name}_wreq_data"), Dir::Out, None);
+                widths.extend(id.map(|id| model.spec(id).width));
+            }
+            if let Some(&w) = widths.first() {
+                if widths.iter().any(|&x| x != w) {
+                    c.problems.push(format!(
+                        "`{name}_rresp_data` and `{name}_wreq_data` differ in width"
+                    ));
+                } else if w < 8 || w % 8 != 0 || !(w / 8).is_power_of_two() {
+                    c.problems.push(format!(
+                        "pointer `{name}` has element width {w}; it must be 8 times a power of two"
+                    ));
+                }
+            }
+        }
+        for (k, p) in model.ports().iter().enumerate() {
+            if p.dir == Dir::In && !c.claimed[k] && !p.name.starts_with("arg_") {
+                c.problems
+                    .push(format!("input `{}` is not part of the interface", p.name));
+            }
+        }
+        if !c.problems.is_empty() {
+            return Err(SimError::Interface(c.problems.join("; ")));
+        }
+        let some = |p: Option<PortId>| p.expect("no problems, so present");
+        Ok(Interface {
+            rst: some(rst),
+            start: some(start),
+            busy: some(busy),
+            done: some(done),
+            global_size: global_size.map(some),
+            local_size: local_size.map(some),
+            global_offset: global_offset.map(some),
+            pointers,
+        })
+    }
+
+    /// Resolves user arguments to `arg_*` ports; every argument must be given exactly once.
+    fn check_args(
+        &self,
+        model: &Model,
+        args: &[(String, Vec<u32>)],
+    ) -> Result<Vec<(PortId, Vec<u32>)>, SimError> {
+        let all: Vec<&str> = model
+            .ports()
+            .iter()
+            .filter_map(|p| p.name.strip_prefix("arg_"))
+            .collect();
+        let mut out = Vec::new();
+        for (name, words) in args {
+            let Some(id) = model.port(&format!("arg_{name}")) else {
+                return Err(SimError::Argument(format!(
+                    "the kernel has no argument `{name}`; its arguments are: {}",
+                    all.join(", ")
+                )));
+            };
+            if out.iter().any(|(p, _)| *p == id) {
+                return Err(SimError::Argument(format!(
+                    "argument `{name}` is given twice"
+                )));
+            }
+            let width = model.spec(id).width;
+            if !fits(words, width) {
+                return Err(SimError::Argument(format!(
+                    "the value of argument `{name}` does not fit in {width} bits"
+                )));
+            }
+            out.push((id, words.clone()));
+        }
+        let missing: Vec<&str> = all
+            .iter()
+            .copied()
+            .filter(|a| !args.iter().any(|(n, _)| n == a))
+            .collect();
+        if !missing.is_empty() {
+            return Err(SimError::Argument(format!(
+                "arguments not given: {}",
+                missing.join(", ")
+            )));
+        }
+        Ok(out)
+    }
+
+    fn memory_ports(&self, model: &Model, config: &RunConfig) -> Result<Vec<MemPort>, SimError> {
+        for (name, _) in &config.port_memory {
+            if !self.pointers.iter().any(|(n, _, _)| n == name) {
+                return Err(SimError::Argument(format!(
+                    "memory configuration for `{name}`, which is not a pointer argument"
+                )));
+            }
+        }
+        let id = |s: String| model.port(&s).expect("checked by discover");
+        let mut out = Vec::new();
+        for (name, read, write) in &self.pointers {
+            let cfg = config
+                .port_memory
+                .iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map_or(&config.memory, |(_, c)| c)
+                .clone();
+            cfg.validate(name)?;
+            let data = if *read {
+                format!("{name}_rresp_data")
+            } else {
+                format!("{name}_wreq_data")
+            };
+            let bytes = model.spec(id(data)).width / 8;
+            out.push(MemPort {
+                name: name.clone(),
+                bytes,
+                read: read.then(|| ReadPorts {
+                    req_valid: id(format!("{name}_rreq_valid")),
+                    req_ready: id(format!("{name}_rreq_ready")),
+                    req_addr: id(format!("{name}_rreq_addr")),
+                    resp_valid: id(format!("{name}_rresp_valid")),
+                    resp_ready: id(format!("{name}_rresp_ready")),
+                    resp_data: id(format!("{name}_rresp_data")),
+                }),
+                write: write.then(|| WritePorts {
+                    req_valid: id(format!("{name}_wreq_valid")),
+                    req_ready: id(format!("{name}_wreq_ready")),
+                    req_addr: id(format!("{name}_wreq_addr")),
+                    req_data: id(format!("{name}_wreq_data")),
+                    resp_valid: id(format!("{name}_wresp_valid")),
+                    resp_ready: id(format!("{name}_wresp_ready")),
+                }),
+                cfg,
+                reads: VecDeque::new(),
+                writes: VecDeque::new(),
+                rreq_ready: false,
+                wreq_ready: false,
+                rresp_valid: false,
+                wresp_valid: false,
+                stats: PortStats {
+                    name: name.clone(),
+                    element_bytes: bytes,
+                    ..PortStats::default()
+                },
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// Collects interface problems while claiming the ports the contract names.
+struct Checker<'a> {
+    model: &'a Model,
+    claimed: Vec<bool>,
+    problems: Vec<String>,
+}
+
+impl Checker<'_> {
+    /// Port `name` with direction `dir` and, if given, `width`.
+    fn want(&mut self, name: &str, dir: Dir, width: Option<u32>) -> Option<PortId> {
+        let Some(id) = self.model.port(name) else {
+            let w = width.map(|w| format!(" ({w} bit{})", if w == 1 { "" } else { "s" }));
+            self.problems.push(format!(
+                "missing {} `{name}`{}",
+                dir_name(dir),
+                w.unwrap_or_default()
+            ));
+            return None;
+        };
+        self.claimed[id.index()] = true;
+        let spec = self.model.spec(id);
+        if spec.dir != dir || width.is_some_and(|w| w != spec.width) {
+            self.problems.push(format!(
+                "`{name}` must be {} {}, not a {}-bit {}",
+                width.map_or("an".to_string(), |w| format!("a {w}-bit")),
+                dir_name(dir),
+                spec.width,
+                dir_name(spec.dir)
+            ));
+        }
+        Some(id)
+    }
+}
+
+fn dir_name(d: Dir) -> &'static str {
+    match d {
+        Dir::In => "input",
+        Dir::Out => "output",
+    }
+}
+
+/// Whether `words` is the zero- or sign-extension of a `width`-bit value.
+fn fits(words: &[u32], width: u32) -> bool {
+    let bit = |i: u32| {
+        words
+            .get((i / 32) as usize)
+            .is_some_and(|w| w >> (i % 32) & 1 != 0)
+    };
+    let total = 32 * words.len() as u32;
+    if total <= width {
+        return true;
+    }
+    let high = width..total;
+    high.clone().all(|i| !bit(i)) || (bit(width - 1) && high.clone().all(bit))
+}
+
+struct ReadPorts {
+    req_valid: PortId,
+    req_ready: PortId,
+    req_addr: PortId,
+    resp_valid: PortId,
+    resp_ready: PortId,
+    resp_data: PortId,
+}
+
+struct WritePorts {
+    req_valid: PortId,
+    req_ready: PortId,
+    req_addr: PortId,
+    req_data: PortId,
+    resp_valid: PortId,
+    resp_ready: PortId,
+}
+
+struct PendingRead {
+    ready_at: u64,
+    /// Little-endian words of the element (two for elements up to 64 bits).
+    data: Box<[u32]>,
+}
+
+/// The memory server of one pointer port.
+struct MemPort {
+    name: String,
+    bytes: u32,
+    read: Option<ReadPorts>,
+    write: Option<WritePorts>,
+    cfg: MemConfig,
+    reads: VecDeque<PendingRead>,
+    /// Cycle at which each write acknowledgement becomes valid.
+    writes: VecDeque<u64>,
+    // This cycle's decisions, made in `drive` and used in `transfer`.
+    rreq_ready: bool,
+    wreq_ready: bool,
+    rresp_valid: bool,
+    wresp_valid: bool,
+    stats: PortStats,
+}
+
+impl MemPort {
+    /// Sets memory's side of the handshakes for this cycle, from memory state only.
+    fn drive(&mut self, model: &mut Model, rng: &mut StdRng, cycle: u64) {
+        let stall = |rng: &mut StdRng, p: f64| p > 0.0 && rng.random_bool(p);
+        if let Some(r) = &self.read {
+            self.rreq_ready = self.reads.len() < self.cfg.max_outstanding
+                && !stall(rng, self.cfg.stall_probability);
+            model.set(r.req_ready, u64::from(self.rreq_ready));
+            let head = self.reads.front().filter(|h| h.ready_at <= cycle);
+            self.rresp_valid = head.is_some();
+            model.set(r.resp_valid, u64::from(self.rresp_valid));
+            if let Some(h) = head {
+                model.set_wide(r.resp_data, &h.data);
+            }
+        }
+        if let Some(w) = &self.write {
+            self.wreq_ready = self.writes.len() < self.cfg.max_outstanding
+                && !stall(rng, self.cfg.stall_probability);
+            model.set(w.req_ready, u64::from(self.wreq_ready));
+            self.wresp_valid = self.writes.front().is_some_and(|&t| t <= cycle);
+            model.set(w.resp_valid, u64::from(self.wresp_valid));
+        }
+    }
+
+    /// Performs the transfers of the coming edge (after the model was evaluated).
+    fn transfer(
+        &mut self,
+        model: &Model,
+        mem: &mut Memory,
+        rng: &mut StdRng,
+        cycle: u64,
+        scratch: &mut Vec<u32>,
+    ) -> Result<(), SimError> {
+        if let Some(r) = &self.read {
+            if self.rresp_valid {
+                if model.get(r.resp_ready) != 0 {
+                    self.reads.pop_front();
+                } else {
+                    self.stats.read_response_blocked_cycles += 1;
+                }
+            }
+            if model.get(r.req_valid) != 0 {
+                if self.rreq_ready {
+                    let addr = model.get(r.req_addr) as u32;
+                    self.check(mem, addr, false, cycle)?;
+                    let bytes = mem.slice(addr, self.bytes);
+                    let mut data = vec![0u32; (self.bytes as usize).div_ceil(4).max(2)];
+                    for (k, b) in bytes.iter().enumerate() {
+                        data[k / 4] |= u32::from(*b) << (8 * (k % 4));
+                    }
+                    let lat = rng.random_range(self.cfg.read_latency.clone());
+                    self.reads.push_back(PendingRead {
+                        ready_at: cycle + u64::from(lat),
+                        data: data.into_boxed_slice(),
+                    });
+                    self.stats.reads += 1;
+                    self.stats.max_outstanding_reads =
+                        self.stats.max_outstanding_reads.max(self.reads.len());
+                } else {
+                    self.stats.read_stall_cycles += 1;
+                }
+            }
+        }
+        if let Some(w) = &self.write {
+            if self.wresp_valid {
+                if model.get(w.resp_ready) != 0 {
+                    self.writes.pop_front();
+                } else {
+                    self.stats.write_response_blocked_cycles += 1;
+                }
+            }
+            if model.get(w.req_valid) != 0 {
+                if self.wreq_ready {
+                    let addr = model.get(w.req_addr) as u32;
+                    self.check(mem, addr, true, cycle)?;
+                    scratch.resize((self.bytes as usize).div_ceil(4).max(2), 0);
+                    model.get_wide_into(w.req_data, scratch);
+                    for (k, b) in mem.slice_mut(addr, self.bytes).iter_mut().enumerate() {
+                        *b = (scratch[k / 4] >> (8 * (k % 4))) as u8;
+                    }
+                    let lat = rng.random_range(self.cfg.write_latency.clone());
+                    self.writes.push_back(cycle + u64::from(lat));
+                    self.stats.writes += 1;
+                    self.stats.max_outstanding_writes =
+                        self.stats.max_outstanding_writes.max(self.writes.len());
+                } else {
+                    self.stats.write_stall_cycles += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check(&self, mem: &Memory, addr: u32, write: bool, cycle: u64) -> Result<(), SimError> {
+        let fault = |kind, detail| SimError::MemoryFault {
+            port: self.name.clone(),
+            addr,
+            bytes: self.bytes,
+            write,
+            cycle,
+            kind,
+            detail,
+        };
+        if !addr.is_multiple_of(self.bytes) {
+            return Err(fault(crate::FaultKind::Misaligned, String::new()));
+        }
+        mem.check(addr, self.bytes)
+            .map_err(|(kind, detail)| fault(kind, detail))
+    }
+
+    fn outstanding(&self, model: &Model) -> Outstanding {
+        Outstanding {
+            port: self.name.clone(),
+            reads: self.reads.len(),
+            writes: self.writes.len(),
+            read_request_waiting: self
+                .read
+                .as_ref()
+                .is_some_and(|r| model.get(r.req_valid) != 0),
+            write_request_waiting: self
+                .write
+                .as_ref()
+                .is_some_and(|w| model.get(w.req_valid) != 0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fits;
+
+    #[test]
+    fn argument_fit() {
+        assert!(fits(&[5, 0], 8));
+        assert!(!fits(&[300, 0], 8));
+        assert!(fits(&[u32::MAX, u32::MAX], 8)); // -1 sign-extended
+        assert!(fits(&[0xffff_ff80, u32::MAX], 8)); // -128
+        assert!(!fits(&[0x0000_ff80, 0], 8));
+        assert!(fits(&[0x80, 0], 8));
+        assert!(!fits(&[0x7f, u32::MAX], 8)); // sign bit clear, high bits set
+        assert!(fits(&[1, 2], 64));
+        assert!(fits(&[1, 2], 40));
+        assert!(!fits(&[1, 256], 40));
+        assert!(fits(&[1, 2, 3], 96));
+    }
+}

