@@ -62,11 +62,17 @@ pub fn render(sm: &SourceMap, diags: &[Diagnostic]) -> String {
 
 fn fail(sm: &SourceMap, diags: Vec<Diagnostic>) -> CompileFailed {
     let errors = diags.iter().filter(|d| d.is_error()).count();
-    CompileFailed { rendered: render(sm, &diags), errors }
+    CompileFailed {
+        rendered: render(sm, &diags),
+        errors,
+    }
 }
 
 /// Parse and check only.
-pub fn check(path: &Path, opts: &CompileOptions) -> Result<std::result::Result<(SourceMap, Vec<Diagnostic>), CompileFailed>> {
+pub fn check(
+    path: &Path,
+    opts: &CompileOptions,
+) -> Result<std::result::Result<(SourceMap, Vec<Diagnostic>), CompileFailed>> {
     let mut sm = SourceMap::new();
     let file = frontend::load_file(&mut sm, path)
         .with_context(|| format!("cannot read {}", path.display()))?;
@@ -83,7 +89,10 @@ pub fn check(path: &Path, opts: &CompileOptions) -> Result<std::result::Result<(
 }
 
 /// The whole flow for every selected kernel.
-pub fn compile(path: &Path, opts: &CompileOptions) -> Result<std::result::Result<Compiled, CompileFailed>> {
+pub fn compile(
+    path: &Path,
+    opts: &CompileOptions,
+) -> Result<std::result::Result<Compiled, CompileFailed>> {
     let mut sm = SourceMap::new();
     let file = frontend::load_file(&mut sm, path)
         .with_context(|| format!("cannot read {}", path.display()))?;
@@ -102,8 +111,18 @@ pub fn compile(path: &Path, opts: &CompileOptions) -> Result<std::result::Result
         if !program.kernels().any(|(_, f)| &f.name == name) {
             let known: Vec<&str> = program.kernels().map(|(_, f)| f.name.as_str()).collect();
             diags.push(
-                Diagnostic::error(Span::new(file, 0, 0), format!("no kernel named `{name}` in this file"))
-                    .note(format!("kernels in this file: {}", if known.is_empty() { "none".to_string() } else { known.join(", ") })),
+                Diagnostic::error(
+                    Span::new(file, 0, 0),
+                    format!("no kernel named `{name}` in this file"),
+                )
+                .note(format!(
+                    "kernels in this file: {}",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                )),
             );
         }
     }
@@ -116,7 +135,10 @@ pub fn compile(path: &Path, opts: &CompileOptions) -> Result<std::result::Result
         .map(|(id, _)| id)
         .collect();
     if selected.is_empty() && diags.is_empty() {
-        diags.push(Diagnostic::error(Span::new(file, 0, 0), "this file defines no kernel").note("declare a function with `kernel void name(...)`"));
+        diags.push(
+            Diagnostic::error(Span::new(file, 0, 0), "this file defines no kernel")
+                .note("declare a function with `kernel void name(...)`"),
+        );
     }
     for id in selected {
         let mut ir = match hls_ir::lower::lower_kernel(&program, id) {
@@ -157,7 +179,11 @@ pub fn compile(path: &Path, opts: &CompileOptions) -> Result<std::result::Result
         diags.extend(warnings);
         return Ok(Err(fail(&sm, diags)));
     }
-    Ok(Ok(Compiled { sm, kernels, warnings }))
+    Ok(Ok(Compiled {
+        sm,
+        kernels,
+        warnings,
+    }))
 }
 
 // ---- report.json ------------------------------------------------------------------------
@@ -201,13 +227,27 @@ pub struct LoopReport {
 pub fn explain(sm: &SourceMap, l: &LimitedBy, ii: u32) -> String {
     match l {
         LimitedBy::Nothing => "nothing (II = 1)".to_string(),
-        LimitedBy::Resource { resource, uses, limit, spans } => {
+        LimitedBy::Resource {
+            resource,
+            uses,
+            limit,
+            spans,
+        } => {
             let lines: Vec<String> = spans.iter().map(|s| sm.describe(*s)).collect();
             format!("{resource}: {uses} accesses per iteration on {limit} unit(s) ({}) limit II to {ii}", lines.join(", "))
         }
-        LimitedBy::Recurrence { names, spans, latency, distance } => {
+        LimitedBy::Recurrence {
+            names,
+            spans,
+            latency,
+            distance,
+        } => {
             let lines: Vec<String> = spans.iter().map(|s| sm.describe(*s)).collect();
-            let through = if names.is_empty() { String::new() } else { format!(" through `{}`", names.join("`, `")) };
+            let through = if names.is_empty() {
+                String::new()
+            } else {
+                format!(" through `{}`", names.join("`, `"))
+            };
             format!(
                 "loop-carried dependence{through} ({}, distance {distance}, latency {latency}) limits II to {ii}",
                 lines.join(" → ")
@@ -235,7 +275,11 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                         mii: l.mii,
                         res_mii: l.res_mii,
                         rec_mii: l.rec_mii,
-                        depth: if l.region == Kernel::WORK_ITEM_LOOP { k.rtl.stages } else { l.depth },
+                        depth: if l.region == Kernel::WORK_ITEM_LOOP {
+                            k.rtl.stages
+                        } else {
+                            l.depth
+                        },
                         trip_count: lp.trip_count,
                         optimal: l.optimal,
                         limited_by: explain(&c.sm, &l.limited_by, l.ii),
@@ -245,15 +289,27 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                     }
                 })
                 .collect();
-            KernelReport { name: k.ir.name.clone(), line, verilog: k.rtl.file_name.clone(), loops, interface: k.rtl.interface.clone() }
+            KernelReport {
+                name: k.ir.name.clone(),
+                line,
+                verilog: k.rtl.file_name.clone(),
+                loops,
+                interface: k.rtl.interface.clone(),
+            }
         })
         .collect();
-    Report { oclhls_version: env!("CARGO_PKG_VERSION"), source: source.display().to_string(), clock_mhz, kernels }
+    Report {
+        oclhls_version: env!("CARGO_PKG_VERSION"),
+        source: source.display().to_string(),
+        clock_mhz,
+        kernels,
+    }
 }
 
 /// Write every kernel's Verilog, the support modules and report.json into `dir`.
 pub fn write_outputs(c: &Compiled, dir: &Path, report: &Report) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create output directory {}", dir.display()))?;
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
     let mut files = Vec::new();
     for (name, text) in rtl_templates::support_files() {
         let p = dir.join(name);
@@ -262,10 +318,12 @@ pub fn write_outputs(c: &Compiled, dir: &Path, report: &Report) -> Result<Vec<Pa
     }
     for k in &c.kernels {
         let p = dir.join(&k.rtl.file_name);
-        std::fs::write(&p, &k.rtl.verilog).with_context(|| format!("cannot write {}", p.display()))?;
+        std::fs::write(&p, &k.rtl.verilog)
+            .with_context(|| format!("cannot write {}", p.display()))?;
         files.push(p);
     }
     let p = dir.join("report.json");
-    std::fs::write(&p, serde_json::to_string_pretty(report)? + "\n").with_context(|| format!("cannot write {}", p.display()))?;
+    std::fs::write(&p, serde_json::to_string_pretty(report)? + "\n")
+        .with_context(|| format!("cannot write {}", p.display()))?;
     Ok(files)
 }

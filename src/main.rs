@@ -112,7 +112,12 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Some(Command::Check { file, defines, undefines, include_dirs }) => {
+        Some(Command::Check {
+            file,
+            defines,
+            undefines,
+            include_dirs,
+        }) => {
             let opts = CompileOptions {
                 defines: parse_defines(&defines),
                 undefines,
@@ -140,7 +145,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let file = cli.file.expect("clap requires FILE.cl");
             let mut opts = cli.build.options();
             if !(opts.clock_mhz > 0.0 && opts.clock_mhz.is_finite()) {
-                eprintln!("error: --clock-mhz must be a positive number of MHz, not {}", opts.clock_mhz);
+                eprintln!(
+                    "error: --clock-mhz must be a positive number of MHz, not {}",
+                    opts.clock_mhz
+                );
                 return Ok(ExitCode::from(2));
             }
             opts.print_ir_after = cli.print_ir_after;
@@ -150,7 +158,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 fn default_out_dir(file: &Path) -> PathBuf {
-    let stem = file.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "out".into());
+    let stem = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "out".into());
     PathBuf::from("build").join(stem)
 }
 
@@ -170,7 +181,13 @@ fn build(file: &Path, out: Option<PathBuf>, opts: &CompileOptions) -> Result<Exi
     let report = compile::report(&compiled, file, opts.clock_mhz);
     compile::write_outputs(&compiled, &dir, &report)?;
     for k in &report.kernels {
-        println!("kernel {} ({}:{}) -> {}", k.name, file.display(), k.line, dir.join(&k.verilog).display());
+        println!(
+            "kernel {} ({}:{}) -> {}",
+            k.name,
+            file.display(),
+            k.line,
+            dir.join(&k.verilog).display()
+        );
         for l in &k.loops {
             println!(
                 "  {} (line {}): II {} (MII {}: res {}, rec {}){}, {} stages, {} ops",
@@ -180,7 +197,11 @@ fn build(file: &Path, out: Option<PathBuf>, opts: &CompileOptions) -> Result<Exi
                 l.mii,
                 l.res_mii,
                 l.rec_mii,
-                if l.optimal { "" } else { " [not proven optimal]" },
+                if l.optimal {
+                    ""
+                } else {
+                    " [not proven optimal]"
+                },
                 l.depth,
                 l.ops
             );
@@ -198,14 +219,23 @@ fn doctor(offline: bool) -> Result<ExitCode> {
     println!("tool cache: {}", tc.cache_dir().display());
     let mut missing = 0;
     for tool in toolchain::Tool::ALL {
-        let r = if offline { tc.probe(tool) } else { tc.locate(tool) };
+        let r = if offline {
+            tc.probe(tool)
+        } else {
+            tc.locate(tool)
+        };
         match r {
             Ok(info) => {
                 let from = match &info.source {
                     toolchain::Source::Path => "PATH".to_string(),
                     toolchain::Source::Provisioned(v) => format!("provisioned in {}", v.display()),
                 };
-                println!("{:<13} {:<10} {} ({from})", tool.name(), info.version, info.path.display());
+                println!(
+                    "{:<13} {:<10} {} ({from})",
+                    tool.name(),
+                    info.version,
+                    info.path.display()
+                );
             }
             Err(e) => {
                 missing += 1;
@@ -213,5 +243,9 @@ fn doctor(offline: bool) -> Result<ExitCode> {
             }
         }
     }
-    Ok(if missing == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if missing == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -50,7 +50,10 @@ pub struct SimArgs {
 
 /// Parse OpenCL `build_options` (`-D X=1 -DY -I dir -cl-std=CL2.0 ...`). Unknown options
 /// are reported so that a test never silently builds differently.
-fn build_options(opts: &[String], base: &CompileOptions) -> std::result::Result<CompileOptions, String> {
+fn build_options(
+    opts: &[String],
+    base: &CompileOptions,
+) -> std::result::Result<CompileOptions, String> {
     let mut o = base.clone();
     let words: Vec<&str> = opts.iter().flat_map(|s| s.split_whitespace()).collect();
     let mut i = 0;
@@ -59,7 +62,10 @@ fn build_options(opts: &[String], base: &CompileOptions) -> std::result::Result<
         let mut take = |flag: &str| -> std::result::Result<Option<String>, String> {
             if w == flag {
                 i += 1;
-                words.get(i).map(|s| Some(s.to_string())).ok_or(format!("`{flag}` needs a value"))
+                words
+                    .get(i)
+                    .map(|s| Some(s.to_string()))
+                    .ok_or(format!("`{flag}` needs a value"))
             } else if let Some(rest) = w.strip_prefix(flag) {
                 Ok(Some(rest.to_string()))
             } else {
@@ -75,7 +81,8 @@ fn build_options(opts: &[String], base: &CompileOptions) -> std::result::Result<
             o.undefines.push(u);
         } else if let Some(dir) = take("-I")? {
             o.include_dirs.push(PathBuf::from(dir));
-        } else if w.starts_with("-cl-std=") || w.starts_with("-cl-") || w == "-w" || w == "-Werror" {
+        } else if w.starts_with("-cl-std=") || w.starts_with("-cl-") || w == "-w" || w == "-Werror"
+        {
             // Language and optimisation hints: the front end implements OpenCL C 2.0 semantics.
         } else {
             return Err(format!("unsupported build option `{w}`"));
@@ -93,7 +100,8 @@ fn scalar_value(bytes: &[u8]) -> u64 {
 }
 
 pub fn run(a: &SimArgs) -> Result<ExitCode> {
-    let text = std::fs::read(&a.file).with_context(|| format!("cannot read {}", a.file.display()))?;
+    let text =
+        std::fs::read(&a.file).with_context(|| format!("cannot read {}", a.file.display()))?;
     let text = String::from_utf8_lossy(&text);
     let name = a.file.display().to_string();
     let tf = match testfile::parse(&name, &text) {
@@ -129,23 +137,36 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
         ..Default::default()
     };
     let out_root = a.out.clone().unwrap_or_else(|| {
-        let stem = a.file.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+        let stem = a
+            .file
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
         PathBuf::from("build").join(stem)
     });
     let toolchain = toolchain::Toolchain::new(a.offline);
     // Compile once per distinct set of build options.
-    let mut builds: BTreeMap<Vec<String>, std::result::Result<(Compiled, PathBuf), String>> = BTreeMap::new();
+    let mut builds: BTreeMap<Vec<String>, std::result::Result<(Compiled, PathBuf), String>> =
+        BTreeMap::new();
     let (mut passed, mut failed) = (0u32, 0u32);
     let tests: Vec<&TestCase> = tf
         .tests
         .iter()
-        .filter(|t| a.filter.as_ref().is_none_or(|f| t.name.contains(f.as_str())))
+        .filter(|t| {
+            a.filter
+                .as_ref()
+                .is_none_or(|f| t.name.contains(f.as_str()))
+        })
         .collect();
     for t in tests {
         let key = t.build_options.clone();
         if !builds.contains_key(&key) {
             let idx = builds.len();
-            let dir = if idx == 0 { out_root.clone() } else { out_root.join(format!("options{idx}")) };
+            let dir = if idx == 0 {
+                out_root.clone()
+            } else {
+                out_root.join(format!("options{idx}"))
+            };
             let r = match build_options(&t.build_options, &base) {
                 Err(e) => Err(format!("{}:{}: {e}", name, t.line)),
                 Ok(opts) => match compile::compile(&a.file, &opts)? {
@@ -175,7 +196,11 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
         }
     }
     println!("{passed} passed, {failed} failed");
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn run_test(
@@ -191,19 +216,31 @@ fn run_test(
         .find(|k| k.ir.name == t.kernel_name)
         .ok_or_else(|| format!("no kernel named `{}` (line {})", t.kernel_name, t.line))?;
     let iface = &k.rtl.interface;
-    let mut files: Vec<PathBuf> = rtl_templates::support_files().into_iter().map(|(n, _)| dir.join(n)).collect();
+    let mut files: Vec<PathBuf> = rtl_templates::support_files()
+        .into_iter()
+        .map(|(n, _)| dir.join(n))
+        .collect();
     files.push(dir.join(&k.rtl.file_name));
     let ports = iface
         .ports
         .iter()
         .map(|p| sim::PortSpec {
             name: p.name.clone(),
-            dir: if p.dir == "in" { sim::Dir::In } else { sim::Dir::Out },
+            dir: if p.dir == "in" {
+                sim::Dir::In
+            } else {
+                sim::Dir::Out
+            },
             width: p.width,
         })
         .collect();
-    let src = sim::ModelSource { top: iface.module.clone(), files, ports };
-    let built = sim::build_model(tc, &src, &sim::BuildOptions::default()).map_err(|e| e.to_string())?;
+    let src = sim::ModelSource {
+        top: iface.module.clone(),
+        files,
+        ports,
+    };
+    let built =
+        sim::build_model(tc, &src, &sim::BuildOptions::default()).map_err(|e| e.to_string())?;
     let mut model = built.instantiate().map_err(|e| e.to_string())?;
     let mut mem = sim::Memory::new();
     let mut run = sim::KernelRun::new(&mut model);
@@ -218,16 +255,30 @@ fn run_test(
     }
     for arg in &t.args {
         let Some(ap) = iface.args.get(arg.index as usize) else {
-            return Err(format!("line {}: argument index {} is out of range", arg.line, arg.index));
+            return Err(format!(
+                "line {}: argument index {} is out of range",
+                arg.line, arg.index
+            ));
         };
-        let port_name = ap.port.as_ref().map(|p| p.trim_start_matches("arg_").to_string());
+        let port_name = ap
+            .port
+            .as_ref()
+            .map(|p| p.trim_start_matches("arg_").to_string());
         match (&arg.kind, ap.kind) {
             (ArgKind::Scalar { bytes, .. }, "scalar") => {
                 if let Some(p) = &port_name {
                     run = run.arg(p, scalar_value(bytes));
                 }
             }
-            (ArgKind::Buffer { ty, len, input, expect }, "global") => {
+            (
+                ArgKind::Buffer {
+                    ty,
+                    len,
+                    input,
+                    expect,
+                },
+                "global",
+            ) => {
                 let elem = ty.byte_size();
                 let size = (*len as usize) * elem;
                 if elem * 8 != ap.bits as usize && ap.bits >= 8 {
@@ -236,7 +287,9 @@ fn run_test(
                         arg.line, arg.index, ap.name, ap.bits, ty
                     ));
                 }
-                let addr = mem.alloc(size.max(1), elem.max(4) as u32).map_err(|e| e.to_string())?;
+                let addr = mem
+                    .alloc(size.max(1), elem.max(4) as u32)
+                    .map_err(|e| e.to_string())?;
                 // Unspecified contents are poisoned, so a kernel that reads them is noticed.
                 let init = input.clone().unwrap_or_else(|| vec![0xA5; size]);
                 mem.write_bytes(addr, &init).map_err(|e| e.to_string())?;
@@ -268,7 +321,8 @@ fn run_test(
         }
     }
     let mut global = t.global_size;
-    let mut local = t.local_size.unwrap_or([0; 3]);
+    // `local_size: NULL` lets the implementation choose: one work-group spans each dimension.
+    let mut local = t.local_size.unwrap_or(global).map(|l| l.max(1));
     for d in (t.dimensions as usize).min(3)..3 {
         global[d] = 1;
         local[d] = 1;
@@ -283,13 +337,30 @@ fn run_test(
             max_outstanding: 16,
         }
     };
-    let config = sim::RunConfig { seed: a.seed, max_cycles: a.max_cycles, memory, ..Default::default() };
-    let range = sim::NdRange { global_size: global, local_size: local, global_offset: t.global_offset };
-    let stats = run.range(range).config(config).run(&mut mem).map_err(|e| e.to_string())?;
+    let config = sim::RunConfig {
+        seed: a.seed,
+        max_cycles: a.max_cycles,
+        memory,
+        ..Default::default()
+    };
+    let range = sim::NdRange {
+        global_size: global,
+        local_size: local,
+        global_offset: t.global_offset,
+        work_dim: t.dimensions,
+    };
+    let stats = run
+        .range(range)
+        .config(config)
+        .run(&mut mem)
+        .map_err(|e| e.to_string())?;
     for (index, name, ty, addr, size, expect) in outputs {
         let got = mem.read_bytes(addr, size).map_err(|e| e.to_string())?;
         if let Err(m) = testfile::compare(&ty, &expect, got) {
-            return Err(format!("argument {index} (`{name}`, line {}): {m}", expect.line));
+            return Err(format!(
+                "argument {index} (`{name}`, line {}): {m}",
+                expect.line
+            ));
         }
     }
     let items: u64 = global.iter().map(|&g| g as u64).product();

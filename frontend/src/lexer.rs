@@ -137,9 +137,9 @@ pub fn lex(text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<PpToken
             i += 1;
             while i < b.len() {
                 let d = b[i];
-                if (d == b'+' || d == b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P') {
-                    i += 1;
-                } else if d.is_ascii_alphanumeric() || d == b'_' || d == b'.' {
+                let exp_sign =
+                    (d == b'+' || d == b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
+                if exp_sign || d.is_ascii_alphanumeric() || d == b'_' || d == b'.' {
                     i += 1;
                 } else {
                     break;

@@ -87,9 +87,9 @@ pub enum FloatSuffix {
 pub fn parse_float(s: &str) -> Result<(f64, FloatSuffix), String> {
     let lower = s.to_ascii_lowercase();
     let is_hex = lower.starts_with("0x");
-    let (body, suffix) = if !is_hex && lower.ends_with('f') {
-        (&lower[..lower.len() - 1], FloatSuffix::F)
-    } else if is_hex && lower.ends_with('f') && lower.contains('p') {
+    // In a hex literal `f` is a digit unless the binary exponent has already started.
+    let f_suffix = lower.ends_with('f') && (!is_hex || lower.contains('p'));
+    let (body, suffix) = if f_suffix {
         (&lower[..lower.len() - 1], FloatSuffix::F)
     } else if lower.ends_with('h') {
         (&lower[..lower.len() - 1], FloatSuffix::H)

@@ -11,7 +11,7 @@ pub struct TranslationUnit {
 
 #[derive(Clone, Debug)]
 pub enum ExternalDecl {
-    Func(FuncDef),
+    Func(Box<FuncDef>),
     Decl(Declaration),
     Pragma(PragmaTok),
     /// A syntax error already reported; the checker skips it.

@@ -170,7 +170,14 @@ impl Kernel {
         let id = op_id(self.graph.add_node(op));
         for (i, &src) in operands.iter().enumerate() {
             let operand = u8::try_from(i).expect("more than 255 operands");
-            self.graph.add_edge(node(src), node(id), Dep::Data { operand, distance: 0 });
+            self.graph.add_edge(
+                node(src),
+                node(id),
+                Dep::Data {
+                    operand,
+                    distance: 0,
+                },
+            );
         }
         id
     }
@@ -204,7 +211,11 @@ impl Kernel {
 
     /// One past the largest op id ever allocated (for dense side tables).
     pub fn op_bound(&self) -> usize {
-        self.graph.node_indices().map(|n| n.index() + 1).max().unwrap_or(0)
+        self.graph
+            .node_indices()
+            .map(|n| n.index() + 1)
+            .max()
+            .unwrap_or(0)
     }
 
     /// Operands of `id` in operand order.
@@ -271,7 +282,10 @@ impl Kernel {
     }
 
     pub fn has_uses(&self, id: OpId) -> bool {
-        self.graph.edges_directed(node(id), Direction::Outgoing).next().is_some()
+        self.graph
+            .edges_directed(node(id), Direction::Outgoing)
+            .next()
+            .is_some()
     }
 
     pub fn num_ops(&self) -> usize {
@@ -280,7 +294,10 @@ impl Kernel {
 
     /// Ops of one loop region in id order.
     pub fn ops_in(&self, region: crate::ids::LoopId) -> Vec<OpId> {
-        self.op_ids().into_iter().filter(|&o| self.op(o).region == region).collect()
+        self.op_ids()
+            .into_iter()
+            .filter(|&o| self.op(o).region == region)
+            .collect()
     }
 
     pub fn arg(&self, a: ArgId) -> &KernelArg {

@@ -6,7 +6,7 @@
 //! operand, an `i1` value produced by if-conversion (a constant 1 when unconditional), so control
 //! flow inside pipelined regions never needs a branch.
 
-use crate::ids::{LoopId, MemId, PipeId, CounterId, ArgId};
+use crate::ids::{ArgId, CounterId, LoopId, MemId, PipeId};
 use std::fmt;
 
 /// Work-item functions of OpenCL C 6.15.1 (the dimension is a compile-time constant).
@@ -126,8 +126,12 @@ pub enum ConvOp {
     SIToF,
     UIToF,
     /// Float to integer, round toward zero; `sat` clamps to the destination range (NaN -> 0).
-    FToSI { sat: bool },
-    FToUI { sat: bool },
+    FToSI {
+        sat: bool,
+    },
+    FToUI {
+        sat: bool,
+    },
     FExt,
     FTrunc,
 }
@@ -202,17 +206,29 @@ pub enum OpKind {
     /// The packet produced by a `PipeRead` or reserved read (op token) -> packet.
     PipeData,
     /// `reserve_*_pipe` and the work-group/sub-group forms: (n: i32, pred) -> reserve id.
-    PipeReserve { pipe: PipeId, side: PipeSide, scope: ReserveScope },
+    PipeReserve {
+        pipe: PipeId,
+        side: PipeSide,
+        scope: ReserveScope,
+    },
     /// `read_pipe`/`write_pipe` with a reservation: (rid, index: i32, [packet], pred) -> status.
     PipeReservedAccess { pipe: PipeId, side: PipeSide },
     /// `commit_*_pipe`: (rid, pred) -> token.
-    PipeCommit { pipe: PipeId, side: PipeSide, scope: ReserveScope },
+    PipeCommit {
+        pipe: PipeId,
+        side: PipeSide,
+        scope: ReserveScope,
+    },
     /// `is_valid_reserve_id`: (rid) -> i1.
     ReserveIdValid,
     /// `get_pipe_num_packets` / `get_pipe_max_packets`: (pred) -> i32.
     PipeQuery { pipe: PipeId, query: PipeQuery },
     /// `async_work_group_copy` / strided: (dst, src, n, stride, event_in, pred) -> event.
-    AsyncCopy { dir: CopyDir, global: MemId, local: MemId },
+    AsyncCopy {
+        dir: CopyDir,
+        global: MemId,
+        local: MemId,
+    },
     /// `wait_group_events`: (events..., pred) -> token.
     WaitEvents,
     /// `atomic_inc`/`atomic_dec` on a counter: (pred) -> old value.
@@ -315,7 +331,11 @@ impl OpKind {
             OpKind::AsyncCopy { .. } => "async_copy".into(),
             OpKind::WaitEvents => "wait_events".into(),
             OpKind::CounterUpdate { inc, .. } => {
-                if *inc { "counter_inc".into() } else { "counter_dec".into() }
+                if *inc {
+                    "counter_inc".into()
+                } else {
+                    "counter_dec".into()
+                }
             }
         }
     }
@@ -342,12 +362,17 @@ impl fmt::Display for OpKind {
                 self.mnemonic(),
                 if *blocking { " blocking" } else { "" }
             ),
-            OpKind::PipeReserve { pipe, side, scope } | OpKind::PipeCommit { pipe, side, scope } => {
+            OpKind::PipeReserve { pipe, side, scope }
+            | OpKind::PipeCommit { pipe, side, scope } => {
                 write!(f, "{} {pipe} {side:?} {scope:?}", self.mnemonic())
             }
-            OpKind::PipeReservedAccess { pipe, side } => write!(f, "{} {pipe} {side:?}", self.mnemonic()),
+            OpKind::PipeReservedAccess { pipe, side } => {
+                write!(f, "{} {pipe} {side:?}", self.mnemonic())
+            }
             OpKind::PipeQuery { pipe, query } => write!(f, "pipe_query {pipe} {query:?}"),
-            OpKind::AsyncCopy { dir, global, local } => write!(f, "async_copy {dir:?} {global} {local}"),
+            OpKind::AsyncCopy { dir, global, local } => {
+                write!(f, "async_copy {dir:?} {global} {local}")
+            }
             OpKind::CounterUpdate { counter, .. } => write!(f, "{} {counter}", self.mnemonic()),
             _ => write!(f, "{}", self.mnemonic()),
         }

@@ -37,14 +37,20 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
         seen.sort();
         for (i, o) in seen.iter().enumerate() {
             if *o as usize != i {
-                errors.push(format!("{id}: operand {i} missing or driven twice ({seen:?})"));
+                errors.push(format!(
+                    "{id}: operand {i} missing or driven twice ({seen:?})"
+                ));
                 break;
             }
         }
         let operands = k.operands(id);
         if let Some(n) = op.kind.arity() {
             if operands.len() != n {
-                errors.push(format!("{id}: `{}` takes {n} operands, has {}", op.kind, operands.len()));
+                errors.push(format!(
+                    "{id}: `{}` takes {n} operands, has {}",
+                    op.kind,
+                    operands.len()
+                ));
                 continue;
             }
         }
@@ -55,51 +61,98 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
             }
         };
         match &op.kind {
-            OpKind::Const(v) => check(op.ty.bits() >= 64 || v & !op.ty.mask() == 0, "constant wider than its type"),
+            OpKind::Const(v) => check(
+                op.ty.bits() >= 64 || v & !op.ty.mask() == 0,
+                "constant wider than its type",
+            ),
             OpKind::Binary(b) => {
-                let float = matches!(b, BinOp::FAdd | BinOp::FSub | BinOp::FMul | BinOp::FDiv | BinOp::FMin | BinOp::FMax);
-                check(op.ty.is_float() == float, "result type does not match the operation");
+                let float = matches!(
+                    b,
+                    BinOp::FAdd
+                        | BinOp::FSub
+                        | BinOp::FMul
+                        | BinOp::FDiv
+                        | BinOp::FMin
+                        | BinOp::FMax
+                );
+                check(
+                    op.ty.is_float() == float,
+                    "result type does not match the operation",
+                );
                 match b {
                     // Shift amounts may have any width.
-                    BinOp::Shl | BinOp::ShrU | BinOp::ShrS => check(ty(operands[0]) == op.ty, "operand type differs from result"),
-                    _ => check(ty(operands[0]) == op.ty && ty(operands[1]) == op.ty, "operand types differ from result"),
+                    BinOp::Shl | BinOp::ShrU | BinOp::ShrS => {
+                        check(ty(operands[0]) == op.ty, "operand type differs from result")
+                    }
+                    _ => check(
+                        ty(operands[0]) == op.ty && ty(operands[1]) == op.ty,
+                        "operand types differ from result",
+                    ),
                 }
             }
             OpKind::Unary(u) => {
                 let float = matches!(u, UnOp::FNeg | UnOp::FAbs | UnOp::FSqrt);
-                check(op.ty.is_float() == float && ty(operands[0]) == op.ty, "operand/result type mismatch");
+                check(
+                    op.ty.is_float() == float && ty(operands[0]) == op.ty,
+                    "operand/result type mismatch",
+                );
             }
-            OpKind::Cmp(_) => check(op.ty == Ty::BOOL && ty(operands[0]) == ty(operands[1]), "compares different types or does not yield i1"),
-            OpKind::Select => check(ty(operands[0]) == Ty::BOOL && ty(operands[1]) == op.ty && ty(operands[2]) == op.ty, "condition not i1 or arms differ from result"),
+            OpKind::Cmp(_) => check(
+                op.ty == Ty::BOOL && ty(operands[0]) == ty(operands[1]),
+                "compares different types or does not yield i1",
+            ),
+            OpKind::Select => check(
+                ty(operands[0]) == Ty::BOOL && ty(operands[1]) == op.ty && ty(operands[2]) == op.ty,
+                "condition not i1 or arms differ from result",
+            ),
             OpKind::Convert(c) => {
                 let (from, to) = (ty(operands[0]), op.ty);
                 let ok = match c {
                     ConvOp::Trunc => !from.is_float() && !to.is_float() && to.bits() < from.bits(),
-                    ConvOp::ZExt | ConvOp::SExt => !from.is_float() && !to.is_float() && to.bits() > from.bits(),
+                    ConvOp::ZExt | ConvOp::SExt => {
+                        !from.is_float() && !to.is_float() && to.bits() > from.bits()
+                    }
                     ConvOp::Bitcast => from.bits() == to.bits(),
                     ConvOp::SIToF | ConvOp::UIToF => !from.is_float() && to.is_float(),
-                    ConvOp::FToSI { .. } | ConvOp::FToUI { .. } => from.is_float() && !to.is_float(),
+                    ConvOp::FToSI { .. } | ConvOp::FToUI { .. } => {
+                        from.is_float() && !to.is_float()
+                    }
                     ConvOp::FExt => from.is_float() && to.is_float() && to.bits() > from.bits(),
                     ConvOp::FTrunc => from.is_float() && to.is_float() && to.bits() < from.bits(),
                 };
                 check(ok, &format!("cannot convert {from} to {to}"));
             }
             OpKind::Load { mem } => {
-                check(mem.index() < k.mems.len(), "names a memory that does not exist");
+                check(
+                    mem.index() < k.mems.len(),
+                    "names a memory that does not exist",
+                );
                 if mem.index() < k.mems.len() {
-                    check(op.ty == k.mem(*mem).elem, "type differs from the memory's element type");
+                    check(
+                        op.ty == k.mem(*mem).elem,
+                        "type differs from the memory's element type",
+                    );
                 }
                 check(ty(operands[0]) == Ty::I32, "address is not i32");
             }
             OpKind::Store { mem } => {
-                check(mem.index() < k.mems.len(), "names a memory that does not exist");
+                check(
+                    mem.index() < k.mems.len(),
+                    "names a memory that does not exist",
+                );
                 if mem.index() < k.mems.len() {
-                    check(ty(operands[1]) == k.mem(*mem).elem, "data type differs from the memory's element type");
+                    check(
+                        ty(operands[1]) == k.mem(*mem).elem,
+                        "data type differs from the memory's element type",
+                    );
                 }
                 check(ty(operands[0]) == Ty::I32, "address is not i32");
                 check(op.ty == Ty::Token, "store must yield a token");
             }
-            OpKind::Arg(a) => check(a.index() < k.args.len(), "names an argument that does not exist"),
+            OpKind::Arg(a) => check(
+                a.index() < k.args.len(),
+                "names an argument that does not exist",
+            ),
             _ => {}
         }
         if op.kind.is_predicated() {
@@ -120,7 +173,11 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
             succ[s.index()].push(t.index());
         }
     }
-    let mut stack: Vec<usize> = ids.iter().map(|i| i.index()).filter(|&i| indeg[i] == 0).collect();
+    let mut stack: Vec<usize> = ids
+        .iter()
+        .map(|i| i.index())
+        .filter(|&i| indeg[i] == 0)
+        .collect();
     let mut visited = 0;
     while let Some(n) = stack.pop() {
         visited += 1;
@@ -132,11 +189,18 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
         }
     }
     if visited != ids.len() {
-        errors.push(format!("the graph has a cycle of distance 0 through {} ops", ids.len() - visited));
+        errors.push(format!(
+            "the graph has a cycle of distance 0 through {} ops",
+            ids.len() - visited
+        ));
     }
     if errors.is_empty() {
         Ok(())
     } else {
-        Err(VerifyError { kernel: k.name.clone(), after: String::new(), errors })
+        Err(VerifyError {
+            kernel: k.name.clone(),
+            after: String::new(),
+            errors,
+        })
     }
 }

@@ -87,9 +87,11 @@ struct FifoTemplate<'a> {
 
 /// Support modules every build directory needs, as `(file name, text)`.
 pub fn support_files() -> Vec<(String, String)> {
-    let fifo = FifoTemplate { version: env!("CARGO_PKG_VERSION") }
-        .render()
-        .expect("the FIFO template renders");
+    let fifo = FifoTemplate {
+        version: env!("CARGO_PKG_VERSION"),
+    }
+    .render()
+    .expect("the FIFO template renders");
     // askama drops the template's final newline; POSIX (and Verilator's EOFNEWLINE) want it.
     vec![("oclhls_fifo.v".to_string(), fifo + "\n")]
 }
@@ -113,6 +115,8 @@ struct Emitter<'a> {
     /// Registers latched at launch for used scalar arguments: (port, reg, bits).
     arg_regs: Vec<(String, String, u32)>,
     unused_bits: Vec<String>,
+    /// Stages in which some load pops its response (see `wait_cN`).
+    wait_stages: std::collections::BTreeSet<u32>,
 }
 
 fn is_per_item(kind: &OpKind) -> bool {
@@ -122,7 +126,10 @@ fn is_per_item(kind: &OpKind) -> bool {
 /// Emit the Verilog module of kernel `k` scheduled by `s`.
 pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<Diagnostic>> {
     if k.loops.iter().any(|l| l.kind != LoopKind::WorkItems) || k.loops.len() != 1 {
-        return Err(vec![Diagnostic::error(k.span, "kernels with loops are not yet supported by the hardware path")]);
+        return Err(vec![Diagnostic::error(
+            k.span,
+            "kernels with loops are not yet supported by the hardware path",
+        )]);
     }
     let ls = s
         .for_loop(Kernel::WORK_ITEM_LOOP)
@@ -134,10 +141,14 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
         avail: BTreeMap::new(),
         last_use: BTreeMap::new(),
         diags: Vec::new(),
-        dims: [0u8, 1, 2].map(|d| DimUse { dim: d, ..Default::default() }),
+        dims: [0u8, 1, 2].map(|d| DimUse {
+            dim: d,
+            ..Default::default()
+        }),
         uses_work_dim: false,
         arg_regs: Vec::new(),
         unused_bits: Vec::new(),
+        wait_stages: Default::default(),
     };
     e.analyse();
     if !e.diags.is_empty() {
@@ -190,13 +201,16 @@ impl<'a> Emitter<'a> {
                     }
                     // Tokens (stores) carry no value: nothing waits for them in the datapath.
                     if op.ty != hls_ir::Ty::Token {
-                        self.avail.insert(o, self.ls.start[&o] + self.ls.latency[&o]);
+                        self.avail
+                            .insert(o, self.ls.start[&o] + self.ls.latency[&o]);
                     }
                 }
             }
         }
         for o in self.ops() {
-            let Some(&start) = self.ls.start.get(&o) else { continue };
+            let Some(&start) = self.ls.start.get(&o) else {
+                continue;
+            };
             if is_per_item(&self.k.op(o).kind) {
                 continue;
             }
@@ -253,13 +267,25 @@ impl<'a> Emitter<'a> {
             },
             _ => {
                 let a = self.avail[&x];
-                assert!(c >= a, "{x} used in cycle {c} before it is available in cycle {a}");
+                assert!(
+                    c >= a,
+                    "{x} used in cycle {c} before it is available in cycle {a}"
+                );
                 if c == a {
                     self.names[&x].clone()
                 } else {
                     format!("{}_c{c}", self.names[&x])
                 }
             }
+        }
+    }
+
+    /// ` && !wait_cN` when stage `c` can wait for a load response, else nothing.
+    fn not_waiting(&self, c: u32) -> String {
+        if self.wait_stages.contains(&c) {
+            format!(" && !wait_c{c}")
+        } else {
+            String::new()
         }
     }
 
@@ -273,25 +299,61 @@ impl<'a> Emitter<'a> {
         let stages = self.stages();
         let ii = self.ls.ii.max(1);
         let mut ports: Vec<Port> = vec![
-            Port { name: "clk".into(), dir: "in", width: 1 },
-            Port { name: "rst".into(), dir: "in", width: 1 },
-            Port { name: "start".into(), dir: "in", width: 1 },
-            Port { name: "busy".into(), dir: "out", width: 1 },
-            Port { name: "done".into(), dir: "out", width: 1 },
+            Port {
+                name: "clk".into(),
+                dir: "in",
+                width: 1,
+            },
+            Port {
+                name: "rst".into(),
+                dir: "in",
+                width: 1,
+            },
+            Port {
+                name: "start".into(),
+                dir: "in",
+                width: 1,
+            },
+            Port {
+                name: "busy".into(),
+                dir: "out",
+                width: 1,
+            },
+            Port {
+                name: "done".into(),
+                dir: "out",
+                width: 1,
+            },
         ];
         for d in 0..3 {
-            ports.push(Port { name: format!("global_size_{d}"), dir: "in", width: 32 });
+            ports.push(Port {
+                name: format!("global_size_{d}"),
+                dir: "in",
+                width: 32,
+            });
         }
         for d in 0..3 {
-            ports.push(Port { name: format!("local_size_{d}"), dir: "in", width: 32 });
+            ports.push(Port {
+                name: format!("local_size_{d}"),
+                dir: "in",
+                width: 32,
+            });
         }
         for d in 0..3 {
             if self.dims[d].goff {
-                ports.push(Port { name: format!("global_offset_{d}"), dir: "in", width: 32 });
+                ports.push(Port {
+                    name: format!("global_offset_{d}"),
+                    dir: "in",
+                    width: 32,
+                });
             }
         }
         if self.uses_work_dim {
-            ports.push(Port { name: "work_dim".into(), dir: "in", width: 32 });
+            ports.push(Port {
+                name: "work_dim".into(),
+                dir: "in",
+                width: 32,
+            });
         }
         // Memories and arguments.
         let mut mems: BTreeMap<MemId, Mem> = BTreeMap::new();
@@ -329,60 +391,148 @@ impl<'a> Emitter<'a> {
                 ArgKind::Scalar(t) => {
                     let port = format!("arg_{name}");
                     if used {
-                        ports.push(Port { name: port.clone(), dir: "in", width: t.bits() });
-                        self.arg_regs.push((port.clone(), format!("arg_{name}_r"), t.bits()));
+                        ports.push(Port {
+                            name: port.clone(),
+                            dir: "in",
+                            width: t.bits(),
+                        });
+                        self.arg_regs
+                            .push((port.clone(), format!("arg_{name}_r"), t.bits()));
                     }
-                    args.push(ArgPort { index: i as u32, name: a.name.clone(), kind: "scalar", port: used.then_some(port), mem_prefix: None, bits: t.bits(), reads: false, writes: false });
+                    args.push(ArgPort {
+                        index: i as u32,
+                        name: a.name.clone(),
+                        kind: "scalar",
+                        port: used.then_some(port),
+                        mem_prefix: None,
+                        bits: t.bits(),
+                        reads: false,
+                        writes: false,
+                    });
                 }
                 ArgKind::GlobalPtr(mem) => {
                     let port = format!("arg_{name}");
                     if used {
-                        ports.push(Port { name: port.clone(), dir: "in", width: 32 });
-                        self.arg_regs.push((port.clone(), format!("arg_{name}_r"), 32));
+                        ports.push(Port {
+                            name: port.clone(),
+                            dir: "in",
+                            width: 32,
+                        });
+                        self.arg_regs
+                            .push((port.clone(), format!("arg_{name}_r"), 32));
                     }
                     let m = mems.get(mem);
-                    let (reads, writes) = m.map(|m| (!m.loads.is_empty(), !m.stores.is_empty())).unwrap_or((false, false));
+                    let (reads, writes) = m
+                        .map(|m| (!m.loads.is_empty(), !m.stores.is_empty()))
+                        .unwrap_or((false, false));
                     let bits = k.mem(*mem).elem.bits().max(8);
                     if let Some(m) = m {
                         let p = &m.prefix;
                         if reads {
-                            ports.push(Port { name: format!("{p}_rreq_valid"), dir: "out", width: 1 });
-                            ports.push(Port { name: format!("{p}_rreq_ready"), dir: "in", width: 1 });
-                            ports.push(Port { name: format!("{p}_rreq_addr"), dir: "out", width: 32 });
-                            ports.push(Port { name: format!("{p}_rresp_valid"), dir: "in", width: 1 });
-                            ports.push(Port { name: format!("{p}_rresp_ready"), dir: "out", width: 1 });
-                            ports.push(Port { name: format!("{p}_rresp_data"), dir: "in", width: bits });
+                            ports.push(Port {
+                                name: format!("{p}_rreq_valid"),
+                                dir: "out",
+                                width: 1,
+                            });
+                            ports.push(Port {
+                                name: format!("{p}_rreq_ready"),
+                                dir: "in",
+                                width: 1,
+                            });
+                            ports.push(Port {
+                                name: format!("{p}_rreq_addr"),
+                                dir: "out",
+                                width: 32,
+                            });
+                            ports.push(Port {
+                                name: format!("{p}_rresp_valid"),
+                                dir: "in",
+                                width: 1,
+                            });
+                            ports.push(Port {
+                                name: format!("{p}_rresp_ready"),
+                                dir: "out",
+                                width: 1,
+                            });
+                            ports.push(Port {
+                                name: format!("{p}_rresp_data"),
+                                dir: "in",
+                                width: bits,
+                            });
                         }
                         if writes {
-                            ports.push(Port { name: format!("{p}_wreq_valid"), dir: "out", width: 1 });
-                            ports.push(Port { name: format!("{p}_wreq_ready"), dir: "in", width: 1 });
-                            ports.push(Port { name: format!("{p}_wreq_addr"), dir: "out", width: 32 });
-                            ports.push(Port { name: format!("{p}_wreq_data"), dir: "out", width: bits });
-                            ports.push(Port { name: format!("{p}_wresp_valid"), dir: "in", width: 1 });
-                            ports.push(Port { name: format!("{p}_wresp_ready"), dir: "out", width: 1 });
+                            ports.push(Port {
+                                name: format!("{p}_wreq_valid"),
+                                dir: "out",
+                                width: 1,
+                            });
+                            ports.push(Port {
+                                name: format!("{p}_wreq_ready"),
+                                dir: "in",
+                                width: 1,
+                            });
+                            ports.push(Port {
+                                name: format!("{p}_wreq_addr"),
+                                dir: "out",
+                                width: 32,
+                            });
+                            ports.push(Port {
+                                name: format!("{p}_wreq_data"),
+                                dir: "out",
+                                width: bits,
+                            });
+                            ports.push(Port {
+                                name: format!("{p}_wresp_valid"),
+                                dir: "in",
+                                width: 1,
+                            });
+                            ports.push(Port {
+                                name: format!("{p}_wresp_ready"),
+                                dir: "out",
+                                width: 1,
+                            });
                         }
                     }
-                    args.push(ArgPort { index: i as u32, name: a.name.clone(), kind: "global", port: used.then_some(port), mem_prefix: m.map(|m| m.prefix.clone()), bits, reads, writes });
+                    args.push(ArgPort {
+                        index: i as u32,
+                        name: a.name.clone(),
+                        kind: "global",
+                        port: used.then_some(port),
+                        mem_prefix: m.map(|m| m.prefix.clone()),
+                        bits,
+                        reads,
+                        writes,
+                    });
                 }
                 _ => unreachable!("lowering rejects other argument kinds"),
             }
         }
 
         let mut w = VWriter::default();
-        w.line(format!("// Kernel `{}`: generated by oclhls {}. Do not edit.", k.name, env!("CARGO_PKG_VERSION")));
+        w.line(format!(
+            "// Kernel `{}`: generated by oclhls {}. Do not edit.",
+            k.name,
+            env!("CARGO_PKG_VERSION")
+        ));
         w.line(format!("// Work-item pipeline: II = {ii}, {stages} stages. Interface: docs/hardware-interface.md."));
         w.line("`default_nettype none");
         w.line(format!("module {module} ("));
         let n = ports.len();
         for (i, p) in ports.iter().enumerate() {
-            let dir = if p.dir == "in" { "input  wire" } else { "output wire" };
+            let dir = if p.dir == "in" {
+                "input  wire"
+            } else {
+                "output wire"
+            };
             let comma = if i + 1 < n { "," } else { "" };
             w.line(format!("    {dir} {}{}{comma}", range(p.width), p.name));
         }
         w.line(");");
         w.indented(1);
         // ---- launch control
-        w.comment("---- Launch control: `start` is accepted when idle; arguments are latched then.");
+        w.comment(
+            "---- Launch control: `start` is accepted when idle; arguments are latched then.",
+        );
         w.line("reg running;");
         w.line("reg done_r;");
         w.wire("launch", 1, "start && !running && !rst");
@@ -421,7 +571,11 @@ impl<'a> Emitter<'a> {
             });
         }
         w.line("");
-        let wi = WorkItemsTemplate { dims: self.dims.to_vec() }.render().expect("the work-item template renders");
+        let wi = WorkItemsTemplate {
+            dims: self.dims.to_vec(),
+        }
+        .render()
+        .expect("the work-item template renders");
         w.raw(&wi);
         w.line("");
         // ---- pipeline valid bits
@@ -439,7 +593,11 @@ impl<'a> Emitter<'a> {
                     literal(1, pw)
                 ));
             });
-            w.wire(&self.valid(0), 1, &format!("item_valid && (phase == {})", literal(0, pw)));
+            w.wire(
+                &self.valid(0),
+                1,
+                &format!("item_valid && (phase == {})", literal(0, pw)),
+            );
         } else {
             w.wire(&self.valid(0), 1, "item_valid");
         }
@@ -464,13 +622,42 @@ impl<'a> Emitter<'a> {
         }
         w.line("");
         // ---- datapath
-        w.comment("---- Datapath (values are named <source name>_v<op id>; _cN = copy in stage N).");
+        w.comment(
+            "---- Datapath (values are named <source name>_v<op id>; _cN = copy in stage N).",
+        );
+        // A stage waits while a load that pops its response in that stage finds the buffer
+        // empty: its data (and everything computed from it in the same cycle) is not there
+        // yet, so no request of that stage may issue.
+        let mut waits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+        for o in self.ops() {
+            if let OpKind::Load { .. } = self.k.op(o).kind {
+                waits
+                    .entry(self.ls.start[&o] + self.load_latency(o))
+                    .or_default();
+            }
+        }
+        for c in waits.keys() {
+            w.line(format!("wire wait_c{c};"));
+        }
+        self.wait_stages = waits.keys().copied().collect();
         let mut stall_terms: Vec<String> = Vec::new();
         let mut load_info: BTreeMap<OpId, (String, String)> = BTreeMap::new(); // req, pop
         let mut store_info: BTreeMap<OpId, String> = BTreeMap::new();
         let ops = self.ops();
         for &o in &ops {
-            self.emit_op(&mut w, o, &mems, &mut stall_terms, &mut load_info, &mut store_info);
+            self.emit_op(
+                &mut w,
+                o,
+                &mems,
+                &mut waits,
+                &mut stall_terms,
+                &mut load_info,
+                &mut store_info,
+            );
+        }
+        for (c, terms) in &waits {
+            w.assign(&format!("wait_c{c}"), &terms.join(" || "));
+            stall_terms.push(format!("wait_c{c}"));
         }
         // Pipeline registers carrying values to later stages.
         let mut carried: Vec<(OpId, u32, u32)> = Vec::new();
@@ -491,7 +678,11 @@ impl<'a> Emitter<'a> {
                 w.block("if (!stall)", |w| {
                     for &(x, a, u) in &carried {
                         for c in a + 1..=u {
-                            let prev = if c == a + 1 { names[&x].clone() } else { format!("{}_c{}", names[&x], c - 1) };
+                            let prev = if c == a + 1 {
+                                names[&x].clone()
+                            } else {
+                                format!("{}_c{}", names[&x], c - 1)
+                            };
                             w.line(format!("{}_c{c} <= {prev};", names[&x]));
                         }
                     }
@@ -516,13 +707,30 @@ impl<'a> Emitter<'a> {
                 w.line(format!("wire {p}_rfifo_full;"));
                 w.line(format!("wire {p}_rfifo_empty;"));
                 w.line(format!("wire {}{p}_rfifo_data;", range(m.bits)));
-                w.wire(&format!("{p}_rfifo_pop"), 1, &format!("({}) && !stall", reqs.iter().map(|r| r.1.clone()).collect::<Vec<_>>().join(" || ")));
+                w.wire(
+                    &format!("{p}_rfifo_pop"),
+                    1,
+                    &format!(
+                        "({}) && !stall",
+                        reqs.iter()
+                            .map(|r| r.1.clone())
+                            .collect::<Vec<_>>()
+                            .join(" || ")
+                    ),
+                );
                 w.assign(&format!("{p}_rresp_ready"), &format!("!{p}_rfifo_full"));
                 w.line(format!(
                     "oclhls_fifo #(.W({}), .DEPTH({depth}), .AW({aw})) {p}_rfifo (.clk(clk), .rst(rst), .push({p}_rresp_valid), .push_data({p}_rresp_data), .full({p}_rfifo_full), .pop({p}_rfifo_pop), .pop_data({p}_rfifo_data), .empty({p}_rfifo_empty));",
                     m.bits
                 ));
-                w.assign(&format!("{p}_rreq_valid"), &reqs.iter().map(|r| r.0.clone()).collect::<Vec<_>>().join(" || "));
+                w.assign(
+                    &format!("{p}_rreq_valid"),
+                    &reqs
+                        .iter()
+                        .map(|r| r.0.clone())
+                        .collect::<Vec<_>>()
+                        .join(" || "),
+                );
                 // Address mux: at most one load of this port requests in any cycle.
                 let mut addr = String::new();
                 for (i, &l) in m.loads.iter().enumerate() {
@@ -537,9 +745,16 @@ impl<'a> Emitter<'a> {
             }
             if !m.stores.is_empty() {
                 w.reg(&format!("{p}_wcnt"), 16);
-                w.wire(&format!("{p}_wcnt_full"), 1, &format!("{p}_wcnt == 16'hffff"));
+                w.wire(
+                    &format!("{p}_wcnt_full"),
+                    1,
+                    &format!("{p}_wcnt == 16'hffff"),
+                );
                 let reqs: Vec<String> = m.stores.iter().map(|s| store_info[s].clone()).collect();
-                w.assign(&format!("{p}_wreq_valid"), &format!("({}) && !{p}_wcnt_full", reqs.join(" || ")));
+                w.assign(
+                    &format!("{p}_wreq_valid"),
+                    &format!("({}) && !{p}_wcnt_full", reqs.join(" || ")),
+                );
                 let mut addr = String::new();
                 let mut data = String::new();
                 for (i, &s) in m.stores.iter().enumerate() {
@@ -569,7 +784,10 @@ impl<'a> Emitter<'a> {
                 });
                 idle_terms.push(format!("{p}_wcnt == 16'd0"));
                 for s in &m.stores {
-                    stall_terms.push(format!("({} && !({p}_wreq_ready && !{p}_wcnt_full))", store_info[s]));
+                    stall_terms.push(format!(
+                        "({} && !({p}_wreq_ready && !{p}_wcnt_full))",
+                        store_info[s]
+                    ));
                 }
             }
         }
@@ -592,14 +810,22 @@ impl<'a> Emitter<'a> {
         w.assign("finish", &fin);
         if !self.unused_bits.is_empty() {
             w.comment("Bits dropped by truncations (Verilator's unused-signal idiom).");
-            w.wire("unused_truncated_bits", 1, &format!("&{{1'b0, {}, 1'b0}}", self.unused_bits.join(", ")));
+            w.wire(
+                "unused_truncated_bits",
+                1,
+                &format!("&{{1'b0, {}, 1'b0}}", self.unused_bits.join(", ")),
+            );
         }
         w.indented(0);
         w.line("endmodule");
         w.line("`default_nettype wire");
         EmittedKernel {
             file_name: format!("{module}.v"),
-            interface: Interface { module: module.clone(), ports, args },
+            interface: Interface {
+                module: module.clone(),
+                ports,
+                args,
+            },
             module,
             verilog: w.finish(),
             stages,
@@ -612,6 +838,7 @@ impl<'a> Emitter<'a> {
         w: &mut VWriter,
         o: OpId,
         mems: &BTreeMap<MemId, Mem>,
+        waits: &mut BTreeMap<u32, Vec<String>>,
         stall_terms: &mut Vec<String>,
         load_info: &mut BTreeMap<OpId, (String, String)>,
         store_info: &mut BTreeMap<OpId, String>,
@@ -666,8 +893,16 @@ impl<'a> Emitter<'a> {
                             _ => format!("{} >>> {amt}", signed(x)),
                         }
                     }
-                    BinOp::MinS => format!("({} < {}) ? {x} : {y}", signed(x.clone()), signed(y.clone())),
-                    BinOp::MaxS => format!("({} > {}) ? {x} : {y}", signed(x.clone()), signed(y.clone())),
+                    BinOp::MinS => format!(
+                        "({} < {}) ? {x} : {y}",
+                        signed(x.clone()),
+                        signed(y.clone())
+                    ),
+                    BinOp::MaxS => format!(
+                        "({} > {}) ? {x} : {y}",
+                        signed(x.clone()),
+                        signed(y.clone())
+                    ),
                     BinOp::MinU => format!("({x} < {y}) ? {x} : {y}"),
                     BinOp::MaxU => format!("({x} > {y}) ? {x} : {y}"),
                     BinOp::Mul => {
@@ -736,7 +971,11 @@ impl<'a> Emitter<'a> {
                     }
                     ConvOp::ZExt => format!("{{{{{}{{1'b0}}}}, {x}}}", bits - from),
                     ConvOp::SExt => {
-                        let msb = if from == 1 { x.clone() } else { format!("{x}[{}]", from - 1) };
+                        let msb = if from == 1 {
+                            x.clone()
+                        } else {
+                            format!("{x}[{}]", from - 1)
+                        };
                         format!("{{{{{}{{{msb}}}}}, {x}}}", bits - from)
                     }
                     ConvOp::Bitcast => x,
@@ -752,14 +991,32 @@ impl<'a> Emitter<'a> {
                 let issued = format!("{name}_issued");
                 let pop = format!("{name}_pop");
                 w.reg(&issued, 1);
-                w.wire(&req, 1, &format!("{} && {} && !{issued}", self.valid(c), self.val(pred, c)));
+                w.wire(
+                    &req,
+                    1,
+                    &format!(
+                        "{} && {} && !{issued}{}",
+                        self.valid(c),
+                        self.val(pred, c),
+                        self.not_waiting(c)
+                    ),
+                );
                 w.always_ff(|w| {
                     w.line(format!("if (rst || !stall) {issued} <= 1'b0;"));
-                    w.line(format!("else if ({req} && {p}_rreq_ready) {issued} <= 1'b1;"));
+                    w.line(format!(
+                        "else if ({req} && {p}_rreq_ready) {issued} <= 1'b1;"
+                    ));
                 });
-                w.wire(&pop, 1, &format!("{} && {}", self.valid(c + lat), self.val(pred, c + lat)));
+                w.wire(
+                    &pop,
+                    1,
+                    &format!("{} && {}", self.valid(c + lat), self.val(pred, c + lat)),
+                );
                 stall_terms.push(format!("({req} && !{p}_rreq_ready)"));
-                stall_terms.push(format!("({pop} && {p}_rfifo_empty)"));
+                waits
+                    .entry(c + lat)
+                    .or_default()
+                    .push(format!("({pop} && {p}_rfifo_empty)"));
                 load_info.insert(o, (req, pop));
                 format!("{p}_rfifo_data")
             }
@@ -773,15 +1030,28 @@ impl<'a> Emitter<'a> {
                 };
                 let p = mems[&mem].prefix.clone();
                 w.reg(&issued, 1);
-                w.wire(&req, 1, &format!("{} && {} && !{issued}", self.valid(c), self.val(pred, c)));
+                w.wire(
+                    &req,
+                    1,
+                    &format!(
+                        "{} && {} && !{issued}{}",
+                        self.valid(c),
+                        self.val(pred, c),
+                        self.not_waiting(c)
+                    ),
+                );
                 w.always_ff(|w| {
                     w.line(format!("if (rst || !stall) {issued} <= 1'b0;"));
-                    w.line(format!("else if ({p}_wreq_valid && {p}_wreq_ready && {req}) {issued} <= 1'b1;"));
+                    w.line(format!(
+                        "else if ({p}_wreq_valid && {p}_wreq_ready && {req}) {issued} <= 1'b1;"
+                    ));
                 });
                 store_info.insert(o, req);
                 return;
             }
-            other => unreachable!("lowering and the operator library reject `{other}` before emission"),
+            other => {
+                unreachable!("lowering and the operator library reject `{other}` before emission")
+            }
         };
         w.wire(&name, bits, &expr);
     }

@@ -113,7 +113,11 @@ fn main() {
     let files: Vec<PathBuf> = files
         .into_iter()
         .filter(|f| !base_only || !f.to_string_lossy().contains(".200MHz."))
-        .filter(|f| filter.as_ref().is_none_or(|s| f.to_string_lossy().contains(s.as_str())))
+        .filter(|f| {
+            filter
+                .as_ref()
+                .is_none_or(|s| f.to_string_lossy().contains(s.as_str()))
+        })
         .collect();
 
     let mut out = jsonl.as_ref().map(|p| {

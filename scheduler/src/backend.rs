@@ -19,7 +19,10 @@ pub(crate) struct Config {
 #[derive(Clone, Debug)]
 pub(crate) enum Raw {
     /// Values of `Model::all`, and whether the objective was proven optimal.
-    Solved { values: Vec<f64>, optimal: bool },
+    Solved {
+        values: Vec<f64>,
+        optimal: bool,
+    },
     Infeasible,
     /// Stopped (time limit) before finding a solution.
     NoSolution,

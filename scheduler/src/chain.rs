@@ -94,10 +94,7 @@ pub(crate) fn combinational_order(
     let mut v = start;
     loop {
         if seen[v] != usize::MAX {
-            let mut cycle: Vec<OpIdx> = walk[seen[v]..]
-                .iter()
-                .map(|&x| OpIdx(x as u32))
-                .collect();
+            let mut cycle: Vec<OpIdx> = walk[seen[v]..].iter().map(|&x| OpIdx(x as u32)).collect();
             cycle.reverse();
             return Err(cycle);
         }
@@ -133,8 +130,8 @@ pub(crate) fn derive(p: &Problem) -> Result<Vec<ChainEdge>, ScheduleError> {
     };
     let n = p.ops.len();
     let comb_out = combinational_out(p);
-    let order =
-        combinational_order(p, &comb_out).map_err(|ops| ScheduleError::CombinationalCycle { ops })?;
+    let order = combinational_order(p, &comb_out)
+        .map_err(|ops| ScheduleError::CombinationalCycle { ops })?;
     let mut pos = vec![0usize; n];
     for (i, &v) in order.iter().enumerate() {
         pos[v] = i;

@@ -89,11 +89,7 @@ impl Graph {
             out[d.src].push(k);
             inc[d.dst].push(k);
         }
-        let lat1 = p
-            .ops
-            .iter()
-            .map(|o| i64::from(o.latency.max(1)))
-            .collect();
+        let lat1 = p.ops.iter().map(|o| i64::from(o.latency.max(1))).collect();
         Graph {
             n,
             deps,

@@ -163,7 +163,10 @@ pub(crate) fn schedule(g: &Graph, p: &Problem, ii: Option<u32>) -> Option<Vec<i6
                     Some(ii) => ii,
                     // Flat table: a free slot exists after everything placed so far.
                     None => {
-                        mrt.table[r].keys().next_back().map_or(0, |&x| x.max(estart) - estart)
+                        mrt.table[r]
+                            .keys()
+                            .next_back()
+                            .map_or(0, |&x| x.max(estart) - estart)
                             + 2
                     }
                 };

@@ -18,9 +18,19 @@ pub enum LimitedBy {
     /// Nothing: II = 1.
     Nothing,
     /// A limited resource used `uses` times per iteration with `limit` units.
-    Resource { resource: String, uses: u32, limit: u32, spans: Vec<Span> },
+    Resource {
+        resource: String,
+        uses: u32,
+        limit: u32,
+        spans: Vec<Span>,
+    },
     /// A recurrence: the ops on the cycle (source spans and names), total latency and distance.
-    Recurrence { names: Vec<String>, spans: Vec<Span>, latency: i64, distance: u32 },
+    Recurrence {
+        names: Vec<String>,
+        spans: Vec<Span>,
+        latency: i64,
+        distance: u32,
+    },
 }
 
 /// The schedule of one loop region.
@@ -138,7 +148,11 @@ fn schedule_region(
         index.insert(o, OpIdx(problem.ops.len() as u32));
         latency.insert(o, t.latency);
         problem.ops.push(Op {
-            name: k.op(o).name.clone().unwrap_or_else(|| format!("{o} {}", k.op(o).kind.mnemonic())),
+            name: k
+                .op(o)
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("{o} {}", k.op(o).kind.mnemonic())),
             resource,
             latency: t.latency,
             delay_ns: t.delay_ns,
@@ -156,18 +170,29 @@ fn schedule_region(
                 // Side effects keep program order: the later one issues at least a cycle later.
                 Dep::Order { .. } => 0,
             };
-            problem.edges.push(Edge { src: s, dst: index[&o], delay, distance: dep.distance() });
+            problem.edges.push(Edge {
+                src: s,
+                dst: index[&o],
+                delay,
+                distance: dep.distance(),
+            });
             edge_src.push((src, o, dep));
         }
     }
     let pipelined = opts.pipelined;
     let started = std::time::Instant::now();
     let sched: Schedule = crate::schedule(&problem, opts).map_err(|e| {
-        vec![Diagnostic::error(k.loops[region.index()].span, format!("scheduling failed: {e}"))]
+        vec![Diagnostic::error(
+            k.loops[region.index()].span,
+            format!("scheduling failed: {e}"),
+        )]
     })?;
     let solve_ms = started.elapsed().as_secs_f64() * 1e3;
     if let Err(v) = crate::verify(&problem, &sched) {
-        panic!("scheduler returned an invalid schedule for {}: {v:?}", k.loops[region.index()].name);
+        panic!(
+            "scheduler returned an invalid schedule for {}: {v:?}",
+            k.loops[region.index()].name
+        );
     }
     let limited_by = if sched.ii <= 1 || !pipelined {
         LimitedBy::Nothing
@@ -189,7 +214,12 @@ fn schedule_region(
                 }
             }
         }
-        LimitedBy::Recurrence { names, spans, latency: lat, distance: dist }
+        LimitedBy::Recurrence {
+            names,
+            spans,
+            latency: lat,
+            distance: dist,
+        }
     } else {
         let (_, r) = crate::res_mii(&problem);
         match r {
@@ -200,7 +230,12 @@ fn schedule_region(
                     .collect();
                 let spans = users
                     .iter()
-                    .filter_map(|u| index.iter().find(|(_, v)| *v == u).map(|(o, _)| k.op(*o).span))
+                    .filter_map(|u| {
+                        index
+                            .iter()
+                            .find(|(_, v)| *v == u)
+                            .map(|(o, _)| k.op(*o).span)
+                    })
                     .collect();
                 let res = &problem.resources[r.0 as usize];
                 LimitedBy::Resource {
@@ -213,7 +248,10 @@ fn schedule_region(
             None => LimitedBy::Nothing,
         }
     };
-    let start = index.iter().map(|(o, i)| (*o, sched.start[i.0 as usize])).collect();
+    let start = index
+        .iter()
+        .map(|(o, i)| (*o, sched.start[i.0 as usize]))
+        .collect();
     Ok(LoopSchedule {
         region,
         ii: sched.ii,

@@ -73,7 +73,7 @@ pub mod oplib;
 pub use error::ScheduleError;
 pub use problem::{Edge, Op, OpIdx, Problem, Resource, ResourceId};
 pub use schedule::{
-    rec_mii, res_mii, schedule, try_rec_mii, DependenceForm, IiAttempt, IlpOutcome, Limit,
-    Method, Objective, Options, Schedule, SolveStats,
+    rec_mii, res_mii, schedule, try_rec_mii, DependenceForm, IiAttempt, IlpOutcome, Limit, Method,
+    Objective, Options, Schedule, SolveStats,
 };
 pub use verify::{verify, Violation};

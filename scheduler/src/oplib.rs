@@ -32,13 +32,20 @@ pub struct OpLibrary {
 
 impl Default for OpLibrary {
     fn default() -> Self {
-        OpLibrary { clock_mhz: 100.0, register_overhead_ns: 1.5, global_load_latency: 3 }
+        OpLibrary {
+            clock_mhz: 100.0,
+            register_overhead_ns: 1.5,
+            global_load_latency: 3,
+        }
     }
 }
 
 impl OpLibrary {
     pub fn with_clock(clock_mhz: f64) -> Self {
-        OpLibrary { clock_mhz, ..Default::default() }
+        OpLibrary {
+            clock_mhz,
+            ..Default::default()
+        }
     }
 
     /// The period available to a chain of combinational operations.
@@ -51,10 +58,13 @@ impl OpLibrary {
         let o = k.op(op);
         let bits = o.ty.bits() as f64;
         let carry = |bits: f64| 0.5 + 0.05 * bits;
-        let comb = |delay_ns: f64| Ok(OpTiming { latency: 0, delay_ns });
-        if o.ty.is_float()
-            || k.operands(op).iter().any(|&a| k.op(a).ty.is_float())
-        {
+        let comb = |delay_ns: f64| {
+            Ok(OpTiming {
+                latency: 0,
+                delay_ns,
+            })
+        };
+        if o.ty.is_float() || k.operands(op).iter().any(|&a| k.op(a).ty.is_float()) {
             return Err("floating-point arithmetic is not yet built in hardware".into());
         }
         match &o.kind {

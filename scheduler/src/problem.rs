@@ -178,7 +178,10 @@ impl Problem {
     pub fn validate(&self) -> Result<(), ScheduleError> {
         let too_big = |what: String| Err(ScheduleError::OutOfRange { what });
         if self.ops.len() > MAX_ITEMS {
-            return too_big(format!("{} operations (at most {MAX_ITEMS})", self.ops.len()));
+            return too_big(format!(
+                "{} operations (at most {MAX_ITEMS})",
+                self.ops.len()
+            ));
         }
         if self.edges.len() > MAX_ITEMS {
             return too_big(format!("{} edges (at most {MAX_ITEMS})", self.edges.len()));

@@ -449,7 +449,9 @@ impl Ctx<'_> {
         let mut stages: i64 = 0;
         for d in &self.g.deps {
             if d.src != d.dst {
-                let step = (ii - 1 + d.d).div_euclid(ii) + i64::from((ii - 1 + d.d).rem_euclid(ii) != 0) - d.omega;
+                let step = (ii - 1 + d.d).div_euclid(ii)
+                    + i64::from((ii - 1 + d.d).rem_euclid(ii) != 0)
+                    - d.omega;
                 stages = stages.saturating_add(step.max(0));
             }
         }
@@ -533,8 +535,13 @@ impl Ctx<'_> {
                         objective: self.o.objective,
                     };
                     let mut size = (0, 0);
-                    let out =
-                        Self::run_ilp(&mut self.stats, self.o.time_limit_per_ii, &spec, ii, &mut size);
+                    let out = Self::run_ilp(
+                        &mut self.stats,
+                        self.o.time_limit_per_ii,
+                        &spec,
+                        ii,
+                        &mut size,
+                    );
                     attempt.ilp_size = size;
                     attempt.ilp = match out {
                         Checked::Solved { times, optimal } => {
@@ -717,8 +724,13 @@ impl Ctx<'_> {
                     objective: self.o.objective,
                 };
                 let mut size = (0, 0);
-                let out =
-                    Self::run_ilp(&mut self.stats, self.o.time_limit_per_ii, &spec, 0, &mut size);
+                let out = Self::run_ilp(
+                    &mut self.stats,
+                    self.o.time_limit_per_ii,
+                    &spec,
+                    0,
+                    &mut size,
+                );
                 attempt.ilp_size = size;
                 attempt.ilp = match out {
                     Checked::Solved { times, optimal } => {
@@ -742,8 +754,7 @@ impl Ctx<'_> {
         self.stats.attempts.push(attempt);
         let Some((times, optimal, method)) = result else {
             return Err(ScheduleError::NoSchedule {
-                reason: "no non-pipelined schedule found (heuristic failed, ILP found none)"
-                    .into(),
+                reason: "no non-pipelined schedule found (heuristic failed, ILP found none)".into(),
             });
         };
         let ii = u32::try_from(self.flat_ii(&times)).map_err(|_| ScheduleError::OutOfRange {

@@ -114,25 +114,32 @@ impl Default for RunConfig {
     }
 }
 
-/// `global_size`, `local_size` and `global_offset` per dimension.
+/// `global_size`, `local_size` and `global_offset` per dimension, and the `work_dim` of the
+/// launch (what `get_work_dim` returns).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NdRange {
     pub global_size: [u32; 3],
     pub local_size: [u32; 3],
     pub global_offset: [u32; 3],
+    pub work_dim: u32,
 }
 
 impl NdRange {
     /// One dimension; the others are 1.
     pub fn linear(global: u32, local: u32) -> NdRange {
-        NdRange::new([global, 1, 1], [local, 1, 1])
+        NdRange {
+            work_dim: 1,
+            ..NdRange::new([global, 1, 1], [local, 1, 1])
+        }
     }
 
+    /// Three dimensions.
     pub fn new(global_size: [u32; 3], local_size: [u32; 3]) -> NdRange {
         NdRange {
             global_size,
             local_size,
             global_offset: [0; 3],
+            work_dim: 3,
         }
     }
 }
@@ -295,7 +302,12 @@ impl<'m> KernelRun<'m> {
         for d in 0..3 {
             model.set(iface.global_size[d], u64::from(range.global_size[d]));
             model.set(iface.local_size[d], u64::from(range.local_size[d]));
-            model.set(iface.global_offset[d], u64::from(range.global_offset[d]));
+            if let Some(p) = iface.global_offset[d] {
+                model.set(p, u64::from(range.global_offset[d]));
+            }
+        }
+        if let Some(p) = iface.work_dim {
+            model.set(p, u64::from(range.work_dim));
         }
 
         let mut rng = StdRng::seed_from_u64(config.seed);
@@ -372,7 +384,11 @@ struct Interface {
     done: PortId,
     global_size: [PortId; 3],
     local_size: [PortId; 3],
-    global_offset: [PortId; 3],
+    /// Present only when the kernel uses the offset of that dimension (`get_global_id` or
+    /// `get_global_offset`).
+    global_offset: [Option<PortId>; 3],
+    /// `work_dim`, present only when the kernel calls `get_work_dim`.
+    work_dim: Option<PortId>,
     /// Pointer arguments: (name, has read channels, has write channels).
     pointers: Vec<(String, bool, bool)>,
 }
@@ -394,7 +410,9 @@ impl Interface {
             |base: &str| [0, 1, 2].map(|d| c.want(&format!("{base}_{d}"), Dir::In, Some(32)));
         let global_size = dims("global_size");
         let local_size = dims("local_size");
-        let global_offset = dims("global_offset");
+        let global_offset =
+            [0, 1, 2].map(|d| c.want_optional(&format!("global_offset_{d}"), Dir::In, Some(32)));
+        let work_dim = c.want_optional("work_dim", Dir::In, Some(32));
 
         let mut pointers: Vec<(String, bool, bool)> = Vec::new();
         for p in model.ports() {
@@ -461,7 +479,8 @@ impl Interface {
             done: some(done),
             global_size: global_size.map(some),
             local_size: local_size.map(some),
-            global_offset: global_offset.map(some),
+            global_offset,
+            work_dim,
             pointers,
         })
     }
@@ -583,6 +602,12 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     /// Port `name` with direction `dir` and, if given, `width`.
+    /// A port the contract allows a kernel to omit; checked like `want` when present.
+    fn want_optional(&mut self, name: &str, dir: Dir, width: Option<u32>) -> Option<PortId> {
+        self.model.port(name)?;
+        self.want(name, dir, width)
+    }
+
     fn want(&mut self, name: &str, dir: Dir, width: Option<u32>) -> Option<PortId> {
         let Some(id) = self.model.port(name) else {
             let w = width.map(|w| format!(" ({w} bit{})", if w == 1 { "" } else { "s" }));

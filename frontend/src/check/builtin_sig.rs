@@ -411,7 +411,7 @@ impl Checker<'_> {
         Some((args, t))
     }
 
-    fn to_type(&mut self, e: Expr, t: &Type, what: &str) -> Option<Expr> {
+    fn convert_arg(&mut self, e: Expr, t: &Type, what: &str) -> Option<Expr> {
         let e = self.decay(e);
         self.convert(e, t, what)
     }
@@ -1073,7 +1073,7 @@ impl Checker<'_> {
         }
         let mut xs = vec![p];
         for a in it {
-            xs.push(self.to_type(a, &et, &format!("an argument of `{}`", name))?);
+            xs.push(self.convert_arg(a, &et, &format!("an argument of `{}`", name))?);
         }
         self.bi(Builtin::Atomic(op), xs, et, span)
     }

@@ -20,6 +20,9 @@ pub(crate) struct SpecInfo {
     pub attrs: Vec<Attribute>,
 }
 
+/// A checked parameter: name, type, specifier info, span of the whole parameter.
+type ParamInfo = (Option<(String, Span)>, QualType, SpecInfo, Span);
+
 /// Where a declaration appears (affects defaults and what is allowed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum DeclCtx {
@@ -150,16 +153,12 @@ impl Checker<'_> {
                         ));
                     }
                 }
-                "vec_type_hint" => {
-                    if !matches!(a.args.as_slice(), [AttrArg::Type(t)] if t.is_arithmetic()) {
-                        self.error(
-                            Diagnostic::error(
-                                a.span,
-                                "`vec_type_hint` needs a scalar or vector type",
-                            )
+                "vec_type_hint" if !matches!(a.args.as_slice(), [AttrArg::Type(t)] if t.is_arithmetic()) =>
+                {
+                    self.error(
+                        Diagnostic::error(a.span, "`vec_type_hint` needs a scalar or vector type")
                             .note("write `__attribute__((vec_type_hint(float4)))`"),
-                        );
-                    }
+                    );
                 }
                 _ => {}
             }
@@ -1018,7 +1017,7 @@ impl Checker<'_> {
         variadic: bool,
         fsp: Span,
         defining: bool,
-    ) -> Option<Vec<(Option<(String, Span)>, QualType, SpecInfo, Span)>> {
+    ) -> Option<Vec<ParamInfo>> {
         let is_kernel = info.is_kernel.is_some();
         if let Some((st, s)) = info.storage {
             if st == syn::Storage::Extern && defining {
@@ -1041,9 +1040,7 @@ impl Checker<'_> {
         if !void_list {
             for p in params {
                 let ctx = DeclCtx::Param { kernel: is_kernel };
-                let Some((base, pinfo)) = self.resolve_specs(&p.specs, ctx, None) else {
-                    return None;
-                };
+                let (base, pinfo) = self.resolve_specs(&p.specs, ctx, None)?;
                 let (pname, mut qt, pf) = self.apply_declarator(&p.declarator, base, ctx)?;
                 if pf.is_some() {
                     self.unsupported(p.span, "function pointers are", "");
@@ -1189,13 +1186,11 @@ impl Checker<'_> {
             Type::Event | Type::ReserveId => {
                 self.err(sp, format!("kernel arguments cannot be of type `{}`", t));
             }
-            Type::Struct(id) => {
-                if self.struct_has_pointer(*id) {
-                    self.error(
-                        Diagnostic::error(sp, "kernel struct arguments cannot contain pointers")
-                            .note("pass each buffer as its own `global` pointer argument"),
-                    );
-                }
+            Type::Struct(id) if self.struct_has_pointer(*id) => {
+                self.error(
+                    Diagnostic::error(sp, "kernel struct arguments cannot contain pointers")
+                        .note("pass each buffer as its own `global` pointer argument"),
+                );
             }
             _ => {}
         }

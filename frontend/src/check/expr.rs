@@ -277,7 +277,7 @@ impl Checker<'_> {
     }
 
     /// A condition: scalar or pointer converted to bool.
-    pub(crate) fn to_bool(&mut self, e: Expr, what: &str) -> Option<Expr> {
+    pub(crate) fn as_condition(&mut self, e: Expr, what: &str) -> Option<Expr> {
         let e = self.decay(e);
         match &e.ty {
             Type::Scalar(_) | Type::Pointer { .. } => {
@@ -930,7 +930,7 @@ impl Checker<'_> {
                         span,
                     ));
                 }
-                let x = self.to_bool(x, "the operand of `!`")?;
+                let x = self.as_condition(x, "the operand of `!`")?;
                 Some(self.mk(
                     ExprKind::Unary {
                         op: UnOp::Not,
@@ -1133,8 +1133,8 @@ impl Checker<'_> {
                         span,
                     ));
                 }
-                let lhs = self.to_bool(lhs, "an operand of a logical operator")?;
-                let rhs = self.to_bool(rhs, "an operand of a logical operator")?;
+                let lhs = self.as_condition(lhs, "an operand of a logical operator")?;
+                let rhs = self.as_condition(rhs, "an operand of a logical operator")?;
                 Some(self.mk(
                     ExprKind::Binary {
                         op,
@@ -1362,8 +1362,8 @@ impl Checker<'_> {
                 ))
             }
             BinOp::LogAnd | BinOp::LogOr => {
-                let lhs = self.to_bool(lhs, "an operand of a logical operator")?;
-                let rhs = self.to_bool(rhs, "an operand of a logical operator")?;
+                let lhs = self.as_condition(lhs, "an operand of a logical operator")?;
+                let rhs = self.as_condition(rhs, "an operand of a logical operator")?;
                 Some(self.mk(
                     ExprKind::Binary {
                         op,
@@ -1420,8 +1420,9 @@ impl Checker<'_> {
         };
         // compound: type the operation `lhs op rhs` on a stand-in for lhs's value
         if lt.is_pointer() {
-            if !matches!(bop, BinOp::Add | BinOp::Sub)
-                || !(rhs.ty.is_scalar() && rhs.ty.is_integer())
+            if !(matches!(bop, BinOp::Add | BinOp::Sub)
+                && rhs.ty.is_scalar()
+                && rhs.ty.is_integer())
             {
                 let (x, y) = (self.type_name(&lt), self.type_name(&rhs.ty));
                 self.err(
@@ -1520,7 +1521,7 @@ impl Checker<'_> {
                 span,
             ));
         }
-        let cond = self.to_bool(cond, "the condition of `?:`")?;
+        let cond = self.as_condition(cond, "the condition of `?:`")?;
         let (tt, et) = (then.ty.clone(), els.ty.clone());
         let (then, els, ty) = if tt.is_arithmetic() && et.is_arithmetic() {
             let ct = self.common_type(&then, &els, BinOp::Eq, span)?;

@@ -90,7 +90,7 @@ impl Checker<'_> {
             syn::StmtKind::If(c, t, e) => {
                 let cond = self
                     .rvalue(c)
-                    .and_then(|x| self.to_bool(x, "the condition of `if`"));
+                    .and_then(|x| self.as_condition(x, "the condition of `if`"));
                 let then = self.sub_stmt(t);
                 let els = e.as_ref().map(|e| Box::new(self.sub_stmt(e)));
                 StmtKind::If {
@@ -102,7 +102,7 @@ impl Checker<'_> {
             syn::StmtKind::While(c, b) => {
                 let cond = self
                     .rvalue(c)
-                    .and_then(|x| self.to_bool(x, "the condition of `while`"));
+                    .and_then(|x| self.as_condition(x, "the condition of `while`"));
                 let body = self.loop_body(b);
                 StmtKind::While {
                     cond: cond?,
@@ -113,7 +113,7 @@ impl Checker<'_> {
                 let body = self.loop_body(b);
                 let cond = self
                     .rvalue(c)
-                    .and_then(|x| self.to_bool(x, "the condition of `do ... while`"));
+                    .and_then(|x| self.as_condition(x, "the condition of `do ... while`"));
                 StmtKind::DoWhile {
                     body: Box::new(body),
                     cond: cond?,
@@ -151,7 +151,7 @@ impl Checker<'_> {
                 let cond = match c {
                     Some(c) => self
                         .rvalue(c)
-                        .and_then(|x| self.to_bool(x, "the condition of `for`"))
+                        .and_then(|x| self.as_condition(x, "the condition of `for`"))
                         .map(Some),
                     None => Some(None),
                 };

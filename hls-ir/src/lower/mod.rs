@@ -32,7 +32,10 @@ const MAX_INLINE_DEPTH: usize = 64;
 enum Val {
     Scalar(OpId),
     /// A pointer into memory `mem`: a byte address.
-    Ptr { addr: OpId, mem: MemId },
+    Ptr {
+        addr: OpId,
+        mem: MemId,
+    },
     /// A variable read before it was written (indeterminate in C).
     Undef,
 }
@@ -75,7 +78,11 @@ pub fn lower_kernel(p: &Program, func: FuncId) -> Result<Kernel, Vec<Diagnostic>
         p,
         k,
         diags: Vec::new(),
-        env: Env { vars: BTreeMap::new(), returned: OpId(0), ret_val: None },
+        env: Env {
+            vars: BTreeMap::new(),
+            returned: OpId(0),
+            ret_val: None,
+        },
         pred: OpId(0),
         region: Kernel::WORK_ITEM_LOOP,
         depth: 0,
@@ -112,7 +119,16 @@ impl<'a> Lower<'a> {
     // ---- building ops -------------------------------------------------------------------
 
     fn op(&mut self, kind: OpKind, ty: Ty, span: Span, operands: &[OpId]) -> OpId {
-        self.k.add_op(Op { kind, ty, region: self.region, span, name: None }, operands)
+        self.k.add_op(
+            Op {
+                kind,
+                ty,
+                region: self.region,
+                span,
+                name: None,
+            },
+            operands,
+        )
     }
 
     fn konst(&mut self, v: u64, ty: Ty, span: Span) -> OpId {
@@ -244,42 +260,67 @@ impl<'a> Lower<'a> {
         match &info.ty {
             Type::Scalar(k) => {
                 let ty = scalar_ty(*k);
-                self.k.args.push(KernelArg { name: name.clone(), kind: ArgKind::Scalar(ty), span });
+                self.k.args.push(KernelArg {
+                    name: name.clone(),
+                    kind: ArgKind::Scalar(ty),
+                    span,
+                });
                 let id = self.op(OpKind::Arg(arg), ty, span, &[]);
                 self.k.op_mut(id).name = Some(name);
                 self.env.vars.insert(v, Val::Scalar(id));
             }
-            Type::Pointer { pointee, space: sp @ (AddrSpace::Global | AddrSpace::Constant), .. } => {
+            Type::Pointer {
+                pointee,
+                space: sp @ (AddrSpace::Global | AddrSpace::Constant),
+                ..
+            } => {
                 let mem = MemId::from_index(self.k.mems.len());
                 let elem = match pointee.as_ref() {
                     Type::Scalar(k) => Some((scalar_ty(*k), k.size_bytes())),
                     _ => None,
                 };
                 let (elem, bytes) = elem.unwrap_or_else(|| {
-                    self.unsupported(span, format!("a pointer argument to `{}`", self.p.type_name(pointee)));
+                    self.unsupported(
+                        span,
+                        format!("a pointer argument to `{}`", self.p.type_name(pointee)),
+                    );
                     (Ty::I32, 4)
                 });
                 self.k.mems.push(Memory {
                     name: name.clone(),
-                    kind: MemKind::Global { arg, constant: *sp == AddrSpace::Constant },
+                    kind: MemKind::Global {
+                        arg,
+                        constant: *sp == AddrSpace::Constant,
+                    },
                     elem: if elem == Ty::BOOL { Ty::Int(8) } else { elem },
                     elem_bytes: bytes,
                     span,
                 });
-                self.k.args.push(KernelArg { name: name.clone(), kind: ArgKind::GlobalPtr(mem), span });
+                self.k.args.push(KernelArg {
+                    name: name.clone(),
+                    kind: ArgKind::GlobalPtr(mem),
+                    span,
+                });
                 let id = self.op(OpKind::Arg(arg), Ty::I32, span, &[]);
                 self.k.op_mut(id).name = Some(name);
                 self.env.vars.insert(v, Val::Ptr { addr: id, mem });
             }
             other => {
                 let what = match other {
-                    Type::Pointer { space: AddrSpace::Local, .. } => "a `local` pointer argument".to_string(),
+                    Type::Pointer {
+                        space: AddrSpace::Local,
+                        ..
+                    } => "a `local` pointer argument".to_string(),
                     Type::Pipe { .. } => "a pipe argument".to_string(),
                     Type::Counter32 | Type::Counter64 => "an atomic counter argument".to_string(),
                     t => format!("an argument of type `{}`", self.p.type_name(t)),
                 };
                 self.unsupported(span, what);
-                self.k.args.push(KernelArg { name, kind: ArgKind::Scalar(Ty::I32), span });
+                self.k.args.push(KernelArg {
+                    name,
+                    kind: ArgKind::Scalar(Ty::I32),
+                    span,
+                });
             }
         }
     }
@@ -298,8 +339,13 @@ impl<'a> Lower<'a> {
             StmtKind::Empty => {}
             StmtKind::Decl { var, init } => {
                 let info = self.p.var(*var);
-                if info.space != AddrSpace::Private || matches!(info.ty, Type::Array(..) | Type::Struct(_)) {
-                    self.unsupported(s.span, format!("a variable of type `{}`", self.p.type_name(&info.ty)));
+                if info.space != AddrSpace::Private
+                    || matches!(info.ty, Type::Array(..) | Type::Struct(_))
+                {
+                    self.unsupported(
+                        s.span,
+                        format!("a variable of type `{}`", self.p.type_name(&info.ty)),
+                    );
                     return;
                 }
                 let val = match init {
@@ -318,11 +364,16 @@ impl<'a> Lower<'a> {
             }
             StmtKind::If { cond, then, els } => {
                 let c = self.cond(cond);
-                self.branch(c, s.span, |l| l.stmt(then), |l| {
-                    if let Some(e) = els {
-                        l.stmt(e)
-                    }
-                });
+                self.branch(
+                    c,
+                    s.span,
+                    |l| l.stmt(then),
+                    |l| {
+                        if let Some(e) = els {
+                            l.stmt(e)
+                        }
+                    },
+                );
             }
             StmtKind::Return(v) => {
                 let span = s.span;
@@ -341,9 +392,7 @@ impl<'a> Lower<'a> {
                 self.unsupported(s.span, "a loop inside a kernel (loop pipelining)")
             }
             StmtKind::Switch { .. } => self.unsupported(s.span, "`switch`"),
-            StmtKind::Break | StmtKind::Continue => {
-                self.unsupported(s.span, "`break`/`continue`")
-            }
+            StmtKind::Break | StmtKind::Continue => self.unsupported(s.span, "`break`/`continue`"),
         }
     }
 
@@ -357,7 +406,13 @@ impl<'a> Lower<'a> {
     }
 
     /// Run `then` under `pred & c` and `els` under `pred & !c`, then merge the environments.
-    fn branch(&mut self, c: OpId, span: Span, then: impl FnOnce(&mut Self), els: impl FnOnce(&mut Self)) {
+    fn branch(
+        &mut self,
+        c: OpId,
+        span: Span,
+        then: impl FnOnce(&mut Self),
+        els: impl FnOnce(&mut Self),
+    ) {
         let saved_pred = self.pred;
         let before = self.env.clone();
         self.pred = self.and1(saved_pred, c, span);
@@ -389,7 +444,10 @@ impl<'a> Lower<'a> {
             (a, b) if a == b => a,
             (Val::Scalar(a), Val::Scalar(b)) => Val::Scalar(self.select(c, a, b, span)),
             (Val::Ptr { addr: a, mem: m1 }, Val::Ptr { addr: b, mem: m2 }) if m1 == m2 => {
-                Val::Ptr { addr: self.select(c, a, b, span), mem: m1 }
+                Val::Ptr {
+                    addr: self.select(c, a, b, span),
+                    mem: m1,
+                }
             }
             (Val::Ptr { .. }, Val::Ptr { .. }) => {
                 self.unsupported(span, "a pointer that may point into different buffers");
@@ -501,7 +559,12 @@ impl<'a> Lower<'a> {
                 })
             }
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, &e.ty, span),
-            ExprKind::Assign { op, lhs, rhs, op_ty } => {
+            ExprKind::Assign {
+                op,
+                lhs,
+                rhs,
+                op_ty,
+            } => {
                 let new = match op {
                     None => self.rvalue(rhs),
                     Some(b) => {
@@ -519,7 +582,11 @@ impl<'a> Lower<'a> {
                     t => t.clone(),
                 };
                 let one = Expr::new(ExprKind::IntLit(1), one_ty.clone(), span);
-                let b = if *inc { ast::BinOp::Add } else { ast::BinOp::Sub };
+                let b = if *inc {
+                    ast::BinOp::Add
+                } else {
+                    ast::BinOp::Sub
+                };
                 let new = self.compound(b, cur, expr, &one, &expr.ty.clone(), span);
                 self.assign(expr, new, span);
                 if *prefix {
@@ -593,7 +660,11 @@ impl<'a> Lower<'a> {
                     merged.insert(*v, self.merge_val(guard, *val, old, span));
                 }
                 self.env.vars = merged;
-                b = if and { self.and1(b, rb, span) } else { self.or1(b, rb, span) };
+                b = if and {
+                    self.and1(b, rb, span)
+                } else {
+                    self.or1(b, rb, span)
+                };
                 let t = self.ty_of(ty);
                 Val::Scalar(self.resize(b, t, false, span))
             }
@@ -608,7 +679,10 @@ impl<'a> Lower<'a> {
                         let i = self.scalar(rhs);
                         let off = self.scale(i, mem, Self::signed(&rhs.ty), span);
                         let b = if op == A::Add { BinOp::Add } else { BinOp::Sub };
-                        Val::Ptr { addr: self.bin(b, addr, off, span), mem }
+                        Val::Ptr {
+                            addr: self.bin(b, addr, off, span),
+                            mem,
+                        }
                     }
                     _ if op.is_comparison() => {
                         let q = self.scalar(rhs);
@@ -640,7 +714,11 @@ impl<'a> Lower<'a> {
         use ast::BinOp as A;
         let ty = self.k.op(a).ty;
         // bool arithmetic never reaches here: operands are promoted to int.
-        let b = if matches!(op, A::Shl | A::Shr) { self.resize(b, ty, false, span) } else { b };
+        let b = if matches!(op, A::Shl | A::Shr) {
+            self.resize(b, ty, false, span)
+        } else {
+            b
+        };
         let bop = match op {
             A::Add => BinOp::Add,
             A::Sub => BinOp::Sub,
@@ -684,7 +762,9 @@ impl<'a> Lower<'a> {
                 };
             }
         }
-        if matches!(bop, BinOp::DivS | BinOp::DivU | BinOp::RemS | BinOp::RemU) && self.const_val(b) == Some(0) {
+        if matches!(bop, BinOp::DivS | BinOp::DivU | BinOp::RemS | BinOp::RemU)
+            && self.const_val(b) == Some(0)
+        {
             self.diags.push(
                 Diagnostic::warning(span, "division by zero has an undefined result")
                     .note("the hardware returns an unspecified value here"),
@@ -693,12 +773,27 @@ impl<'a> Lower<'a> {
         self.bin(bop, a, b, span)
     }
 
-    fn compound(&mut self, b: ast::BinOp, cur: Val, lhs: &Expr, rhs: &Expr, op_ty: &Type, span: Span) -> Val {
+    fn compound(
+        &mut self,
+        b: ast::BinOp,
+        cur: Val,
+        lhs: &Expr,
+        rhs: &Expr,
+        op_ty: &Type,
+        span: Span,
+    ) -> Val {
         if let Val::Ptr { addr, mem } = cur {
             let i = self.scalar(rhs);
             let off = self.scale(i, mem, Self::signed(&rhs.ty), span);
-            let op = if b == ast::BinOp::Add { BinOp::Add } else { BinOp::Sub };
-            return Val::Ptr { addr: self.bin(op, addr, off, span), mem };
+            let op = if b == ast::BinOp::Add {
+                BinOp::Add
+            } else {
+                BinOp::Sub
+            };
+            return Val::Ptr {
+                addr: self.bin(op, addr, off, span),
+                mem,
+            };
         }
         let c = match cur {
             Val::Scalar(v) => v,
@@ -726,7 +821,9 @@ impl<'a> Lower<'a> {
                 self.env.vars.insert(*var, v);
             }
             ExprKind::Index { .. } | ExprKind::Deref(_) => {
-                let Some((addr, mem)) = self.address(lhs) else { return };
+                let Some((addr, mem)) = self.address(lhs) else {
+                    return;
+                };
                 let data = match v {
                     Val::Scalar(d) => d,
                     Val::Ptr { addr, .. } => addr,
@@ -794,7 +891,11 @@ impl<'a> Lower<'a> {
             let name = m.name.clone();
             self.unsupported(
                 span,
-                format!("an access of type `{}` through `{name}`, whose elements are {} bytes", self.p.type_name(ty), m.elem_bytes),
+                format!(
+                    "an access of type `{}` through `{name}`, whose elements are {} bytes",
+                    self.p.type_name(ty),
+                    m.elem_bytes
+                ),
             );
             return false;
         }
@@ -807,7 +908,11 @@ impl<'a> Lower<'a> {
         }
         // A load after a store to memory that may alias needs the store to be acknowledged
         // first; the hardware path does not track that yet.
-        if let Some((&m, _)) = self.stores.iter().find(|(m, s)| !s.is_empty() && self.may_alias(**m, mem)) {
+        if let Some((&m, _)) = self
+            .stores
+            .iter()
+            .find(|(m, s)| !s.is_empty() && self.may_alias(**m, mem))
+        {
             let other = self.k.mem(m).name.clone();
             self.diags.push(
                 Diagnostic::error(span, "a load after a store to memory it may alias is not yet supported by the hardware path")
@@ -832,9 +937,21 @@ impl<'a> Lower<'a> {
         }
         let restrict = |m: MemId| match self.k.mem(m).kind {
             MemKind::Global { arg, .. } => {
-                let f = &self.p.functions.iter().find(|f| f.is_kernel && f.name == self.k.name);
+                let f = &self
+                    .p
+                    .functions
+                    .iter()
+                    .find(|f| f.is_kernel && f.name == self.k.name);
                 f.and_then(|f| f.params.get(arg.index()))
-                    .map(|v| matches!(self.p.var(*v).ty, Type::Pointer { is_restrict: true, .. }))
+                    .map(|v| {
+                        matches!(
+                            self.p.var(*v).ty,
+                            Type::Pointer {
+                                is_restrict: true,
+                                ..
+                            }
+                        )
+                    })
                     .unwrap_or(false)
             }
             _ => false,
@@ -847,7 +964,8 @@ impl<'a> Lower<'a> {
             return;
         }
         if let MemKind::Global { constant: true, .. } = self.k.mem(mem).kind {
-            self.diags.push(Diagnostic::error(span, "store to `constant` memory"));
+            self.diags
+                .push(Diagnostic::error(span, "store to `constant` memory"));
             return;
         }
         let elem = self.k.mem(mem).elem;
@@ -864,16 +982,14 @@ impl<'a> Lower<'a> {
     fn cast(&mut self, kind: CastKind, inner: &Expr, to: &Type, span: Span) -> Val {
         let _ = kind;
         match (&inner.ty, to) {
-            (_, Type::Pointer { .. }) | (Type::Array(..), _) => {
-                match self.rvalue(inner) {
-                    v @ Val::Ptr { .. } => v,
-                    Val::Undef => Val::Undef,
-                    Val::Scalar(_) => {
-                        self.unsupported(span, "converting an integer to a pointer");
-                        Val::Undef
-                    }
+            (_, Type::Pointer { .. }) | (Type::Array(..), _) => match self.rvalue(inner) {
+                v @ Val::Ptr { .. } => v,
+                Val::Undef => Val::Undef,
+                Val::Scalar(_) => {
+                    self.unsupported(span, "converting an integer to a pointer");
+                    Val::Undef
                 }
-            }
+            },
             (Type::Pointer { .. }, Type::Scalar(k)) => {
                 let v = self.scalar(inner);
                 if *k == ScalarKind::Bool {
@@ -907,7 +1023,10 @@ impl<'a> Lower<'a> {
 
     fn call(&mut self, func: FuncId, args: &[Expr], span: Span) -> Val {
         if self.depth >= MAX_INLINE_DEPTH {
-            self.diags.push(Diagnostic::error(span, format!("helper calls nested deeper than {MAX_INLINE_DEPTH} levels")));
+            self.diags.push(Diagnostic::error(
+                span,
+                format!("helper calls nested deeper than {MAX_INLINE_DEPTH} levels"),
+            ));
             return Val::Undef;
         }
         let f = self.p.func(func);
@@ -916,7 +1035,11 @@ impl<'a> Lower<'a> {
         let fl = self.konst(0, Ty::BOOL, span);
         let caller = std::mem::replace(
             &mut self.env,
-            Env { vars: BTreeMap::new(), returned: fl, ret_val: None },
+            Env {
+                vars: BTreeMap::new(),
+                returned: fl,
+                ret_val: None,
+            },
         );
         for (p, v) in f.params.iter().zip(vals) {
             self.env.vars.insert(*p, v);
@@ -954,7 +1077,10 @@ impl<'a> Lower<'a> {
             }
             let d = self.scalar(&args[0]);
             let Some(dim) = self.const_val(d) else {
-                self.unsupported(args[0].span, "a work-item function with a dimension that is not a constant");
+                self.unsupported(
+                    args[0].span,
+                    "a work-item function with a dimension that is not a constant",
+                );
                 return Val::Undef;
             };
             if dim > 2 {
@@ -987,14 +1113,22 @@ impl<'a> Lower<'a> {
                 let x = self.scalar(&args[0]);
                 let lo = self.scalar(&args[1]);
                 let hi = self.scalar(&args[2]);
-                let (mx, mn) = if signed { (BinOp::MaxS, BinOp::MinS) } else { (BinOp::MaxU, BinOp::MinU) };
+                let (mx, mn) = if signed {
+                    (BinOp::MaxS, BinOp::MinS)
+                } else {
+                    (BinOp::MaxU, BinOp::MinU)
+                };
                 let a = self.bin(mx, x, lo, span);
                 Val::Scalar(self.bin(mn, a, hi, span))
             }
             Builtin::Abs => {
                 let x = self.scalar(&args[0]);
                 let s = Self::signed(&args[0].ty);
-                Val::Scalar(if s { self.op(OpKind::Unary(UnOp::AbsS), self.k.op(x).ty, span, &[x]) } else { x })
+                Val::Scalar(if s {
+                    self.op(OpKind::Unary(UnOp::AbsS), self.k.op(x).ty, span, &[x])
+                } else {
+                    x
+                })
             }
             Builtin::Select => {
                 let a = self.scalar(&args[0]);

@@ -81,16 +81,30 @@ fn fold(k: &Kernel, id: OpId) -> Option<Result<u64, OpId>> {
             }
             // Identities: x+0, x-0, x|0, x^0, x<<0, x>>0 -> x ; x*1 -> x ; 0+x, 1*x -> x.
             match (b, c[0], c[1]) {
-                (BinOp::Add | BinOp::Sub | BinOp::Or | BinOp::Xor | BinOp::Shl | BinOp::ShrU | BinOp::ShrS, _, Some(0)) => Some(Err(args[0])),
+                (
+                    BinOp::Add
+                    | BinOp::Sub
+                    | BinOp::Or
+                    | BinOp::Xor
+                    | BinOp::Shl
+                    | BinOp::ShrU
+                    | BinOp::ShrS,
+                    _,
+                    Some(0),
+                ) => Some(Err(args[0])),
                 (BinOp::Mul | BinOp::DivU | BinOp::DivS, _, Some(1)) => Some(Err(args[0])),
                 (BinOp::Add | BinOp::Or | BinOp::Xor, Some(0), _) => Some(Err(args[1])),
                 (BinOp::Mul, Some(1), _) => Some(Err(args[1])),
-                (BinOp::Mul | BinOp::And, _, Some(0)) | (BinOp::Mul | BinOp::And, Some(0), _) => Some(Ok(0)),
+                (BinOp::Mul | BinOp::And, _, Some(0)) | (BinOp::Mul | BinOp::And, Some(0), _) => {
+                    Some(Ok(0))
+                }
                 _ => None,
             }
         }
         OpKind::Cmp(cmp) => match (c[0], c[1]) {
-            (Some(x), Some(y)) => eval_cmp(*cmp, k.op(args[0]).ty.bits(), x, y).map(|b| Ok(b as u64)),
+            (Some(x), Some(y)) => {
+                eval_cmp(*cmp, k.op(args[0]).ty.bits(), x, y).map(|b| Ok(b as u64))
+            }
             _ => None,
         },
         OpKind::Select => match c[0] {
@@ -128,7 +142,13 @@ pub fn run(k: &mut Kernel) {
             match fold(k, id) {
                 Some(Ok(v)) => {
                     let op = k.op(id).clone();
-                    let c = k.add_op(Op { kind: OpKind::Const(v), ..op }, &[]);
+                    let c = k.add_op(
+                        Op {
+                            kind: OpKind::Const(v),
+                            ..op
+                        },
+                        &[],
+                    );
                     k.replace_uses(id, c);
                     k.remove_op(id);
                     changed = true;

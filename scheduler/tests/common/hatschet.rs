@@ -13,8 +13,14 @@ use scheduler::{Edge, Op, OpIdx, Problem, Resource, ResourceId};
 
 #[derive(Debug)]
 enum Token {
-    Open { name: String, attrs: HashMap<String, String>, empty: bool },
-    Close { name: String },
+    Open {
+        name: String,
+        attrs: HashMap<String, String>,
+        empty: bool,
+    },
+    Close {
+        name: String,
+    },
     Text(String),
 }
 
@@ -48,7 +54,9 @@ fn tokens(src: &str) -> Result<Vec<Token>, String> {
         let tag = &rest[1..end];
         rest = &rest[end + 1..];
         if let Some(name) = tag.strip_prefix('/') {
-            out.push(Token::Close { name: name.trim().to_string() });
+            out.push(Token::Close {
+                name: name.trim().to_string(),
+            });
             continue;
         }
         let (tag, empty) = match tag.strip_suffix('/') {
@@ -61,7 +69,9 @@ fn tokens(src: &str) -> Result<Vec<Token>, String> {
         let mut attrs = HashMap::new();
         let mut a = tag[name_end..].trim_start();
         while !a.is_empty() {
-            let eq = a.find('=').ok_or_else(|| format!("bad attribute in <{name}>"))?;
+            let eq = a
+                .find('=')
+                .ok_or_else(|| format!("bad attribute in <{name}>"))?;
             let key = a[..eq].trim().to_string();
             let after = a[eq + 1..].trim_start();
             let quote = after.chars().next().ok_or("missing attribute value")?;
@@ -88,7 +98,10 @@ pub struct RmEntry {
 }
 
 fn attr<'a>(attrs: &'a HashMap<String, String>, key: &str, ctx: &str) -> Result<&'a str, String> {
-    attrs.get(key).map(String::as_str).ok_or_else(|| format!("{ctx}: missing attribute `{key}`"))
+    attrs
+        .get(key)
+        .map(String::as_str)
+        .ok_or_else(|| format!("{ctx}: missing attribute `{key}`"))
 }
 
 fn num<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
@@ -213,11 +226,20 @@ pub fn parse_graph(src: &str, rm: &[RmEntry]) -> Result<Problem, String> {
         }
     }
     for (src, dst, data) in edges {
-        let s = *node_ids.get(&src).ok_or_else(|| format!("edge from unknown node {src}"))?;
-        let d = *node_ids.get(&dst).ok_or_else(|| format!("edge to unknown node {dst}"))?;
+        let s = *node_ids
+            .get(&src)
+            .ok_or_else(|| format!("edge from unknown node {src}"))?;
+        let d = *node_ids
+            .get(&dst)
+            .ok_or_else(|| format!("edge to unknown node {dst}"))?;
         let delay = num(data.get("delay").map_or("0", String::as_str), "delay")?;
         let distance = num(data.get("distance").map_or("0", String::as_str), "distance")?;
-        p.edges.push(Edge { src: s, dst: d, delay, distance });
+        p.edges.push(Edge {
+            src: s,
+            dst: d,
+            delay,
+            distance,
+        });
     }
     Ok(p)
 }
@@ -233,9 +255,10 @@ pub fn rm_path(graph: &Path) -> Option<PathBuf> {
 
 /// Loads one instance.
 pub fn load(graph: &Path) -> Result<Problem, String> {
-    let rm_file = rm_path(graph).ok_or_else(|| format!("{}: not a .graphml file", graph.display()))?;
-    let rm_src = std::fs::read_to_string(&rm_file)
-        .map_err(|e| format!("{}: {e}", rm_file.display()))?;
+    let rm_file =
+        rm_path(graph).ok_or_else(|| format!("{}: not a .graphml file", graph.display()))?;
+    let rm_src =
+        std::fs::read_to_string(&rm_file).map_err(|e| format!("{}: {e}", rm_file.display()))?;
     let rm = parse_rm(&rm_src).map_err(|e| format!("{}: {e}", rm_file.display()))?;
     let src = std::fs::read_to_string(graph).map_err(|e| format!("{}: {e}", graph.display()))?;
     parse_graph(&src, &rm).map_err(|e| format!("{}: {e}", graph.display()))

@@ -1,0 +1,27 @@
+int no_value(int x) {
+  if (x) return; //~ ERROR must return a value of type `int`
+  return x;
+}
+
+void returns_value(void) {
+  return 3; //~ ERROR returns `void` but a value is returned
+}
+
+kernel void k(global int *a, int n) {
+  break; //~ ERROR `break` outside a loop or switch
+  continue; //~ ERROR `continue` outside a loop
+  switch (n) {
+    case 1: a[0] = 1; break;
+    case 1: a[0] = 2; break; //~ ERROR duplicate case value 1
+  }
+  if (a[0] = 1) {}
+  for (int i = 0; i < n; i++) {
+    int y = z; //~ ERROR use of undeclared identifier `z`
+  }
+  undefined_fn(n); //~ ERROR call to undeclared function `undefined_fn`
+  later(n); //~ ERROR call to undeclared function `later`
+  no_value(1, 2); //~ ERROR takes 1 argument but 2 were given
+  int arr[n]; //~ ERROR array size must be an integer constant expression
+}
+
+void later(int n) {}
