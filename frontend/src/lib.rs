@@ -86,6 +86,11 @@ fn compile_inner(
 ) -> Result<(ast::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
     let pp = preprocess::Preprocessor::new(sm, opts, file);
     let (pre, mut diags) = pp.run(file);
+    // Errors in directives (a missing include, a bad macro call) make the token stream
+    // unreliable; parsing it would mostly report consequences of the same mistake.
+    if diags.iter().any(|d| d.is_error()) {
+        return Err(sort_diags(diags));
+    }
     let eof = Span::new(file, sm.text(file).len() as u32, sm.text(file).len() as u32);
     let (tu, pdiags) = parser::parse(pre.tokens, eof);
     diags.extend(pdiags);

@@ -84,6 +84,10 @@ pub struct ParseState {
     pub diags: RefCell<Vec<Diagnostic>>,
     /// Spans of syntax errors already reported (to drop duplicates from error recovery).
     seen: RefCell<HashSet<(u32, u32, u32)>>,
+    /// End of the token before each token (keyed by the token's file and start), so that
+    /// "expected `;`" can point just after the previous token as C compilers do.
+    /// The flag says whether the token starts a line.
+    prev_end: RefCell<std::collections::HashMap<(u32, u32), (Pos, bool)>>,
 }
 
 impl ParseState {
@@ -97,7 +101,7 @@ impl ParseState {
 
     /// Records a syntax error found during error recovery.
     pub fn record(&self, e: lalrpop_util::ErrorRecovery<Pos, Tok, LexAbort>) {
-        if let Some(d) = convert_error(e.error) {
+        if let Some(d) = self.convert(e.error) {
             let s = d.span();
             if self.seen.borrow_mut().insert((s.file.0, s.start, s.end)) {
                 self.error(d);
@@ -270,6 +274,7 @@ pub struct TokenStream<'s> {
     state: &'s ParseState,
     depth: u32,
     aborted: bool,
+    last_end: Option<Pos>,
 }
 
 impl<'s> TokenStream<'s> {
@@ -279,6 +284,7 @@ impl<'s> TokenStream<'s> {
             state,
             depth: 0,
             aborted: false,
+            last_end: None,
         }
     }
 }
@@ -404,6 +410,12 @@ impl Iterator for TokenStream<'_> {
                 Tok::Punct(")" | "]" | "}") => self.depth = self.depth.saturating_sub(1),
                 _ => {}
             }
+            if let Some(p) = self.last_end.replace(r) {
+                self.state
+                    .prev_end
+                    .borrow_mut()
+                    .insert((l.file.0, l.off), (p, t.bol));
+            }
             return Some(Ok((l, tok, r)));
         }
     }
@@ -455,6 +467,36 @@ fn expected_list(expected: &[String]) -> Option<String> {
         s.push_str(n);
     }
     Some(s)
+}
+
+impl ParseState {
+    fn convert(&self, e: ParseError<Pos, Tok, LexAbort>) -> Option<Diagnostic> {
+        // A missing `;` (or `)`/`]`) is reported after the previous token, where it belongs.
+        if let ParseError::UnrecognizedToken {
+            token: (l, ref t, r),
+            ref expected,
+        } = e
+        {
+            let closer = [";", ")", "]"]
+                .into_iter()
+                .find(|c| expected.iter().any(|x| x.trim_matches('"') == *c));
+            let prev = self.prev_end.borrow().get(&(l.file.0, l.off)).copied();
+            if let (Some(c), Some((p, bol))) = (closer, prev) {
+                // Either only a closer fits, or `;` fits and the offending token starts the
+                // next line: the classic forgotten semicolon.
+                let likely = expected.len() <= 3 || (c == ";" && bol);
+                if likely && p.file == l.file {
+                    let at = sp(p, p);
+                    return Some(
+                        Diagnostic::error(at, format!("expected `{}`", c))
+                            .label(at, format!("expected `{}` here", c))
+                            .label(sp(l, r), format!("found {}", describe(t))),
+                    );
+                }
+            }
+        }
+        convert_error(e)
+    }
 }
 
 fn convert_error(e: ParseError<Pos, Tok, LexAbort>) -> Option<Diagnostic> {
@@ -522,7 +564,7 @@ pub fn parse(toks: Vec<PpToken>, eof: Span) -> (TranslationUnit, Vec<Diagnostic>
                 }
                 e => e,
             };
-            if let Some(d) = convert_error(e) {
+            if let Some(d) = state.convert(e) {
                 let s = d.span();
                 if state.seen.borrow_mut().insert((s.file.0, s.start, s.end)) {
                     state.error(d);

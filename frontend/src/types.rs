@@ -381,9 +381,19 @@ fn write_type(f: &mut dyn fmt::Write, t: &Type, st: Option<&StructTable>) -> fmt
             }
             Ok(())
         }
-        Type::Array(e, n) => {
-            write_type(f, e, st)?;
-            write!(f, "[{}]", n)
+        Type::Array(..) => {
+            // `int[2][3]`: element type first, then the dimensions outermost first
+            let mut dims = Vec::new();
+            let mut t = t;
+            while let Type::Array(e, n) = t {
+                dims.push(*n);
+                t = e;
+            }
+            write_type(f, t, st)?;
+            for n in dims {
+                write!(f, "[{}]", n)?;
+            }
+            Ok(())
         }
         Type::Struct(id) => match st.and_then(|st| st.structs.get(id.0 as usize)) {
             Some(def) => write!(
@@ -546,5 +556,7 @@ mod tests {
         };
         assert_eq!(t.to_string(), "global const int *");
         assert_eq!(Type::Vector(ScalarKind::Float, 4).to_string(), "float4");
+        let a = Type::Array(Box::new(Type::Array(Box::new(Type::INT), 3)), 2);
+        assert_eq!(a.to_string(), "int[2][3]");
     }
 }

@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release -p scheduler --example machsuite -- [DIR] [--jsonl FILE] [--limit-ms N]
 //!     [--period NS] [--base-only] [--filter SUBSTR] [--heuristic-only] [--form auto|structured|aggregated]
-//!     [--objective regs|length|feasibility] [--quiet]
+//!     [--objective regs|length|feasibility] [--quiet] [--verbose]
 //! ```
 //!
 //! `--period NS` sets a clock period (chaining constraints derived by the scheduler) on
@@ -39,7 +39,7 @@ fn usage() -> ! {
     eprintln!(
         "usage: machsuite [DIR] [--jsonl FILE] [--limit-ms N] [--period NS] [--base-only] \
          [--filter SUBSTR] [--heuristic-only] [--form auto|structured|aggregated] \
-         [--objective regs|length|feasibility] [--quiet]"
+         [--objective regs|length|feasibility] [--quiet] [--verbose]"
     );
     std::process::exit(2)
 }
@@ -60,6 +60,7 @@ fn main() {
     let mut base_only = false;
     let mut filter: Option<String> = None;
     let mut quiet = false;
+    let mut verbose = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -82,6 +83,7 @@ fn main() {
             "--filter" => filter = Some(args.next().unwrap_or_else(|| usage())),
             "--heuristic-only" => opts.use_ilp = false,
             "--quiet" => quiet = true,
+            "--verbose" => verbose = true,
             "--form" => {
                 opts.dependence_form = match args.next().as_deref() {
                     Some("auto") => DependenceForm::Auto,
@@ -173,6 +175,14 @@ fn main() {
                         row.optimal = s.optimal;
                         row.method = format!("{:?}", s.stats.method);
                         row.overturned = s.stats.overturned.len();
+                        if verbose {
+                            for a in &s.stats.attempts {
+                                eprintln!(
+                                    "  {rel}: II {} heuristic {} ilp {:?} size {:?} {:.1} ms",
+                                    a.ii, a.heuristic, a.ilp, a.ilp_size, a.ms
+                                );
+                            }
+                        }
                         if let Err(v) = scheduler::verify(&p, &s) {
                             row.error = Some(format!("verification failed: {v:?}"));
                         }

@@ -335,6 +335,7 @@ impl Ctx<'_> {
             presolve,
             time_limit,
         };
+        let tb = Instant::now();
         let model = match ilp::build(spec) {
             Ok(m) => m,
             Err(ilp::Empty) => {
@@ -347,7 +348,11 @@ impl Ctx<'_> {
         };
         *size = model.size();
         let known_feasible = spec.warm.is_some();
+        let ts = Instant::now();
         let mut raw = backend::solve(&model, config(true));
+        if std::env::var_os("SCHED_DEBUG").is_some() {
+            eprintln!("build {:.1} ms solve {:.1} ms", (ts - tb).as_secs_f64() * 1e3, ts.elapsed().as_secs_f64() * 1e3);
+        }
         if matches!(raw, Raw::Infeasible) {
             stats.rechecks += 1;
             raw = backend::solve(&model, config(false));

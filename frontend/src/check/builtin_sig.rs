@@ -102,7 +102,7 @@ const ATOMICS: &[(&str, AtomicOp)] = &[
 ];
 
 /// Built-ins that exist in OpenCL C but have no FPGA implementation here.
-fn unsupported_builtin(name: &str) -> Option<(&'static str, &'static str)> {
+pub(crate) fn unsupported_builtin(name: &str) -> Option<(&'static str, &'static str)> {
     if name == "printf" {
         return Some((
             "`printf` is",

@@ -21,7 +21,9 @@ pub(crate) struct SpecInfo {
 }
 
 /// A checked parameter: name, type, specifier info, span of the whole parameter.
-type ParamInfo = (Option<(String, Span)>, QualType, SpecInfo, Span);
+/// The last field is `true` when the parameter's type could not be resolved (already
+/// reported); such parameters are declared as poisoned names.
+type ParamInfo = (Option<(String, Span)>, QualType, SpecInfo, Span, bool);
 
 /// Where a declaration appears (affects defaults and what is allowed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1040,12 +1042,22 @@ impl Checker<'_> {
         if !void_list {
             for p in params {
                 let ctx = DeclCtx::Param { kernel: is_kernel };
-                let (base, pinfo) = self.resolve_specs(&p.specs, ctx, None)?;
-                let (pname, mut qt, pf) = self.apply_declarator(&p.declarator, base, ctx)?;
-                if pf.is_some() {
-                    self.unsupported(p.span, "function pointers are", "");
-                    return None;
-                }
+                let resolved = self
+                    .resolve_specs(&p.specs, ctx, None)
+                    .and_then(|(base, pinfo)| {
+                        let (pname, qt, pf) = self.apply_declarator(&p.declarator, base, ctx)?;
+                        if pf.is_some() {
+                            self.unsupported(p.span, "function pointers are", "");
+                            return None;
+                        }
+                        Some((pname, qt, pinfo))
+                    });
+                let Some((pname, mut qt, pinfo)) = resolved else {
+                    let pname = p.declarator.name().map(|(n, s)| (n.to_string(), s));
+                    let qt = QualType::plain(Type::INT);
+                    ps.push((pname, qt, SpecInfo::default(), p.span, true));
+                    continue;
+                };
                 // arrays decay to pointers
                 if let Type::Array(e, _) = qt.ty {
                     qt = QualType {
@@ -1066,7 +1078,7 @@ impl Checker<'_> {
                         self.err(s, "invalid storage class for a parameter");
                     }
                 }
-                ps.push((pname, qt, pinfo, p.span));
+                ps.push((pname, qt, pinfo, p.span, false));
             }
         }
         if is_kernel {
@@ -1076,12 +1088,12 @@ impl Checker<'_> {
                         .note("kernels return results through `global` pointer arguments"),
                 );
             }
-            for (pn, qt, _, psp) in &ps {
+            for (pn, qt, _, psp, _) in ps.iter().filter(|p| !p.4) {
                 let sp = pn.as_ref().map_or(*psp, |p| p.1);
                 self.check_kernel_param(&qt.ty, qt.space, sp);
             }
         } else {
-            for (pn, qt, _, psp) in &ps {
+            for (pn, qt, _, psp, _) in ps.iter().filter(|p| !p.4) {
                 let sp = pn.as_ref().map_or(*psp, |p| p.1);
                 if matches!(
                     qt.space,
@@ -1098,7 +1110,7 @@ impl Checker<'_> {
                 }
             }
         }
-        for (pn, qt, _, psp) in &ps {
+        for (pn, qt, _, psp, _) in ps.iter().filter(|p| !p.4) {
             let sp = pn.as_ref().map_or(*psp, |p| p.1);
             if !matches!(qt.ty, Type::Pipe { .. }) {
                 self.complete_object_type(&qt.ty, sp, "a parameter");
@@ -1121,6 +1133,7 @@ impl Checker<'_> {
             is_kernel,
             span: nsp,
             defined: false,
+            poisoned: ps.iter().any(|p| p.4),
         };
         if let Some(old) = self.funcs.get(name) {
             if old.ret != decl.ret || old.params != decl.params || old.is_kernel != decl.is_kernel {
@@ -1255,7 +1268,7 @@ impl Checker<'_> {
         self.validate_fn_attrs(&info.attrs, is_kernel);
         self.push_scope();
         let mut pids = Vec::new();
-        for (pn, qt, pinfo, psp) in ps {
+        for (pn, qt, pinfo, psp, failed) in ps {
             let (pname, pspan) = match pn {
                 Some(p) => p,
                 None => {
@@ -1282,7 +1295,9 @@ impl Checker<'_> {
                 attrs: pinfo.attrs,
                 func: Some(id),
             });
-            if !pname.is_empty() {
+            if failed {
+                self.declare(&pname, Sym::Poison, pspan);
+            } else if !pname.is_empty() {
                 self.declare(&pname, Sym::Var(vid), pspan);
             }
             pids.push(vid);
@@ -1349,6 +1364,7 @@ impl Checker<'_> {
             return Vec::new();
         }
         let Some((base, mut info)) = self.resolve_specs(&d.specs, DeclCtx::Block, None) else {
+            self.poison_names(d);
             return Vec::new();
         };
         info.attrs.extend(self.convert_attrs(extra_attrs));
@@ -1364,6 +1380,10 @@ impl Checker<'_> {
             let Some((name, qt, fparams)) =
                 self.apply_declarator(&id.declarator, base.clone(), DeclCtx::Block)
             else {
+                if let Some((n, s)) = id.declarator.name() {
+                    let n = n.to_string();
+                    self.declare(&n, Sym::Poison, s);
+                }
                 continue;
             };
             let Some((name, nsp)) = name else { continue };
@@ -1371,11 +1391,27 @@ impl Checker<'_> {
                 self.function_proto(&name, nsp, &qt, &info, params, variadic, fsp, false);
                 continue;
             }
-            if let Some(s) = self.local_var(&name, nsp, qt, &info, id, d.span) {
-                out.push(s);
+            match self.local_var(&name, nsp, qt, &info, id, d.span) {
+                Some(s) => out.push(s),
+                None => {
+                    if !self.scopes.last().is_some_and(|s| s.contains_key(&name)) {
+                        self.declare(&name, Sym::Poison, nsp);
+                    }
+                }
             }
         }
         out
+    }
+
+    /// Declares the names of a declaration whose type failed, so that their uses do not
+    /// report "undeclared identifier" on top of the real error.
+    fn poison_names(&mut self, d: &syn::Declaration) {
+        for id in &d.declarators {
+            if let Some((n, s)) = id.declarator.name() {
+                let n = n.to_string();
+                self.declare(&n, Sym::Poison, s);
+            }
+        }
     }
 
     fn local_var(
@@ -1491,15 +1527,23 @@ impl Checker<'_> {
         // The variable is in scope in its own initialiser (C), but checking the initialiser
         // first gives unsized arrays their size; self-reference is rare and would only read
         // an indeterminate value.
+        // A failed initialiser still declares the variable, so later uses do not report
+        // it as undeclared.
+        let mut init_failed = false;
         let init = match &id.init {
-            Some(i) => {
-                let (t, init) = self.check_initializer(i, &ty)?;
-                ty = t;
-                Some(init)
-            }
+            Some(i) => match self.check_initializer(i, &ty) {
+                Some((t, init)) => {
+                    ty = t;
+                    Some(init)
+                }
+                None => {
+                    init_failed = true;
+                    None
+                }
+            },
             None => None,
         };
-        if !self.complete_object_type(&ty, nsp, &format!("variable `{}`", name)) {
+        if !init_failed && !self.complete_object_type(&ty, nsp, &format!("variable `{}`", name)) {
             return None;
         }
         if qt.is_const && init.is_none() && space == AddrSpace::Private {
@@ -1523,6 +1567,9 @@ impl Checker<'_> {
         });
         self.declare(name, Sym::Var(vid), nsp);
         let _ = dspan;
+        if init_failed {
+            return None;
+        }
         Some(Stmt::new(StmtKind::Decl { var: vid, init }, id.span))
     }
 }

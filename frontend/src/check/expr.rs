@@ -776,6 +776,7 @@ impl Checker<'_> {
                 self.err(span, format!("type `{}` used as a value", n));
                 None
             }
+            Some(Sym::Poison) => None,
             None => match n {
                 "__oclhls_inff" => {
                     Some(self.mk(ExprKind::FloatLit(f64::INFINITY), Type::FLOAT, span))
@@ -885,8 +886,20 @@ impl Checker<'_> {
                 let x = self.promote(x);
                 let ty = x.ty.clone();
                 if op == U::Neg {
-                    if let ExprKind::FloatLit(f) = x.kind {
-                        return Some(self.mk(ExprKind::FloatLit(-f), ty, span));
+                    // fold negative literals so that `-3` is one constant
+                    match x.kind {
+                        ExprKind::FloatLit(f) => {
+                            return Some(self.mk(ExprKind::FloatLit(-f), ty, span));
+                        }
+                        ExprKind::IntLit(v) => {
+                            let k = ty.elem_kind().expect("scalar literal");
+                            return Some(self.mk(
+                                ExprKind::IntLit(k.truncate(v.wrapping_neg())),
+                                ty,
+                                span,
+                            ));
+                        }
+                        _ => {}
                     }
                 }
                 let uop = if op == U::Neg { UnOp::Neg } else { UnOp::Plus };
@@ -1666,15 +1679,9 @@ impl Checker<'_> {
                     }
                     let m = *m;
                     for l in 0..m {
-                        comps.push(Expr {
-                            kind: ExprKind::Swizzle {
-                                base: Box::new(e.clone()),
-                                lanes: vec![l],
-                            },
-                            ty: elem.clone(),
-                            span: e.span,
-                            lvalue: false,
-                        });
+                        let mut c = swizzle(e.clone(), vec![l], elem.clone(), e.span);
+                        c.lvalue = false;
+                        comps.push(c);
                     }
                 }
                 t => {
@@ -1732,16 +1739,7 @@ impl Checker<'_> {
                 );
                 return None;
             }
-            let lv = base.lvalue;
-            return Some(Expr {
-                kind: ExprKind::Swizzle {
-                    base: Box::new(base),
-                    lanes: vec![v as u8],
-                },
-                ty: Type::Scalar(k),
-                span,
-                lvalue: lv,
-            });
+            return Some(swizzle(base, vec![v as u8], Type::Scalar(k), span));
         }
         let elem = match &base.ty {
             Type::Pointer { pointee, .. } => (**pointee).clone(),
@@ -1853,16 +1851,7 @@ impl Checker<'_> {
                 } else {
                     Type::Vector(k, lanes.len() as u8)
                 };
-                let lv = base.lvalue;
-                Some(Expr {
-                    kind: ExprKind::Swizzle {
-                        base: Box::new(base),
-                        lanes,
-                    },
-                    ty,
-                    span,
-                    lvalue: lv,
-                })
+                Some(swizzle(base, lanes, ty, span))
             }
             Type::Pointer { pointee, .. } if pointee.is_struct() => {
                 self.error(
@@ -1896,11 +1885,16 @@ impl Checker<'_> {
         };
         match self.lookup(name).cloned() {
             Some(Sym::Func(n)) => return self.user_call(&n, f.span, args, span),
+            Some(Sym::Poison) => return None,
             Some(Sym::Var(_) | Sym::Global(_) | Sym::EnumConst(_)) => {
                 self.err(f.span, format!("`{}` is not a function", name));
                 return None;
             }
             _ => {}
+        }
+        if let Some((what, note)) = super::builtin_sig::unsupported_builtin(name) {
+            self.unsupported(f.span, what, note);
+            return None;
         }
         // builtins: check the arguments first
         let mut xs = Vec::new();
@@ -1945,6 +1939,12 @@ impl Checker<'_> {
 
     fn user_call(&mut self, name: &str, nsp: Span, args: &[syn::Expr], span: Span) -> Option<Expr> {
         let decl = self.funcs.get(name).cloned()?;
+        if decl.poisoned {
+            for a in args {
+                let _ = self.expr(a);
+            }
+            return None;
+        }
         let mut xs = Vec::new();
         let mut ok = true;
         for a in args {
@@ -2019,6 +2019,28 @@ pub(crate) fn round_to(k: ScalarKind, v: f64) -> f64 {
     match k {
         ScalarKind::Float | ScalarKind::Half => v as f32 as f64,
         _ => v,
+    }
+}
+
+/// `base.lanes`, composing with a swizzle `base` (`v.xy.y` is `v.y`).
+pub(crate) fn swizzle(base: Expr, lanes: Vec<u8>, ty: Type, span: Span) -> Expr {
+    if let ExprKind::Swizzle {
+        base: inner,
+        lanes: inner_lanes,
+    } = base.kind
+    {
+        let composed = lanes.iter().map(|l| inner_lanes[*l as usize]).collect();
+        return swizzle(*inner, composed, ty, span);
+    }
+    let lvalue = base.lvalue;
+    Expr {
+        kind: ExprKind::Swizzle {
+            base: Box::new(base),
+            lanes,
+        },
+        ty,
+        span,
+        lvalue,
     }
 }
 

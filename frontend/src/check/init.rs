@@ -76,15 +76,10 @@ impl Checker<'_> {
                         Type::Scalar(_) => comps.push(self.cast(x, &elem, CastKind::Implicit)),
                         Type::Vector(ek, m) if ek == k && !super::expr::has_side_effects(&x) => {
                             for l in 0..*m {
-                                comps.push(Expr {
-                                    kind: ExprKind::Swizzle {
-                                        base: Box::new(x.clone()),
-                                        lanes: vec![l],
-                                    },
-                                    ty: elem.clone(),
-                                    span: x.span,
-                                    lvalue: false,
-                                });
+                                let mut c =
+                                    super::expr::swizzle(x.clone(), vec![l], elem.clone(), x.span);
+                                c.lvalue = false;
+                                comps.push(c);
                             }
                         }
                         t => {

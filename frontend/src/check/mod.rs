@@ -55,6 +55,8 @@ pub(crate) enum Sym {
     /// Enumeration constant (value, always `int`).
     EnumConst(u64),
     Typedef(QualType),
+    /// A name whose declaration failed (already reported): uses are silently invalid.
+    Poison,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -71,6 +73,8 @@ pub(crate) struct FuncDecl {
     pub is_kernel: bool,
     pub span: Span,
     pub defined: bool,
+    /// Some parameter type failed to resolve; calls are not checked.
+    pub poisoned: bool,
 }
 
 pub(crate) struct FnCtx {

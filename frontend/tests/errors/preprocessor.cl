@@ -1,6 +1,6 @@
 #define F(a, b) ((a) + (b))
 #include "does_not_exist.h" //~ ERROR cannot find include file `does_not_exist.h`
-#if 1 +
+#if 1 + //~ ERROR expected a value at the end of the preprocessor expression
 #endif
 #bogus //~ ERROR unknown preprocessor directive `#bogus`
 #pragma weird_vendor_thing //~ WARNING unknown pragma `weird_vendor_thing` ignored

@@ -4,7 +4,7 @@ kernel void k(global int *a, global const int *b, int4 v, float4 f) {
   const int c = 3;
   c = 4; //~ ERROR cannot assign to `c` because it is declared `const`
   a = 5; //~ ERROR cannot convert `int` to `global int *`
-  v = f; //~ ERROR no implicit conversions between vector types
+  v = f; //~ ERROR cannot convert `float4` to `int4`
   int4 w = v + f; //~ ERROR different vector types
   float r = 1.5f % 2.0f; //~ ERROR `%` needs integer operands
   a[0] = v; //~ ERROR cannot convert `int4` to `int`

@@ -1,0 +1,121 @@
+//! The kernel corpus: every file under tests/kernels/ and examples/ runs its own test vectors
+//! in Verilator (`oclhls sim`, memory with random latency and back-pressure), and its Verilog
+//! must be lint-clean under `verilator --lint-only -Wall`. Expected values in the files are
+//! computed by hand (see the comments in each file).
+
+mod common;
+
+use common::{oclhls, root, write};
+use std::path::Path;
+
+/// Files of the corpus; `corpus_is_complete` fails when a file is added without a test here.
+const CORPUS: &[&str] = &[
+    "examples/vadd.cl",
+    "tests/kernels/clamp_select.cl",
+    "tests/kernels/ids_2d.cl",
+    "tests/kernels/saxpy_int.cl",
+    "tests/kernels/sum_pairs.cl",
+];
+
+fn sim(file: &str, extra: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rtl");
+    let mut args = vec!["sim", file, "-o", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let o = oclhls(&args, &root());
+    assert_eq!(o.code, 0, "{file}:\n{}\n{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains(" 0 failed"), "{}", o.stdout);
+    assert!(!o.stdout.contains("0 passed"), "{}", o.stdout);
+    lint(&out);
+}
+
+/// `verilator --lint-only -Wall` on every module a compile wrote, no waivers.
+fn lint(dir: &Path) {
+    let tc = toolchain::Toolchain::new(false);
+    let v = tc.locate(toolchain::Tool::Verilator).expect("verilator is available");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    for k in report["kernels"].as_array().unwrap() {
+        let module = k["interface"]["module"].as_str().unwrap();
+        let out = tc
+            .command(&v)
+            .current_dir(dir)
+            .args(["--lint-only", "-Wall", "--top-module", module])
+            .arg(k["verilog"].as_str().unwrap())
+            .arg("oclhls_fifo.v")
+            .output()
+            .expect("verilator runs");
+        assert!(
+            out.status.success(),
+            "lint of {module}:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn corpus_is_complete() {
+    let mut files: Vec<String> = std::fs::read_dir(root().join("tests/kernels"))
+        .unwrap()
+        .map(|e| format!("tests/kernels/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|f| f.ends_with(".cl"))
+        .collect();
+    files.push("examples/vadd.cl".into());
+    files.sort();
+    let mut listed: Vec<String> = CORPUS.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(files, listed, "add new kernel files to CORPUS and give them a #[test]");
+}
+
+#[test]
+fn vadd() {
+    sim("examples/vadd.cl", &[]);
+}
+
+#[test]
+fn vadd_hostile_memory() {
+    // Long latencies and ready low most of the time: the pipeline must stall, never lose data.
+    sim("examples/vadd.cl", &["--stall-prob", "0.7", "--max-latency", "40", "--seed", "11"]);
+}
+
+#[test]
+fn vadd_ideal_memory() {
+    sim("examples/vadd.cl", &["--ideal-memory"]);
+}
+
+#[test]
+fn clamp_select() {
+    sim("tests/kernels/clamp_select.cl", &[]);
+}
+
+#[test]
+fn ids_2d() {
+    sim("tests/kernels/ids_2d.cl", &["--seed", "3"]);
+}
+
+#[test]
+fn saxpy_int() {
+    sim("tests/kernels/saxpy_int.cl", &[]);
+}
+
+#[test]
+fn sum_pairs() {
+    sim("tests/kernels/sum_pairs.cl", &["--seed", "5"]);
+}
+
+#[test]
+fn wrong_expectations_fail_and_name_the_element() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "wrong.cl",
+        "/*!\n[config]\n[test]\nname: off by one\nkernel_name: inc\nglobal_size: 4 1 1\nlocal_size: 4 1 1\narg_in: 0 buffer int[4] 1 2 3 4\narg_out: 1 buffer int[4] 2 3 5 5\n!*/\nkernel void inc(global const int *a, global int *b) { size_t i = get_global_id(0); b[i] = a[i] + 1; }\n",
+    );
+    let o = oclhls(&["sim", &src, "-o", dir.path().join("o").to_str().unwrap()], dir.path());
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    assert!(o.stdout.contains("FAIL off by one"), "{}", o.stdout);
+    assert!(o.stdout.contains("int[2]"), "names the first differing element: {}", o.stdout);
+    assert!(o.stdout.contains("expected 5"), "{}", o.stdout);
+    assert!(o.stdout.contains("got 4"), "{}", o.stdout);
+    assert!(o.stdout.contains("0 passed, 1 failed"), "{}", o.stdout);
+}
