@@ -33,7 +33,10 @@ fn compile_writes_verilog_and_report() {
     assert_eq!(l["rec_mii"], 1);
     assert_eq!(l["optimal"], true);
     assert_eq!(l["line"], 33);
-    assert!(l["depth"].as_u64().unwrap() >= 4, "a load takes 3 cycles: {l}");
+    assert!(
+        l["depth"].as_u64().unwrap() >= 4,
+        "a load takes 3 cycles: {l}"
+    );
     // The interface lists a read port for a and b and a write port for c.
     let ports: Vec<String> = k["interface"]["ports"]
         .as_array()
@@ -41,7 +44,13 @@ fn compile_writes_verilog_and_report() {
         .iter()
         .map(|p| p["name"].as_str().unwrap().to_string())
         .collect();
-    for p in ["a_rreq_valid", "b_rresp_data", "c_wreq_data", "c_wresp_valid", "arg_a"] {
+    for p in [
+        "a_rreq_valid",
+        "b_rresp_data",
+        "c_wreq_data",
+        "c_wresp_valid",
+        "arg_a",
+    ] {
         assert!(ports.contains(&p.to_string()), "missing {p} in {ports:?}");
     }
     assert!(!ports.contains(&"c_rreq_valid".to_string()));
@@ -50,7 +59,11 @@ fn compile_writes_verilog_and_report() {
 #[test]
 fn default_output_directory_is_build_stem() {
     let dir = tempfile::tempdir().unwrap();
-    let src = write(dir.path(), "k.cl", "kernel void k(global int *o) { o[get_global_id(0)] = 1; }\n");
+    let src = write(
+        dir.path(),
+        "k.cl",
+        "kernel void k(global int *o) { o[get_global_id(0)] = 1; }\n",
+    );
     let o = oclhls(&[&src], dir.path());
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(dir.path().join("build/k/k.v").is_file());
@@ -66,11 +79,17 @@ fn kernel_selection() {
         "kernel void one(global int *o) { o[0] = 1; }\nkernel void two(global int *o) { o[0] = 2; }\n",
     );
     let out = dir.path().join("o");
-    let o = oclhls(&[&src, "--kernel", "two", "-o", out.to_str().unwrap()], dir.path());
+    let o = oclhls(
+        &[&src, "--kernel", "two", "-o", out.to_str().unwrap()],
+        dir.path(),
+    );
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(out.join("two.v").is_file());
     assert!(!out.join("one.v").exists());
-    let o = oclhls(&[&src, "--kernel", "three", "-o", out.to_str().unwrap()], dir.path());
+    let o = oclhls(
+        &[&src, "--kernel", "three", "-o", out.to_str().unwrap()],
+        dir.path(),
+    );
     assert_eq!(o.code, 1);
     assert!(o.stderr.contains("no kernel named `three`"), "{}", o.stderr);
     assert!(o.stderr.contains("one, two"), "{}", o.stderr);
@@ -79,7 +98,11 @@ fn kernel_selection() {
 #[test]
 fn defines_reach_the_preprocessor() {
     let dir = tempfile::tempdir().unwrap();
-    let src = write(dir.path(), "d.cl", "kernel void d(global int *o) { o[0] = VALUE; }\n");
+    let src = write(
+        dir.path(),
+        "d.cl",
+        "kernel void d(global int *o) { o[0] = VALUE; }\n",
+    );
     let o = oclhls(&["check", &src], dir.path());
     assert_eq!(o.code, 1, "VALUE is undefined without -D");
     let o = oclhls(&["check", &src, "-D", "VALUE=3"], dir.path());
@@ -116,11 +139,21 @@ fn unsupported_constructs_are_spanned_diagnostics() {
         "loop.cl",
         "kernel void acc(global const int *a, global int *o, int n) {\n  int s = 0;\n  for (int k = 0; k < n; k++) s += a[k];\n  o[0] = s;\n}\n",
     );
-    let o = oclhls(&[&src, "-o", dir.path().join("o").to_str().unwrap()], dir.path());
+    let o = oclhls(
+        &[&src, "-o", dir.path().join("o").to_str().unwrap()],
+        dir.path(),
+    );
     assert_eq!(o.code, 1);
-    assert!(o.stderr.contains("not yet supported by the hardware path"), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("not yet supported by the hardware path"),
+        "{}",
+        o.stderr
+    );
     assert!(o.stderr.contains("loop.cl:3"), "{}", o.stderr);
-    assert!(!dir.path().join("o/acc.v").exists(), "no output for a failed compile");
+    assert!(
+        !dir.path().join("o/acc.v").exists(),
+        "no output for a failed compile"
+    );
     // The same program is valid OpenCL C.
     let o = oclhls(&["check", &src], dir.path());
     assert_eq!(o.code, 0, "{}", o.stderr);
@@ -129,7 +162,11 @@ fn unsupported_constructs_are_spanned_diagnostics() {
 #[test]
 fn syntax_errors_name_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
-    let src = write(dir.path(), "bad.cl", "kernel void k(global int *o) {\n  o[0] = ;\n}\n");
+    let src = write(
+        dir.path(),
+        "bad.cl",
+        "kernel void k(global int *o) {\n  o[0] = ;\n}\n",
+    );
     let o = oclhls(&[&src], dir.path());
     assert_eq!(o.code, 1);
     assert!(o.stderr.contains("bad.cl:2"), "{}", o.stderr);
@@ -138,9 +175,22 @@ fn syntax_errors_name_file_and_line() {
 #[test]
 fn ir_can_be_printed_after_a_pass() {
     let dir = tempfile::tempdir().unwrap();
-    let o = oclhls(&[VADD, "-o", dir.path().to_str().unwrap(), "--print-ir-after", "dce"], &root());
+    let o = oclhls(
+        &[
+            VADD,
+            "-o",
+            dir.path().to_str().unwrap(),
+            "--print-ir-after",
+            "dce",
+        ],
+        &root(),
+    );
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert!(o.stdout.contains("; IR of `vadd` after dce"), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("; IR of `vadd` after dce"),
+        "{}",
+        o.stdout
+    );
     assert!(o.stdout.contains("global_id(0)"));
     assert!(o.stdout.contains("store mem2"));
 }
@@ -148,7 +198,11 @@ fn ir_can_be_printed_after_a_pass() {
 #[test]
 fn sim_without_header_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    let src = write(dir.path(), "k.cl", "kernel void k(global int *o) { o[0] = 1; }\n");
+    let src = write(
+        dir.path(),
+        "k.cl",
+        "kernel void k(global int *o) { o[0] = 1; }\n",
+    );
     let o = oclhls(&["sim", &src], dir.path());
     assert_eq!(o.code, 1);
     assert!(o.stderr.contains("no test vectors"), "{}", o.stderr);

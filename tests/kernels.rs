@@ -32,7 +32,9 @@ fn sim(file: &str, extra: &[&str]) {
 /// `verilator --lint-only -Wall` on every module a compile wrote, no waivers.
 fn lint(dir: &Path) {
     let tc = toolchain::Toolchain::new(false);
-    let v = tc.locate(toolchain::Tool::Verilator).expect("verilator is available");
+    let v = tc
+        .locate(toolchain::Tool::Verilator)
+        .expect("verilator is available");
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     for k in report["kernels"].as_array().unwrap() {
@@ -64,7 +66,10 @@ fn corpus_is_complete() {
     files.sort();
     let mut listed: Vec<String> = CORPUS.iter().map(|s| s.to_string()).collect();
     listed.sort();
-    assert_eq!(files, listed, "add new kernel files to CORPUS and give them a #[test]");
+    assert_eq!(
+        files, listed,
+        "add new kernel files to CORPUS and give them a #[test]"
+    );
 }
 
 #[test]
@@ -75,7 +80,10 @@ fn vadd() {
 #[test]
 fn vadd_hostile_memory() {
     // Long latencies and ready low most of the time: the pipeline must stall, never lose data.
-    sim("examples/vadd.cl", &["--stall-prob", "0.7", "--max-latency", "40", "--seed", "11"]);
+    sim(
+        "examples/vadd.cl",
+        &["--stall-prob", "0.7", "--max-latency", "40", "--seed", "11"],
+    );
 }
 
 #[test]
@@ -111,10 +119,17 @@ fn wrong_expectations_fail_and_name_the_element() {
         "wrong.cl",
         "/*!\n[config]\n[test]\nname: off by one\nkernel_name: inc\nglobal_size: 4 1 1\nlocal_size: 4 1 1\narg_in: 0 buffer int[4] 1 2 3 4\narg_out: 1 buffer int[4] 2 3 5 5\n!*/\nkernel void inc(global const int *a, global int *b) { size_t i = get_global_id(0); b[i] = a[i] + 1; }\n",
     );
-    let o = oclhls(&["sim", &src, "-o", dir.path().join("o").to_str().unwrap()], dir.path());
+    let o = oclhls(
+        &["sim", &src, "-o", dir.path().join("o").to_str().unwrap()],
+        dir.path(),
+    );
     assert_eq!(o.code, 1, "{}", o.stdout);
     assert!(o.stdout.contains("FAIL off by one"), "{}", o.stdout);
-    assert!(o.stdout.contains("int[2]"), "names the first differing element: {}", o.stdout);
+    assert!(
+        o.stdout.contains("int[2]"),
+        "names the first differing element: {}",
+        o.stdout
+    );
     assert!(o.stdout.contains("expected 5"), "{}", o.stdout);
     assert!(o.stdout.contains("got 4"), "{}", o.stdout);
     assert!(o.stdout.contains("0 passed, 1 failed"), "{}", o.stdout);

@@ -221,6 +221,19 @@ pub fn is_type_word(name: &str) -> bool {
         "image2d_array_msaa_t",
         "image2d_msaa_depth_t",
         "image2d_array_msaa_depth_t",
+        "atomic_int",
+        "atomic_uint",
+        "atomic_long",
+        "atomic_ulong",
+        "atomic_float",
+        "atomic_double",
+        "atomic_flag",
+        "atomic_intptr_t",
+        "atomic_uintptr_t",
+        "atomic_size_t",
+        "atomic_ptrdiff_t",
+        "memory_order",
+        "memory_scope",
     ];
     if WORDS.contains(&name) {
         return true;

@@ -20,7 +20,7 @@ use std::rc::Rc;
 
 const MAX_INCLUDE_DEPTH: u32 = 64;
 const MAX_EXPAND_DEPTH: u32 = 200;
-const MAX_EXPANDED_TOKENS: usize = 4_000_000;
+const MAX_EXPANDED_TOKENS: usize = 1_000_000;
 const MAX_IF_EXPR_DEPTH: u32 = 256;
 
 #[derive(Clone, Debug)]

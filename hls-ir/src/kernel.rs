@@ -22,7 +22,7 @@ pub struct Op {
 }
 
 /// An edge of the dataflow graph, from producer to consumer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dep {
     /// The source's value is operand `operand` of the target, `distance` iterations later.
     Data { operand: u8, distance: u32 },

@@ -163,7 +163,7 @@ pub enum CopyDir {
 }
 
 /// What an operation does. Operand lists are given as `(name: type)` in each doc comment.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum OpKind {
     /// A constant; the value's low `ty.bits()` bits (floats as their IEEE bit pattern).
     Const(u64),

@@ -351,7 +351,11 @@ impl Ctx<'_> {
         let ts = Instant::now();
         let mut raw = backend::solve(&model, config(true));
         if std::env::var_os("SCHED_DEBUG").is_some() {
-            eprintln!("build {:.1} ms solve {:.1} ms", (ts - tb).as_secs_f64() * 1e3, ts.elapsed().as_secs_f64() * 1e3);
+            eprintln!(
+                "build {:.1} ms solve {:.1} ms",
+                (ts - tb).as_secs_f64() * 1e3,
+                ts.elapsed().as_secs_f64() * 1e3
+            );
         }
         if matches!(raw, Raw::Infeasible) {
             stats.rechecks += 1;

@@ -344,10 +344,14 @@ impl Checker<'_> {
             } else {
                 non_lit
             };
+            // arguments of one type select that overload (`min(char, char)` is `char`);
+            // mixed types follow the usual arithmetic conversions
+            let same = basis.windows(2).all(|w| w[0].ty == w[1].ty);
             for a in basis {
                 let ak = a.ty.elem_kind().expect("arithmetic");
                 k = Some(match k {
-                    None => super::expr::promote_kind(ak).max_by_kind(ak),
+                    None => ak,
+                    Some(p) if same => p,
                     Some(p) => super::expr::usual_scalar(p, ak),
                 });
             }
@@ -385,18 +389,6 @@ impl Checker<'_> {
             }
             self.error(d);
             return None;
-        }
-        if t.is_float() && !t.is_integer() {
-            for a in &args {
-                if a.ty.is_scalar()
-                    && t.is_vector()
-                    && a.ty.is_float() != t.is_float()
-                    && !matches!(a.kind, ExprKind::IntLit(_))
-                    && a.ty.is_float()
-                {
-                    // float scalar with integer vector is caught by int_only; nothing here
-                }
-            }
         }
         let args = args
             .into_iter()
@@ -1358,19 +1350,5 @@ impl Checker<'_> {
             Builtin::AsyncWorkGroupCopy
         };
         self.bi(b, xs, Type::Event, span)
-    }
-}
-
-trait MaxByKind {
-    fn max_by_kind(self, orig: ScalarKind) -> ScalarKind;
-}
-
-impl MaxByKind for ScalarKind {
-    /// Scalar gentype of a single argument: promoted integer for small integer types, as
-    /// clang's overload resolution would pick (`min(char, char)` resolves to the `char`
-    /// overload, so keep the original kind).
-    fn max_by_kind(self, orig: ScalarKind) -> ScalarKind {
-        let _ = self;
-        orig
     }
 }

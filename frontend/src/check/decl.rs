@@ -447,6 +447,14 @@ impl Checker<'_> {
                 );
                 return None;
             }
+            w if w.starts_with("atomic_") || w.starts_with("memory_") => {
+                self.unsupported(
+                    span,
+                    "C11 atomic types are",
+                    "use `volatile global int *` with `atomic_add`, `atomic_inc`, `atomic_cmpxchg`",
+                );
+                return None;
+            }
             "queue_t" | "clk_event_t" | "ndrange_t" => {
                 self.unsupported(
                     span,
@@ -1078,6 +1086,9 @@ impl Checker<'_> {
                         self.err(s, "invalid storage class for a parameter");
                     }
                 }
+                let mut pinfo = pinfo;
+                let extra = self.convert_attrs(&p.attrs);
+                pinfo.attrs.extend(extra);
                 ps.push((pname, qt, pinfo, p.span, false));
             }
         }

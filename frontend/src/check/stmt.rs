@@ -230,7 +230,14 @@ impl Checker<'_> {
                             );
                             return None;
                         }
-                        StmtKind::Return(None)
+                        // `return f();` with a void `f`: keep the call
+                        StmtKind::Block(Block {
+                            stmts: vec![
+                                Stmt::new(StmtKind::Expr(x), e.span),
+                                Stmt::new(StmtKind::Return(None), span),
+                            ],
+                            span,
+                        })
                     }
                     (Some(e), false) => {
                         let x = self.rvalue(e)?;

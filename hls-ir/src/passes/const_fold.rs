@@ -1,4 +1,5 @@
-//! `const-fold`: fold integer operations on constants and apply algebraic identities.
+//! `const-fold`: fold integer operations on constants, apply algebraic identities, and reduce
+//! multiplications by a power of two to shifts (wiring instead of a DSP multiplier).
 //! Requires: a verified kernel. Guarantees: no integer `Binary`/`Cmp`/`Convert`/`Select` op has
 //! only constant operands; the kernel still verifies (folded values are masked to their type).
 //! Floating-point ops are left alone: folding them must follow the rounding the hardware uses.
@@ -130,6 +131,23 @@ fn fold(k: &Kernel, id: OpId) -> Option<Result<u64, OpId>> {
     }
 }
 
+/// `x * 2^n` or `2^n * x` (integers) as `(x, n)`.
+fn mul_by_power_of_two(k: &Kernel, id: OpId) -> Option<(OpId, u32)> {
+    let op = k.op(id);
+    if op.kind != OpKind::Binary(BinOp::Mul) || op.ty.is_float() {
+        return None;
+    }
+    let args = k.operands(id);
+    for (x, c) in [(args[0], args[1]), (args[1], args[0])] {
+        if let Some(v) = const_of(k, c) {
+            if v.is_power_of_two() {
+                return Some((x, v.trailing_zeros()));
+            }
+        }
+    }
+    None
+}
+
 pub fn run(k: &mut Kernel) {
     // Ids are created in topological order by lowering, but passes may not keep that, so
     // iterate to a fixed point.
@@ -137,6 +155,28 @@ pub fn run(k: &mut Kernel) {
         let mut changed = false;
         for id in k.op_ids() {
             if !k.contains(id) {
+                continue;
+            }
+            if let Some((x, n)) = mul_by_power_of_two(k, id) {
+                let op = k.op(id).clone();
+                let amount = k.add_op(
+                    Op {
+                        kind: OpKind::Const(n as u64),
+                        name: None,
+                        ..op.clone()
+                    },
+                    &[],
+                );
+                let shl = k.add_op(
+                    Op {
+                        kind: OpKind::Binary(BinOp::Shl),
+                        ..op
+                    },
+                    &[x, amount],
+                );
+                k.replace_uses(id, shl);
+                k.remove_op(id);
+                changed = true;
                 continue;
             }
             match fold(k, id) {

@@ -5,6 +5,7 @@
 //! `verify_each` is set), so a broken invariant is reported against the pass that broke it.
 
 pub mod const_fold;
+pub mod cse;
 pub mod dce;
 
 use crate::kernel::Kernel;
@@ -19,12 +20,18 @@ pub struct Pass {
 /// The pass order. Ordering constraints:
 /// - `const-fold` first: lowering emits many constant sub-expressions (address scaling,
 ///   implicit conversions of literals) whose folding exposes dead ops.
+/// - `cse` after folding: folded constants become identical and merge.
 /// - `dce` last: removes everything folding left unused; it must see final uses.
 pub const PIPELINE: &[Pass] = &[
     Pass {
         name: "const-fold",
         description: "fold operations on constants and simplify x+0, x*1, x<<0, trivial selects",
         run: const_fold::run,
+    },
+    Pass {
+        name: "cse",
+        description: "merge pure operations with the same kind, type, region and operands",
+        run: cse::run,
     },
     Pass {
         name: "dce",

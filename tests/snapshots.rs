@@ -1,0 +1,66 @@
+//! Golden outputs: the IR after the pass pipeline, the emitted Verilog, and rendered
+//! diagnostics, for the kernel corpus. Bless changes with `INSTA_UPDATE=always cargo test
+//! --test snapshots` (or `cargo insta review`) and review every diff like code.
+
+use frontend::span::SourceMap;
+use std::path::Path;
+
+fn compile(path: &str) -> (SourceMap, frontend::ast::Program) {
+    let mut sm = SourceMap::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let file = frontend::load_file(&mut sm, &root.join(path)).unwrap();
+    let (p, _) = frontend::compile(&mut sm, file, &frontend::Options::default())
+        .unwrap_or_else(|d| panic!("{}", frontend::render(&sm, &d, false)));
+    (sm, p)
+}
+
+/// IR (after passes) and Verilog of every kernel in `path`.
+fn golden(path: &str) -> (String, String) {
+    let (sm, p) = compile(path);
+    let mut ir = String::new();
+    let mut rtl = String::new();
+    for (id, _) in p.kernels() {
+        let mut k = hls_ir::lower::lower_kernel(&p, id).unwrap();
+        hls_ir::passes::run_pipeline(&mut k, true, &mut |_, _| {}).unwrap();
+        // Spans as line:col only, so snapshots do not depend on the checkout path.
+        ir += &hls_ir::printer::print_kernel(&k, &|s| {
+            let (l, c) = sm.line_col(s);
+            format!("{l}:{c}")
+        });
+        let lib = scheduler::oplib::OpLibrary::default();
+        let s =
+            scheduler::kernel::schedule_kernel(&k, &lib, &scheduler::Options::default()).unwrap();
+        rtl += &rtl_templates::emit_kernel(&k, &s)
+            .unwrap_or_else(|d| panic!("{}", frontend::render(&sm, &d, false)))
+            .verilog;
+    }
+    (ir, rtl)
+}
+
+macro_rules! golden_test {
+    ($name:ident, $path:literal) => {
+        #[test]
+        fn $name() {
+            let (ir, rtl) = golden($path);
+            insta::assert_snapshot!(concat!(stringify!($name), "_ir"), ir);
+            insta::assert_snapshot!(concat!(stringify!($name), "_verilog"), rtl);
+        }
+    };
+}
+
+golden_test!(vadd, "examples/vadd.cl");
+golden_test!(clamp_select, "tests/kernels/clamp_select.cl");
+golden_test!(sum_pairs, "tests/kernels/sum_pairs.cl");
+
+#[test]
+fn unsupported_loop_diagnostic() {
+    let mut sm = SourceMap::new();
+    let f = sm.add_file(
+        "loop.cl",
+        "kernel void acc(global const int *a, global int *o, int n) {\n  int s = 0;\n  for (int k = 0; k < n; k++) s += a[k];\n  o[0] = s;\n}\n",
+    );
+    let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default()).unwrap();
+    let (id, _) = p.kernels().next().unwrap();
+    let d = hls_ir::lower::lower_kernel(&p, id).unwrap_err();
+    insta::assert_snapshot!(frontend::render(&sm, &d, false));
+}
