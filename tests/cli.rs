@@ -207,3 +207,15 @@ fn sim_without_header_is_an_error() {
     assert_eq!(o.code, 1);
     assert!(o.stderr.contains("no test vectors"), "{}", o.stderr);
 }
+
+#[test]
+fn doctor_lists_every_tool() {
+    let o = oclhls(&["doctor", "--offline"], &root());
+    assert!(o.code == 0 || o.code == 1, "{}", o.stderr);
+    assert!(o.stdout.contains("tool cache:"), "{}", o.stdout);
+    for tool in ["verilator", "yosys", "nextpnr-ecp5", "ecppack"] {
+        let line = o.stdout.lines().find(|l| l.starts_with(tool)).unwrap_or_else(|| panic!("{tool} missing: {}", o.stdout));
+        // Either a version and a path, or `missing` with how to get it.
+        assert!(line.contains('/') || line.contains("missing"), "{line}");
+    }
+}

@@ -103,6 +103,9 @@ const ATOMICS: &[(&str, AtomicOp)] = &[
 
 /// Built-ins that exist in OpenCL C but have no FPGA implementation here.
 pub(crate) fn unsupported_builtin(name: &str) -> Option<(&'static str, &'static str)> {
+    if PIPE_FNS.iter().any(|p| p.0 == name) || OTHER_NAMES.contains(&name) {
+        return None;
+    }
     if name == "printf" {
         return Some((
             "`printf` is",

@@ -1497,10 +1497,27 @@ impl Checker<'_> {
         f: &syn::Expr,
         span: Span,
     ) -> Option<Expr> {
-        let cond = self.rvalue(c);
-        let then = self.rvalue(t);
-        let els = self.rvalue(f);
+let cond = self.rvalue(c);
+        let then = self.expr(t).map(|x| self.decay(x));
+        let els = self.expr(f).map(|x| self.decay(x));
         let (cond, then, els) = (cond?, then?, els?);
+        if then.ty.is_void() || els.ty.is_void() {
+            // `c ? f() : g()` with void calls is a statement in disguise; both arms must be void
+            if !(then.ty.is_void() && els.ty.is_void()) || cond.ty.is_vector() {
+                self.err(span, "both arms of `?:` must be `void` if one of them is");
+                return None;
+            }
+            let cond = self.as_condition(cond, "the condition of `?:`")?;
+            return Some(self.mk(
+                ExprKind::Cond {
+                    cond: Box::new(cond),
+                    then: Box::new(then),
+                    els: Box::new(els),
+                },
+                Type::Void,
+                span,
+            ));
+        }
         if let Type::Vector(ck, cn) = cond.ty {
             // lane-wise select
             if !ck.is_integer() {

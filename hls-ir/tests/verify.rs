@@ -1,0 +1,90 @@
+//! The verifier rejects broken IR (each check can fail) and accepts what lowering builds.
+
+use frontend::span::{FileId, Span};
+use hls_ir::{BinOp, CmpOp, Dep, Kernel, Op, OpKind, Ty};
+
+fn span() -> Span {
+    Span::new(FileId(0), 0, 0)
+}
+
+fn op(kind: OpKind, ty: Ty) -> Op {
+    Op { kind, ty, region: Kernel::WORK_ITEM_LOOP, span: span(), name: None }
+}
+
+fn errors(k: &Kernel) -> String {
+    hls_ir::verify(k).map(|_| String::new()).unwrap_or_else(|e| e.to_string())
+}
+
+#[test]
+fn well_formed_kernel_verifies() {
+    let mut k = Kernel::new("k", span());
+    let a = k.add_op(op(OpKind::Const(3), Ty::I32), &[]);
+    let b = k.add_op(op(OpKind::Const(4), Ty::I32), &[]);
+    let s = k.add_op(op(OpKind::Binary(BinOp::Add), Ty::I32), &[a, b]);
+    k.add_op(op(OpKind::Cmp(CmpOp::LtS), Ty::BOOL), &[s, b]);
+    assert_eq!(errors(&k), "");
+}
+
+#[test]
+fn width_mismatch_is_reported() {
+    let mut k = Kernel::new("k", span());
+    let a = k.add_op(op(OpKind::Const(3), Ty::I32), &[]);
+    let b = k.add_op(op(OpKind::Const(4), Ty::Int(16)), &[]);
+    k.add_op(op(OpKind::Binary(BinOp::Add), Ty::I32), &[a, b]);
+    assert!(errors(&k).contains("operand types differ"), "{}", errors(&k));
+}
+
+#[test]
+fn wrong_arity_is_reported() {
+    let mut k = Kernel::new("k", span());
+    let a = k.add_op(op(OpKind::Const(3), Ty::I32), &[]);
+    k.add_op(op(OpKind::Binary(BinOp::Add), Ty::I32), &[a]);
+    assert!(errors(&k).contains("takes 2 operands"), "{}", errors(&k));
+}
+
+#[test]
+fn constant_wider_than_type_is_reported() {
+    let mut k = Kernel::new("k", span());
+    k.add_op(op(OpKind::Const(0x1ff), Ty::Int(8)), &[]);
+    assert!(errors(&k).contains("wider than its type"), "{}", errors(&k));
+}
+
+#[test]
+fn zero_distance_cycle_is_reported_but_carried_edges_are_fine() {
+    let mut k = Kernel::new("k", span());
+    let a = k.add_op(op(OpKind::Const(1), Ty::I32), &[]);
+    let x = k.add_op(op(OpKind::Binary(BinOp::Add), Ty::I32), &[a, a]);
+    let y = k.add_op(op(OpKind::Binary(BinOp::Add), Ty::I32), &[x, a]);
+    k.add_dep(y, x, Dep::Order { distance: 1 });
+    assert_eq!(errors(&k), "", "a loop-carried edge may close a cycle");
+    k.add_dep(y, x, Dep::Order { distance: 0 });
+    assert!(errors(&k).contains("cycle of distance 0"), "{}", errors(&k));
+}
+
+#[test]
+fn predicate_must_be_i1() {
+    let mut k = Kernel::new("k", span());
+    let addr = k.add_op(op(OpKind::Const(0), Ty::I32), &[]);
+    let bad_pred = k.add_op(op(OpKind::Const(1), Ty::I32), &[]);
+    k.mems.push(hls_ir::Memory {
+        name: "m".into(),
+        kind: hls_ir::MemKind::Global { arg: hls_ir::ArgId(0), constant: false },
+        elem: Ty::I32,
+        elem_bytes: 4,
+        span: span(),
+    });
+    k.add_op(op(OpKind::Load { mem: hls_ir::MemId(0) }, Ty::I32), &[addr, bad_pred]);
+    assert!(errors(&k).contains("predicate operand"), "{}", errors(&k));
+}
+
+#[test]
+fn cse_and_dce_keep_the_kernel_valid() {
+    let mut k = Kernel::new("k", span());
+    let a = k.add_op(op(OpKind::Const(3), Ty::I32), &[]);
+    let b = k.add_op(op(OpKind::Const(3), Ty::I32), &[]);
+    let x = k.add_op(op(OpKind::Binary(BinOp::Xor), Ty::I32), &[a, b]);
+    let _unused = k.add_op(op(OpKind::Binary(BinOp::Mul), Ty::I32), &[x, x]);
+    hls_ir::passes::run_pipeline(&mut k, true, &mut |_, _| {}).unwrap();
+    // 3 ^ 3 folds to 0 and nothing has a side effect: everything is dead.
+    assert_eq!(k.num_ops(), 0);
+}
