@@ -239,7 +239,7 @@ fn doctor(offline: bool) -> Result<ExitCode> {
             }
             Err(e) => {
                 missing += 1;
-                println!("{:<13} missing    {e}", tool.name());
+                println!("{:<13} {:<20} {e}", tool.name(), "missing");
             }
         }
     }
