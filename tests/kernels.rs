@@ -13,6 +13,7 @@ const CORPUS: &[&str] = &[
     "examples/vadd.cl",
     "tests/kernels/clamp_select.cl",
     "tests/kernels/ids_2d.cl",
+    "tests/kernels/ids_3d.cl",
     "tests/kernels/saxpy_int.cl",
     "tests/kernels/sum_pairs.cl",
 ];
@@ -99,6 +100,11 @@ fn clamp_select() {
 #[test]
 fn ids_2d() {
     sim("tests/kernels/ids_2d.cl", &["--seed", "3"]);
+}
+
+#[test]
+fn ids_3d() {
+    sim("tests/kernels/ids_3d.cl", &["--seed", "9"]);
 }
 
 #[test]

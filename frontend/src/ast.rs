@@ -217,7 +217,8 @@ pub enum StmtKind {
     Break,
     /// Continues the innermost enclosing loop.
     Continue,
-    /// The value is already converted to the function's return type.
+    /// The value is already converted to the function's return type. (`return f();` with a
+    /// void `f` becomes a `Block` of the call and a plain `Return(None)`.)
     Return(Option<Expr>),
     Empty,
 }
@@ -398,14 +399,15 @@ pub enum ExprKind {
         rhs: Box<Expr>,
         op_ty: Type,
     },
-    /// `++`/`--` on an arithmetic scalar (add/subtract 1 in its own type) or a pointer (one
-    /// element).
+    /// `++`/`--` on an arithmetic scalar or vector (add/subtract 1 in its own type, per lane)
+    /// or a pointer (one element). The value is the old (postfix) or new (prefix) value.
     IncDec {
         inc: bool,
         prefix: bool,
         expr: Box<Expr>,
     },
-    /// Scalar `cond` (type `bool`): ordinary C conditional, only one arm evaluated.
+    /// Scalar `cond` (type `bool`): ordinary C conditional, only one arm evaluated (both arms
+    /// may be `void`, then the expression is `void`).
     /// Vector `cond` (signed integer vector): lane-wise select on the MSB, both arms evaluated;
     /// `then`/`els` have the result type.
     Cond {
@@ -414,8 +416,11 @@ pub enum ExprKind {
         els: Box<Expr>,
     },
     /// Converts `expr` to `self.ty`: arithmetic conversions (float<->int truncate toward zero,
-    /// int->int wraps, anything->bool is `!= 0`), scalar->vector splat, vector->vector lane-wise
-    /// (only from `convert_T`), pointer<->pointer and pointer<->integer, array decay.
+    /// int->int wraps, anything->bool is `!= 0`), scalar->vector splat (the operand then always
+    /// has the vector's element type: `int` -> `float4` is `int` -> `float` -> `float4`),
+    /// vector->vector lane-wise (only from `convert_T`), pointer<->pointer (including a named
+    /// address space to `generic`) and pointer<->integer, array decay, integer 0 -> `event_t`.
+    /// Implicit casts of literals are folded into the literal.
     Cast {
         kind: CastKind,
         expr: Box<Expr>,

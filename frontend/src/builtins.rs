@@ -90,7 +90,8 @@ pub enum Builtin {
     GetPipeMaxPackets,
     // ---- async copies (OpenCL C 6.15.10)
     /// `async_work_group_copy(dst, src, size_t num_elements, event_t) -> event_t`; one of dst/src
-    /// is local, the other global.
+    /// is local, the other global. A literal `0` event argument ("no event to join") appears as
+    /// an implicit cast of the integer 0 to `event_t`.
     AsyncWorkGroupCopy,
     /// `async_work_group_strided_copy(dst, src, size_t n, size_t stride, event_t) -> event_t`.
     AsyncWorkGroupStridedCopy,

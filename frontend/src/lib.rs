@@ -6,7 +6,21 @@
 //! `check` (names, types, implicit conversions -> [`ast::Program`]).
 //!
 //! Invariants of the output are documented in [`ast`]. A user error is always a
-//! [`Diagnostic`], never a panic; every diagnostic has a span into a file of the `SourceMap`.
+//! [`Diagnostic`], never a panic; every diagnostic has a span into a file of the `SourceMap`
+//! (tokens from macro expansion carry the span of the macro use). All errors of a file are
+//! reported, except that errors in preprocessing directives stop before parsing and syntax
+//! errors stop before type checking (their consequences would only add noise).
+//!
+//! Entry points: [`load_file`] + [`compile`] with [`Options`]; [`render`] for diagnostics;
+//! [`ast::Program::dump`] prints a checked program (used by the snapshot tests and by
+//! `cargo run -p frontend --example dump -- file.cl`).
+//!
+//! Supported: OpenCL C 2.0 as used by FPGA kernels — C99 expressions and statements, structs,
+//! unions, enums, typedefs, vectors and swizzles, address spaces, kernel/helper functions,
+//! attributes, pipes, async copies, atomics and atomic counters, the preprocessor. Rejected
+//! with "not supported on FPGAs": images, samplers, function pointers, recursion, device-side
+//! enqueue, printf, goto, C11 atomics, work-group collectives, bit-fields, `static` locals;
+//! `double` and `half` arithmetic need extensions this device does not have.
 
 pub mod ast;
 pub mod builtins;
@@ -31,6 +45,9 @@ pub use span::{FileId, SourceMap, Span};
 
 use std::path::{Path, PathBuf};
 
+/// What [`compile`] returns: the program and its warnings, or every diagnostic (errors first).
+pub type CompileResult = Result<(ast::Program, Vec<Diagnostic>), Vec<Diagnostic>>;
+
 /// Compiler options that affect the front end.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -51,11 +68,7 @@ pub struct Options {
 /// brackets, 500 levels of expressions and statements), but hostile input such as a chain of
 /// 100,000 `+` still builds a deep syntax tree whose traversal and destruction recurse. If the
 /// thread cannot be created, compilation runs on the caller's thread.
-pub fn compile(
-    sm: &mut SourceMap,
-    file: FileId,
-    opts: &Options,
-) -> Result<(ast::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
+pub fn compile(sm: &mut SourceMap, file: FileId, opts: &Options) -> CompileResult {
     const STACK: usize = 256 << 20;
     let mut slot = Some(sm);
     let res = std::thread::scope(|s| {
@@ -79,11 +92,7 @@ pub fn compile(
     }
 }
 
-fn compile_inner(
-    sm: &mut SourceMap,
-    file: FileId,
-    opts: &Options,
-) -> Result<(ast::Program, Vec<Diagnostic>), Vec<Diagnostic>> {
+fn compile_inner(sm: &mut SourceMap, file: FileId, opts: &Options) -> CompileResult {
     let pp = preprocess::Preprocessor::new(sm, opts, file);
     let (pre, mut diags) = pp.run(file);
     // Errors in directives (a missing include, a bad macro call) make the token stream

@@ -490,14 +490,19 @@ impl ParseState {
             ref expected,
         } = e
         {
-            let closer = [";", ")", "]"]
-                .into_iter()
-                .find(|c| expected.iter().any(|x| x.trim_matches('"') == *c));
+            let fits = |c: &str| expected.iter().any(|x| x.trim_matches('"') == c);
+            // prefer the closer that a `{`/`;` in this position most likely lacks
+            let closer = if matches!(t, Tok::Punct("{" | ";")) && fits(")") {
+                Some(")")
+            } else {
+                [";", ")", "]"].into_iter().find(|c| fits(c))
+            };
             let prev = self.prev_end.borrow().get(&(l.file.0, l.off)).copied();
             if let (Some(c), Some((p, bol))) = (closer, prev) {
                 // Either only a closer fits, or `;` fits and the offending token starts the
                 // next line: the classic forgotten semicolon.
-                let likely = expected.len() <= 3 || (c == ";" && bol);
+                let opener = matches!(t, Tok::Punct("{" | ";"));
+                let likely = expected.len() <= 3 || (c == ";" && bol) || (c != ";" && opener);
                 if likely && p.file == l.file {
                     let at = sp(p, p);
                     return Some(

@@ -365,7 +365,8 @@ fn write_type(f: &mut dyn fmt::Write, t: &Type, st: Option<&StructTable>) -> fmt
             is_volatile,
             is_restrict,
         } => {
-            if *space != AddrSpace::Private && *space != AddrSpace::Generic {
+            // unqualified pointers are generic (OpenCL C 2.0), so `generic` is not spelled
+            if *space != AddrSpace::Generic {
                 write!(f, "{} ", space)?;
             }
             if *is_const {

@@ -53,6 +53,14 @@ fn expect_error(src: &str, fragment: &str) {
     );
 }
 
+/// Iterations of the random tests; raise with `FRONTEND_FUZZ_ITERS` for a longer local run.
+fn iters(default: usize) -> usize {
+    std::env::var("FRONTEND_FUZZ_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// Deterministic pseudo-random numbers (no dependency on `rand`).
 struct Lcg(u64);
 
@@ -292,7 +300,7 @@ fn random_token_soup() {
         "++",
     ];
     let mut rng = Lcg(7);
-    for _ in 0..400 {
+    for _ in 0..iters(400) {
         let n = 1 + rng.below(120);
         let mut s = String::new();
         for _ in 0..n {
@@ -310,7 +318,7 @@ fn mutated_kernels() {
         .iter()
         .map(|p| std::fs::read(p).expect("read kernel"))
         .collect();
-    for i in 0..300 {
+    for i in 0..iters(300) {
         let mut b = sources[i % sources.len()].clone();
         for _ in 0..1 + rng.below(4) {
             if b.is_empty() {

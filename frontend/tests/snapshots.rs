@@ -32,7 +32,7 @@ fn vadd_ast_debug() {
 #[test]
 fn rendered_type_errors() {
     let (sm, r) = common::compile_path(&common::dir("errors").join("types.cl"));
-    let diags = r.err().expect("errors");
+    let diags = r.expect_err("errors");
     let text = render(&sm, &diags, false);
     // file names are absolute paths; keep the snapshot machine-independent
     let text = text.replace(&common::dir("errors").display().to_string(), "tests/errors");

@@ -77,6 +77,9 @@ struct DimUse {
     grp: bool,
     lsize: bool,
     goff: bool,
+    /// The kernel observes the work-group structure of this dimension (local id, group id or
+    /// local size); otherwise the dimension is walked as one group, which needs far less logic.
+    grouped: bool,
 }
 
 #[derive(Template)]
@@ -151,6 +154,9 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
         wait_stages: Default::default(),
     };
     e.analyse();
+    for d in e.dims.iter_mut() {
+        d.grouped = d.lid || d.grp || d.lsize;
+    }
     if !e.diags.is_empty() {
         return Err(e.diags);
     }
@@ -333,11 +339,13 @@ impl<'a> Emitter<'a> {
             });
         }
         for d in 0..3 {
-            ports.push(Port {
-                name: format!("local_size_{d}"),
-                dir: "in",
-                width: 32,
-            });
+            if self.dims[d].grouped {
+                ports.push(Port {
+                    name: format!("local_size_{d}"),
+                    dir: "in",
+                    width: 32,
+                });
+            }
         }
         for d in 0..3 {
             if self.dims[d].goff {
@@ -799,7 +807,7 @@ impl<'a> Emitter<'a> {
         } else {
             w.assign("stall", &stall_terms.join("\n        || "));
         }
-        let mut busy_terms: Vec<String> = vec!["gen_active".into(), "item_valid".into()];
+        let mut busy_terms: Vec<String> = vec!["gen_init".into(), "gen_active".into(), "item_valid".into()];
         for c in 1..stages {
             busy_terms.push(self.valid(c));
         }
@@ -830,6 +838,48 @@ impl<'a> Emitter<'a> {
             verilog: w.finish(),
             stages,
         }
+    }
+
+    /// A registered multiplier of `lat` stages. 32-bit products are split into
+    /// 16x16 partial products (one DSP each) registered in the first stage and summed in the
+    /// second, so no stage holds a full 32x32 multiplier (about 93 MHz on ECP5 in one stage).
+    fn emit_mul(&self, w: &mut VWriter, name: &str, bits: u32, x: &str, y: &str, lat: u32) {
+        if bits == 32 && lat >= 2 {
+            let hi = 16;
+            w.wire(&format!("{name}_a"), bits, x);
+            w.wire(&format!("{name}_b"), bits, y);
+            w.reg(&format!("{name}_ll"), 32);
+            w.reg(&format!("{name}_lh"), hi);
+            w.reg(&format!("{name}_hl"), hi);
+            for i in 2..=lat {
+                w.reg(&format!("{name}_m{i}"), bits);
+            }
+            let (hr, lr) = ("[31:16]", "[15:0]");
+            w.always_ff(|w| {
+                w.block("if (!stall)", |w| {
+                    w.line(format!("{name}_ll <= {{16'd0, {name}_a[15:0]}} * {{16'd0, {name}_b[15:0]}};"));
+                    w.line(format!("{name}_lh <= {name}_a{lr} * {name}_b{hr};"));
+                    w.line(format!("{name}_hl <= {name}_a{hr} * {name}_b{lr};"));
+                    w.line(format!("{name}_m2 <= {name}_ll + {{{name}_lh + {name}_hl, 16'd0}};"));
+                    for i in 3..=lat {
+                        w.line(format!("{name}_m{i} <= {name}_m{};", i - 1));
+                    }
+                });
+            });
+        } else {
+            for i in 1..=lat {
+                w.reg(&format!("{name}_m{i}"), bits);
+            }
+            w.always_ff(|w| {
+                w.block("if (!stall)", |w| {
+                    w.line(format!("{name}_m1 <= {x} * {y};"));
+                    for i in 2..=lat {
+                        w.line(format!("{name}_m{i} <= {name}_m{};", i - 1));
+                    }
+                });
+            });
+        }
+        w.wire(name, bits, &format!("{name}_m{lat}"));
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -906,21 +956,7 @@ impl<'a> Emitter<'a> {
                     BinOp::MinU => format!("({x} < {y}) ? {x} : {y}"),
                     BinOp::MaxU => format!("({x} > {y}) ? {x} : {y}"),
                     BinOp::Mul => {
-                        // A registered multiplier of `latency` stages (DSP blocks).
-                        let lat = self.ls.latency[&o].max(1);
-                        for i in 1..=lat {
-                            w.reg(&format!("{name}_m{i}"), bits);
-                        }
-                        let n2 = name.clone();
-                        w.always_ff(|w| {
-                            w.block("if (!stall)", |w| {
-                                w.line(format!("{n2}_m1 <= {x} * {y};"));
-                                for i in 2..=lat {
-                                    w.line(format!("{n2}_m{i} <= {n2}_m{};", i - 1));
-                                }
-                            });
-                        });
-                        w.wire(&name, bits, &format!("{name}_m{lat}"));
+                        self.emit_mul(w, &name, bits, &x, &y, self.ls.latency[&o].max(1));
                         return;
                     }
                     other => unreachable!("the operator library rejects {other:?} before emission"),

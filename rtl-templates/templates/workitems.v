@@ -1,54 +1,113 @@
     // ---- Work-item generator: walks work-groups, and work-items within each group, x fastest.
-    // The current item sits in registers (`item_*`) until the datapath takes it.
-    // rem_N: items left from this group's base (the last group of a non-uniform launch is
-    // smaller); a local size of 0 means one group spans the dimension.
+    // The current item sits in registers (`item_*`) until the datapath takes it. Every value
+    // the walk needs is kept in registers and updated with at most one carry chain per cycle
+    // (down-counters for the end of a group, `after_N` = items left after this group), so the
+    // generator is not the critical path of the kernel.
+    reg gen_init;
     reg gen_active;
     reg item_valid;
 {%- for d in dims %}
+    // Dimension {{ d.dim }}.
     reg [31:0] gsz_{{ d.dim }};
+    reg [31:0] gsz_m1_{{ d.dim }};
+    reg [31:0] lrem_{{ d.dim }};
+    wire last_lid_{{ d.dim }} = lrem_{{ d.dim }} == 32'd0;
+{%- if d.grouped %}
     reg [31:0] lsz_{{ d.dim }};
+    reg [31:0] lsz_m1_{{ d.dim }};
+    reg [31:0] grp_lrem_{{ d.dim }};
+    reg [32:0] after_{{ d.dim }};
+    reg lastg_{{ d.dim }};
+    reg [32:0] init_after_{{ d.dim }};
+    reg init_lastg_{{ d.dim }};
+    reg [31:0] init_lrem_{{ d.dim }};
+    wire [32:0] after_next_{{ d.dim }} = after_{{ d.dim }} - {1'b0, lsz_{{ d.dim }}};
+    wire lastg_next_{{ d.dim }} = after_next_{{ d.dim }}[32] || (after_next_{{ d.dim }} == 33'd0);
+    wire [31:0] after_m1_{{ d.dim }} = after_{{ d.dim }}[31:0] - 32'd1;
+    wire [32:0] init_diff_{{ d.dim }} = {1'b0, gsz_{{ d.dim }}} - {1'b0, lsz_{{ d.dim }}};
+    wire init_last_{{ d.dim }} = init_diff_{{ d.dim }}[32] || (init_diff_{{ d.dim }} == 33'd0);
+{%- else %}
+    // No local or group value of this dimension is used: it is walked as one group.
+    wire lastg_{{ d.dim }} = 1'b1;
+{%- endif %}
+{%- if d.lid %}
     reg [31:0] lid_{{ d.dim }};
-    reg [31:0] gbase_{{ d.dim }};
+    reg [31:0] item_lid_{{ d.dim }};
+{%- endif %}
 {%- if d.goff %}
     reg [31:0] goff_{{ d.dim }};
+{%- endif %}
+{%- if d.gid %}
+{%- if d.grouped %}
+    reg [31:0] gstart_{{ d.dim }};
+{%- endif %}
+    reg [31:0] gid_{{ d.dim }};
+    reg [31:0] item_gid_{{ d.dim }};
 {%- endif %}
 {%- if d.grp %}
     reg [31:0] grp_{{ d.dim }};
     reg [31:0] item_grp_{{ d.dim }};
 {%- endif %}
-{%- if d.gid %}
-    reg [31:0] item_gid_{{ d.dim }};
-{%- endif %}
-{%- if d.lid %}
-    reg [31:0] item_lid_{{ d.dim }};
-{%- endif %}
 {%- if d.lsize %}
+    reg [31:0] cur_{{ d.dim }};
+    reg [31:0] init_cur_{{ d.dim }};
     reg [31:0] item_lsize_{{ d.dim }};
 {%- endif %}
-    wire [31:0] rem_{{ d.dim }} = gsz_{{ d.dim }} - gbase_{{ d.dim }};
-    wire last_group_{{ d.dim }} = (lsz_{{ d.dim }} == 32'd0) || (lsz_{{ d.dim }} >= rem_{{ d.dim }});
-    wire [31:0] cur_lsz_{{ d.dim }} = last_group_{{ d.dim }} ? rem_{{ d.dim }} : lsz_{{ d.dim }};
-    wire last_lid_{{ d.dim }} = lid_{{ d.dim }} == cur_lsz_{{ d.dim }} - 32'd1;
 {%- endfor %}
     wire gen_take;
     wire gen_step = gen_active && (!item_valid || gen_take);
     always @(posedge clk) begin
         if (rst) begin
+            gen_init <= 1'b0;
             gen_active <= 1'b0;
             item_valid <= 1'b0;
         end else if (launch) begin
-            gen_active <= (global_size_0 != 32'd0) && (global_size_1 != 32'd0) && (global_size_2 != 32'd0);
+            // Latch the launch; a local size of 0 lets one work-group span the dimension.
+            gen_init <= 1'b1;
+            gen_active <= 1'b0;
             item_valid <= 1'b0;
 {%- for d in dims %}
             gsz_{{ d.dim }} <= global_size_{{ d.dim }};
-            lsz_{{ d.dim }} <= local_size_{{ d.dim }};
-            lid_{{ d.dim }} <= 32'd0;
-            gbase_{{ d.dim }} <= 32'd0;
+            gsz_m1_{{ d.dim }} <= global_size_{{ d.dim }} - 32'd1;
+{%- if d.grouped %}
+            lsz_{{ d.dim }} <= (local_size_{{ d.dim }} == 32'd0) ? global_size_{{ d.dim }} : local_size_{{ d.dim }};
+            lsz_m1_{{ d.dim }} <= ((local_size_{{ d.dim }} == 32'd0) ? global_size_{{ d.dim }} : local_size_{{ d.dim }}) - 32'd1;
+{%- endif %}
 {%- if d.goff %}
             goff_{{ d.dim }} <= global_offset_{{ d.dim }};
 {%- endif %}
+{%- endfor %}
+        end else if (gen_init) begin
+            // First group of every dimension; the same values start each new row of groups.
+            gen_init <= 1'b0;
+            gen_active <= (gsz_0 != 32'd0) && (gsz_1 != 32'd0) && (gsz_2 != 32'd0);
+{%- for d in dims %}
+{%- if d.grouped %}
+            after_{{ d.dim }} <= init_diff_{{ d.dim }};
+            init_after_{{ d.dim }} <= init_diff_{{ d.dim }};
+            lastg_{{ d.dim }} <= init_last_{{ d.dim }};
+            init_lastg_{{ d.dim }} <= init_last_{{ d.dim }};
+            lrem_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
+            grp_lrem_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
+            init_lrem_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
+{%- else %}
+            lrem_{{ d.dim }} <= gsz_m1_{{ d.dim }};
+{%- endif %}
+{%- if d.lid %}
+            lid_{{ d.dim }} <= 32'd0;
+{%- endif %}
+{%- if d.gid %}
+{%- if d.grouped %}
+            gstart_{{ d.dim }} <= goff_{{ d.dim }};
+{%- endif %}
+            gid_{{ d.dim }} <= goff_{{ d.dim }};
+{%- endif %}
 {%- if d.grp %}
             grp_{{ d.dim }} <= 32'd0;
+{%- endif %}
+{%- if d.lsize %}
+            cur_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_{{ d.dim }} : lsz_{{ d.dim }};
+            init_cur_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_{{ d.dim }} : lsz_{{ d.dim }};
 {%- endif %}
 {%- endfor %}
         end else begin
@@ -59,7 +118,7 @@
                 item_valid <= 1'b1;
 {%- for d in dims %}
 {%- if d.gid %}
-                item_gid_{{ d.dim }} <= gbase_{{ d.dim }} + lid_{{ d.dim }} + goff_{{ d.dim }};
+                item_gid_{{ d.dim }} <= gid_{{ d.dim }};
 {%- endif %}
 {%- if d.lid %}
                 item_lid_{{ d.dim }} <= lid_{{ d.dim }};
@@ -68,53 +127,84 @@
                 item_grp_{{ d.dim }} <= grp_{{ d.dim }};
 {%- endif %}
 {%- if d.lsize %}
-                item_lsize_{{ d.dim }} <= cur_lsz_{{ d.dim }};
+                item_lsize_{{ d.dim }} <= cur_{{ d.dim }};
 {%- endif %}
 {%- endfor %}
+                // Later assignments win: a group step overrides the local wrap before it.
+{%- for d in dims %}
+{%- if d.dim == 0 %}
                 if (!last_lid_0) begin
-                    lid_0 <= lid_0 + 32'd1;
-                end else begin
-                    lid_0 <= 32'd0;
-                    if (!last_lid_1) begin
-                        lid_1 <= lid_1 + 32'd1;
-                    end else begin
-                        lid_1 <= 32'd0;
-                        if (!last_lid_2) begin
-                            lid_2 <= lid_2 + 32'd1;
-                        end else begin
-                            lid_2 <= 32'd0;
-                            // Next work-group.
-                            if (!last_group_0) begin
-                                gbase_0 <= gbase_0 + lsz_0;
-{%- if dims[0].grp %}
-                                grp_0 <= grp_0 + 32'd1;
+{%- else %}
+                if (last_lid_0{% if d.dim == 2 %} && last_lid_1{% endif %} && !last_lid_{{ d.dim }}) begin
 {%- endif %}
-                            end else begin
-                                gbase_0 <= 32'd0;
-{%- if dims[0].grp %}
-                                grp_0 <= 32'd0;
+                    lrem_{{ d.dim }} <= lrem_{{ d.dim }} - 32'd1;
+{%- if d.lid %}
+                    lid_{{ d.dim }} <= lid_{{ d.dim }} + 32'd1;
 {%- endif %}
-                                if (!last_group_1) begin
-                                    gbase_1 <= gbase_1 + lsz_1;
-{%- if dims[1].grp %}
-                                    grp_1 <= grp_1 + 32'd1;
+{%- if d.gid %}
+                    gid_{{ d.dim }} <= gid_{{ d.dim }} + 32'd1;
 {%- endif %}
-                                end else begin
-                                    gbase_1 <= 32'd0;
-{%- if dims[1].grp %}
-                                    grp_1 <= 32'd0;
+                end
+{%- if d.dim == 0 %}
+                if (last_lid_0) begin
+{%- else %}
+                if (last_lid_0{% if d.dim == 2 %} && last_lid_1{% endif %} && last_lid_{{ d.dim }}) begin
 {%- endif %}
-                                    if (!last_group_2) begin
-                                        gbase_2 <= gbase_2 + lsz_2;
-{%- if dims[2].grp %}
-                                        grp_2 <= grp_2 + 32'd1;
+                    // Local wrap: back to the first item of this group in this dimension.
+{%- if d.grouped %}
+                    lrem_{{ d.dim }} <= grp_lrem_{{ d.dim }};
+{%- else %}
+                    lrem_{{ d.dim }} <= gsz_m1_{{ d.dim }};
 {%- endif %}
-                                    end else begin
-                                        gen_active <= 1'b0;
-                                    end
-                                end
-                            end
-                        end
+{%- if d.lid %}
+                    lid_{{ d.dim }} <= 32'd0;
+{%- endif %}
+{%- if d.gid %}
+                    gid_{{ d.dim }} <= {% if d.grouped %}gstart_{% else %}goff_{% endif %}{{ d.dim }};
+{%- endif %}
+                end
+{%- endfor %}
+                if (last_lid_0 && last_lid_1 && last_lid_2) begin
+                    // The work-group is done: next group, x fastest.
+{%- for d in dims %}
+{%- if d.grouped %}
+                    if ({% for o in dims %}{% if o.dim < d.dim %}lastg_{{ o.dim }} && {% endif %}{% endfor %}!lastg_{{ d.dim }}) begin
+                        after_{{ d.dim }} <= after_next_{{ d.dim }};
+                        lastg_{{ d.dim }} <= lastg_next_{{ d.dim }};
+                        lrem_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
+                        grp_lrem_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
+{%- if d.gid %}
+                        gstart_{{ d.dim }} <= gstart_{{ d.dim }} + lsz_{{ d.dim }};
+                        gid_{{ d.dim }} <= gstart_{{ d.dim }} + lsz_{{ d.dim }};
+{%- endif %}
+{%- if d.grp %}
+                        grp_{{ d.dim }} <= grp_{{ d.dim }} + 32'd1;
+{%- endif %}
+{%- if d.lsize %}
+                        cur_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_{{ d.dim }}[31:0] : lsz_{{ d.dim }};
+{%- endif %}
+                    end
+                    if ({% for o in dims %}{% if o.dim < d.dim %}lastg_{{ o.dim }} && {% endif %}{% endfor %}lastg_{{ d.dim }}) begin
+                        // Row of groups done in this dimension: back to its first group.
+                        after_{{ d.dim }} <= init_after_{{ d.dim }};
+                        lastg_{{ d.dim }} <= init_lastg_{{ d.dim }};
+                        lrem_{{ d.dim }} <= init_lrem_{{ d.dim }};
+                        grp_lrem_{{ d.dim }} <= init_lrem_{{ d.dim }};
+{%- if d.gid %}
+                        gstart_{{ d.dim }} <= goff_{{ d.dim }};
+                        gid_{{ d.dim }} <= goff_{{ d.dim }};
+{%- endif %}
+{%- if d.grp %}
+                        grp_{{ d.dim }} <= 32'd0;
+{%- endif %}
+{%- if d.lsize %}
+                        cur_{{ d.dim }} <= init_cur_{{ d.dim }};
+{%- endif %}
+                    end
+{%- endif %}
+{%- endfor %}
+                    if (lastg_0 && lastg_1 && lastg_2) begin
+                        gen_active <= 1'b0;
                     end
                 end
             end

@@ -47,6 +47,10 @@ pub(crate) struct Spec<'a> {
     /// Windows `lo[v] <= t(v) <= hi[v]`.
     pub lo: Vec<i64>,
     pub hi: Vec<i64>,
+    /// Ignore `hi` and `horizon`: stages have no upper bound, so the model admits every
+    /// schedule (an "infeasible" verdict is a proof). Wide finite bounds would be as
+    /// complete but make the solver's bound propagation crawl through the recurrences.
+    pub unbounded: bool,
     /// Bounds on the length variable.
     pub l_min: i64,
     pub horizon: i64,
@@ -87,6 +91,9 @@ pub(crate) struct Model {
     ops: Vec<OpVars>,
     ii: i64,
 }
+
+/// Stand-in for "no upper bound": far above any time, far below overflow.
+const UNBOUNDED: i64 = i64::MAX / 8;
 
 /// The model has no solution in the given windows (found while building).
 pub(crate) struct Empty;
@@ -169,12 +176,24 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
     let mut ops = Vec::with_capacity(n);
 
     for v in 0..n {
-        let (a, b) = (spec.lo[v], spec.hi[v]);
+        let a = spec.lo[v];
+        let b = if spec.unbounded { UNBOUNDED } else { spec.hi[v] };
         if a > b {
             return Err(Empty);
         }
         let (ka, kb) = (a.div_euclid(ii), b.div_euclid(ii));
-        let (rows, stage) = if b - a + 1 >= ii {
+        let (rows, stage) = if spec.unbounded {
+            let var = vars.add(variable().integer().min(ka as f64));
+            all.push(var);
+            (
+                (0..ii).collect::<Vec<i64>>(),
+                Stage::Var {
+                    var,
+                    lo: ka,
+                    hi: UNBOUNDED,
+                },
+            )
+        } else if b - a + 1 >= ii {
             let stage = if ka == kb {
                 Stage::Const(ka)
             } else {
@@ -221,18 +240,28 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
             if a > lo * ii {
                 cons.push(op.t_expr(ii).geq(a as f64));
             }
-            if b < hi * ii + ii - 1 {
+            if !spec.unbounded && b < hi * ii + ii - 1 {
                 cons.push(op.t_expr(ii).leq(b as f64));
             }
         }
         ops.push(op);
     }
 
-    let length = vars.add(
-        variable()
-            .min(spec.l_min as f64)
-            .max(spec.horizon.max(spec.l_min) as f64),
-    );
+    let length = if spec.unbounded {
+        vars.add(variable().min(spec.l_min as f64))
+    } else {
+        vars.add(
+            variable()
+                .min(spec.l_min as f64)
+                .max(spec.horizon.max(spec.l_min) as f64),
+        )
+    };
+    // Upper ends of the windows, as used by the redundancy tests below.
+    let hi: Vec<i64> = if spec.unbounded {
+        vec![UNBOUNDED; n]
+    } else {
+        spec.hi.clone()
+    };
     all.push(length);
 
     // Dependences.
@@ -243,7 +272,7 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
         }
         if spec.flat && dep.omega > 0 {
             // t(j) - t(i) + omega * L >= d
-            if spec.lo[j] - spec.hi[i] + dep.omega * spec.l_min >= dep.d {
+            if spec.lo[j] - hi[i] + dep.omega * spec.l_min >= dep.d {
                 continue;
             }
             let mut e = ops[j].t_expr(ii) - ops[i].t_expr(ii);
@@ -252,7 +281,7 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
             continue;
         }
         let w = if spec.flat { dep.d } else { dep.weight(ii) };
-        if spec.lo[j] - spec.hi[i] >= w {
+        if spec.lo[j] - hi[i] >= w {
             continue;
         }
         let omega = if spec.flat { 0 } else { dep.omega };
@@ -348,7 +377,7 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
                 end = end.max(i64::from(bt));
             }
         }
-        if spec.hi[v] + end <= spec.l_min {
+        if hi[v] + end <= spec.l_min {
             continue;
         }
         let implied = g.out[v].iter().any(|&k| {
@@ -380,8 +409,8 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
                 coef[j] += 1;
                 coef[i] -= 1;
                 range = range
-                    .saturating_add(spec.hi[i] - spec.lo[i])
-                    .saturating_add(spec.hi[j] - spec.lo[j]);
+                    .saturating_add(hi[i] - spec.lo[i])
+                    .saturating_add(hi[j] - spec.lo[j]);
             }
             let weight = range.saturating_add(1);
             if weight > 1_000_000 {

@@ -83,9 +83,11 @@ impl OpLibrary {
                 }
                 // One DSP stage for up to 18x18 bits, registered; wider products take one more
                 // cycle per partial-product level.
+                // The first stage holds a DSP multiply (16x16 partial products for 32 bits):
+                // about 4 ns of the period, so little may chain in front of it.
                 BinOp::Mul | BinOp::MulHiS | BinOp::MulHiU => Ok(OpTiming {
                     latency: if bits <= 18.0 { 1 } else if bits <= 36.0 { 2 } else { 3 },
-                    delay_ns: 0.5,
+                    delay_ns: 4.0,
                 }),
                 BinOp::DivS | BinOp::DivU | BinOp::RemS | BinOp::RemU => {
                     Err("integer division and remainder by a non-constant are not yet built in hardware".into())

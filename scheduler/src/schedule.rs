@@ -139,7 +139,10 @@ pub struct IiAttempt {
     pub ii: u32,
     /// Whether iterative modulo scheduling found a schedule at it.
     pub heuristic: bool,
-    /// What the ILP said.
+    /// When the heuristic failed: the feasibility ILP without latency bound, which either
+    /// finds a schedule or proves the II infeasible.
+    pub feasibility: IlpOutcome,
+    /// The ILP minimising the objective, bounded by the length of a known schedule.
     pub ilp: IlpOutcome,
     /// ILP size: variables and constraints (0 when not run).
     pub ilp_size: (usize, usize),
@@ -451,34 +454,12 @@ impl Ctx<'_> {
         }
     }
 
-    /// A latency bound admitting every schedule at `ii` up to normalisation: with the rows
-    /// fixed, the least stages solving the dependences are longest paths of at most one
-    /// step `ceil((II - 1 + d) / II) - omega` per edge. Returns it and whether it fits.
-    fn complete_horizon(&self, ii: i64) -> (i64, bool) {
-        let mut stages: i64 = 0;
-        for d in &self.g.deps {
-            if d.src != d.dst {
-                let step = (ii - 1 + d.d).div_euclid(ii)
-                    + i64::from((ii - 1 + d.d).rem_euclid(ii) != 0)
-                    - d.omega;
-                stages = stages.saturating_add(step.max(0));
-            }
-        }
-        let maxlat = self.g.lat1.iter().copied().max().unwrap_or(1);
-        let h = stages
-            .saturating_add(1)
-            .saturating_mul(ii)
-            .saturating_add(maxlat);
-        let cap = i64::from(u32::MAX);
-        (h.min(cap), h <= cap)
-    }
-
-    fn dep_form(&self, ii: i64, lo: &[i64], hi: &[i64]) -> DependenceForm {
+    fn dep_form(&self, ii: i64, lo: &[i64], hi: Option<&[i64]>) -> DependenceForm {
         match self.o.dependence_form {
             DependenceForm::Auto => {
                 // Structured rows cost about |rows(i)| * (|rows(i)| + |rows(j)|) / 2
                 // nonzeros per edge; keep them while that stays moderate.
-                let rows = |v: usize| (hi[v] - lo[v] + 1).clamp(1, ii);
+                let rows = |v: usize| hi.map_or(ii, |hi| (hi[v] - lo[v] + 1).clamp(1, ii));
                 let mut nnz: i64 = 0;
                 for d in &self.g.deps {
                     let (ri, rj) = (rows(d.src), rows(d.dst));
@@ -509,92 +490,35 @@ impl Ctx<'_> {
         let mut ii = self.mii;
         while ii <= cap {
             let t0 = Instant::now();
-            let h = heuristic::schedule(&self.g, self.p, Some(ii));
             let mut attempt = IiAttempt {
                 ii,
-                heuristic: h.is_some(),
+                heuristic: false,
+                feasibility: IlpOutcome::NotRun,
                 ilp: IlpOutcome::NotRun,
                 ilp_size: (0, 0),
                 ms: 0.0,
             };
-            let mut result: Option<(Vec<i64>, Method)> = h.clone().map(|t| (t, Method::Heuristic));
-            if self.o.use_ilp {
-                let iil = i64::from(ii);
-                let (horizon, complete) = match &h {
-                    Some(t) => (self.length_of(t), true),
-                    None => self.complete_horizon(iil),
-                };
-                let asap = self.g.asap(Some(iil));
-                let end = self.g.lat1.clone();
-                let alap = self.g.alap(Some(iil), horizon, &end);
-                if let (Some(lo), Some(hi)) = (asap, alap) {
-                    let l_min = (0..n).map(|v| lo[v] + end[v]).max().unwrap_or(0);
-                    let form = self.dep_form(iil, &lo, &hi);
-                    let spec = Spec {
-                        g: &self.g,
-                        p: self.p,
-                        ii: iil,
-                        flat: false,
-                        lo,
-                        hi,
-                        l_min,
-                        horizon,
-                        warm: h.as_ref().map(|t| (t.clone(), self.length_of(t))),
-                        form,
-                        objective: self.o.objective,
-                    };
-                    let mut size = (0, 0);
-                    let out = Self::run_ilp(
-                        &mut self.stats,
-                        self.o.time_limit_per_ii,
-                        &spec,
-                        ii,
-                        &mut size,
-                    );
-                    attempt.ilp_size = size;
-                    attempt.ilp = match out {
-                        Checked::Solved { times, optimal } => {
-                            result = Some((times, Method::Ilp));
-                            if optimal {
-                                IlpOutcome::Optimal
-                            } else {
-                                IlpOutcome::Feasible
-                            }
-                        }
-                        Checked::Infeasible => IlpOutcome::Infeasible { complete },
-                        Checked::Unknown => IlpOutcome::Unknown,
-                        Checked::Error(e) => IlpOutcome::Error(e),
-                    };
-                } else {
-                    attempt.ilp = IlpOutcome::Error("no ASAP/ALAP bounds".into());
-                }
-            }
+            let found = self.attempt(ii, &mut attempt);
             attempt.ms = ms_since(t0);
-            let ilp_outcome = attempt.ilp.clone();
+            let feasibility = attempt.feasibility.clone();
             self.stats.attempts.push(attempt);
-            if let Some((times, method)) = result {
-                let optimal = proven;
+            if let Some((times, method, fallback)) = found {
                 let limit = self.limit_for(ii, proven);
-                match self.assemble(&times, ii, optimal, limit.clone(), method) {
+                match self.assemble(&times, ii, proven, limit.clone(), method) {
                     Ok(s) => return Ok(s),
                     Err(e) => {
-                        // The ILP answer failed verification: fall back to the heuristic.
                         if let Some(last) = self.stats.attempts.last_mut() {
                             last.ilp = IlpOutcome::Error(e);
                         }
-                        if method == Method::Ilp {
-                            if let Some(t) = &h {
-                                if let Ok(s) =
-                                    self.assemble(t, ii, optimal, limit, Method::Heuristic)
-                                {
-                                    return Ok(s);
-                                }
+                        if let Some(t) = fallback {
+                            if let Ok(s) = self.assemble(&t, ii, proven, limit, Method::Heuristic) {
+                                return Ok(s);
                             }
                         }
                     }
                 }
             }
-            proven &= matches!(ilp_outcome, IlpOutcome::Infeasible { complete: true });
+            proven &= matches!(feasibility, IlpOutcome::Infeasible { complete: true });
             if ii == u32::MAX {
                 break;
             }
@@ -607,6 +531,114 @@ impl Ctx<'_> {
             });
         }
         self.fallback(cap)
+    }
+
+    /// One candidate II: iterative modulo scheduling, else the complete feasibility ILP;
+    /// then, given a schedule, the optimising ILP bounded by its length. Returns the start
+    /// times, where they come from, and a verified-feasible alternative to fall back to if
+    /// the optimised times fail verification.
+    #[allow(clippy::type_complexity)]
+    fn attempt(
+        &mut self,
+        ii: u32,
+        attempt: &mut IiAttempt,
+    ) -> Option<(Vec<i64>, Method, Option<Vec<i64>>)> {
+        let n = self.g.n;
+        let iil = i64::from(ii);
+        let mut h = heuristic::schedule(&self.g, self.p, Some(ii));
+        attempt.heuristic = h.is_some();
+        let mut method = Method::Heuristic;
+        let asap = self.g.asap(Some(iil))?;
+        let l_min = (0..n).map(|v| asap[v] + self.g.lat1[v]).max().unwrap_or(0);
+        if h.is_none() {
+            if !self.o.use_ilp {
+                return None;
+            }
+            let spec = Spec {
+                g: &self.g,
+                p: self.p,
+                ii: iil,
+                flat: false,
+                lo: asap.clone(),
+                hi: Vec::new(),
+                unbounded: true,
+                l_min,
+                horizon: 0,
+                warm: None,
+                form: self.dep_form(iil, &asap, None),
+                objective: Objective::Feasibility,
+            };
+            let mut size = (0, 0);
+            let out = Self::run_ilp(
+                &mut self.stats,
+                self.o.time_limit_per_ii,
+                &spec,
+                ii,
+                &mut size,
+            );
+            attempt.ilp_size = size;
+            attempt.feasibility = match out {
+                Checked::Solved { times, .. } => {
+                    h = Some(times);
+                    method = Method::Ilp;
+                    IlpOutcome::Feasible
+                }
+                Checked::Infeasible => IlpOutcome::Infeasible { complete: true },
+                Checked::Unknown => IlpOutcome::Unknown,
+                Checked::Error(e) => IlpOutcome::Error(e),
+            };
+        }
+        let h = h?;
+        if !self.o.use_ilp || self.o.objective == Objective::Feasibility {
+            return Some((h, method, None));
+        }
+        let horizon = self.length_of(&h);
+        let end = self.g.lat1.clone();
+        let Some(hi) = self.g.alap(Some(iil), horizon, &end) else {
+            return Some((h, method, None));
+        };
+        let spec = Spec {
+            g: &self.g,
+            p: self.p,
+            ii: iil,
+            flat: false,
+            form: self.dep_form(iil, &asap, Some(&hi)),
+            lo: asap,
+            hi,
+            unbounded: false,
+            l_min,
+            horizon,
+            warm: Some((h.clone(), horizon)),
+            objective: self.o.objective,
+        };
+        let mut size = (0, 0);
+        let out = Self::run_ilp(
+            &mut self.stats,
+            self.o.time_limit_per_ii,
+            &spec,
+            ii,
+            &mut size,
+        );
+        attempt.ilp_size = (attempt.ilp_size.0.max(size.0), attempt.ilp_size.1.max(size.1));
+        match out {
+            Checked::Solved { times, optimal } => {
+                attempt.ilp = if optimal {
+                    IlpOutcome::Optimal
+                } else {
+                    IlpOutcome::Feasible
+                };
+                Some((times, Method::Ilp, Some(h)))
+            }
+            other => {
+                attempt.ilp = match other {
+                    Checked::Infeasible => IlpOutcome::Infeasible { complete: false },
+                    Checked::Unknown => IlpOutcome::Unknown,
+                    Checked::Error(e) => IlpOutcome::Error(e),
+                    Checked::Solved { .. } => IlpOutcome::NotRun,
+                };
+                Some((h, method, None))
+            }
+        }
     }
 
     /// After the search: iterative modulo scheduling at geometrically growing II, then
@@ -623,6 +655,7 @@ impl Ctx<'_> {
             self.stats.attempts.push(IiAttempt {
                 ii,
                 heuristic: h.is_some(),
+                feasibility: IlpOutcome::NotRun,
                 ilp: IlpOutcome::NotRun,
                 ilp_size: (0, 0),
                 ms: ms_since(t0),
@@ -688,6 +721,7 @@ impl Ctx<'_> {
         let mut attempt = IiAttempt {
             ii: 0,
             heuristic: h.is_some(),
+            feasibility: IlpOutcome::NotRun,
             ilp: IlpOutcome::NotRun,
             ilp_size: (0, 0),
             ms: 0.0,
@@ -718,7 +752,7 @@ impl Ctx<'_> {
             if let (Some(lo), Some(hi), Some(l_min)) = (asap, alap, lower) {
                 let maxbt = end.iter().copied().max().unwrap_or(1);
                 let period = horizon + maxbt + 1;
-                let form = self.dep_form(period, &lo, &hi);
+                let form = self.dep_form(period, &lo, Some(&hi));
                 let spec = Spec {
                     g: &self.g,
                     p: self.p,
@@ -726,6 +760,7 @@ impl Ctx<'_> {
                     flat: true,
                     lo,
                     hi,
+                    unbounded: false,
                     l_min,
                     horizon,
                     warm: h.as_ref().map(|t| (t.clone(), self.flat_ii(t))),

@@ -301,7 +301,9 @@ impl<'m> KernelRun<'m> {
         }
         for d in 0..3 {
             model.set(iface.global_size[d], u64::from(range.global_size[d]));
-            model.set(iface.local_size[d], u64::from(range.local_size[d]));
+            if let Some(p) = iface.local_size[d] {
+                model.set(p, u64::from(range.local_size[d]));
+            }
             if let Some(p) = iface.global_offset[d] {
                 model.set(p, u64::from(range.global_offset[d]));
             }
@@ -383,7 +385,8 @@ struct Interface {
     busy: PortId,
     done: PortId,
     global_size: [PortId; 3],
-    local_size: [PortId; 3],
+    /// Present only when the kernel observes the work-group structure of that dimension.
+    local_size: [Option<PortId>; 3],
     /// Present only when the kernel uses the offset of that dimension (`get_global_id` or
     /// `get_global_offset`).
     global_offset: [Option<PortId>; 3],
@@ -409,7 +412,8 @@ impl Interface {
         let mut dims =
             |base: &str| [0, 1, 2].map(|d| c.want(&format!("{base}_{d}"), Dir::In, Some(32)));
         let global_size = dims("global_size");
-        let local_size = dims("local_size");
+        let local_size =
+            [0, 1, 2].map(|d| c.want_optional(&format!("local_size_{d}"), Dir::In, Some(32)));
         let global_offset =
             [0, 1, 2].map(|d| c.want_optional(&format!("global_offset_{d}"), Dir::In, Some(32)));
         let work_dim = c.want_optional("work_dim", Dir::In, Some(32));
@@ -478,7 +482,7 @@ impl Interface {
             busy: some(busy),
             done: some(done),
             global_size: global_size.map(some),
-            local_size: local_size.map(some),
+            local_size,
             global_offset,
             work_dim,
             pointers,

@@ -75,6 +75,28 @@ const KNOWN_ATTRS: &[&str] = &[
     "doublepump",
     "max_concurrency",
     "ivdep",
+    "autorun",
+    "task",
+    "scheduler_target_fmax_mhz",
+    "stall_free",
+    "max_replicates",
+    "private_copies",
+    "merge",
+    "bank_bits",
+    "force_pow2_depth",
+    "io",
+    "blocking",
+    "speculated_iterations",
+    "disable_loop_pipelining",
+    "max_interleaving",
+    "loop_coalesce",
+    "ii",
+    "nofusion",
+    "xcl_latency",
+    "xcl_single_workitem",
+    "noduplicate",
+    "convergent",
+    "overloadable",
 ];
 
 fn attr_base_name(n: &str) -> &str {
@@ -568,6 +590,7 @@ impl Checker<'_> {
             None => self.new_struct(typedef_name.map(str::to_string), st.is_union, st.span),
         };
         let mut out: Vec<Field> = Vec::new();
+        let errors_before = self.diags.iter().filter(|d| d.is_error()).count();
         for f in fields {
             let Some((base, _)) = self.resolve_specs(&f.specs, super::decl::DeclCtx::Field, None)
             else {
@@ -643,7 +666,8 @@ impl Checker<'_> {
                 });
             }
         }
-        if out.is_empty() {
+        let field_errors = self.diags.iter().filter(|d| d.is_error()).count() > errors_before;
+        if out.is_empty() && !field_errors {
             self.warn(Diagnostic::warning(st.span, format!("empty {}", kw)));
         }
         self.structs.structs[id.0 as usize].fields = out;
@@ -961,6 +985,8 @@ impl Checker<'_> {
         }
         let space = match qt.space {
             Some(AddrSpace::Constant) => AddrSpace::Constant,
+            // read-only program-scope data needs no writable memory
+            None if qt.is_const => AddrSpace::Constant,
             Some(AddrSpace::Global) | None => AddrSpace::Global,
             Some(s @ (AddrSpace::Local | AddrSpace::Private | AddrSpace::Generic)) => {
                 self.error(

@@ -209,7 +209,11 @@ impl Checker<'_> {
     /// The address space of the object an lvalue designates.
     pub(crate) fn object_space(&self, e: &Expr) -> AddrSpace {
         match &e.kind {
-            ExprKind::Var(v) => self.vars[v.0 as usize].space,
+            // (`get`: compound assignment types its operation on a stand-in variable)
+            ExprKind::Var(v) => self
+                .vars
+                .get(v.0 as usize)
+                .map_or(AddrSpace::Private, |v| v.space),
             ExprKind::Global(g) => self.globals[*g as usize].space,
             ExprKind::Deref(p) => match &p.ty {
                 Type::Pointer { space, .. } => *space,
@@ -229,7 +233,7 @@ impl Checker<'_> {
     /// Whether the object an lvalue designates is const (or in the constant space).
     pub(crate) fn object_const(&self, e: &Expr) -> bool {
         match &e.kind {
-            ExprKind::Var(v) => self.vars[v.0 as usize].is_const,
+            ExprKind::Var(v) => self.vars.get(v.0 as usize).is_some_and(|v| v.is_const),
             ExprKind::Global(g) => {
                 let g = &self.globals[*g as usize];
                 g.is_const || g.space == AddrSpace::Constant
@@ -1497,7 +1501,7 @@ impl Checker<'_> {
         f: &syn::Expr,
         span: Span,
     ) -> Option<Expr> {
-let cond = self.rvalue(c);
+        let cond = self.rvalue(c);
         let then = self.expr(t).map(|x| self.decay(x));
         let els = self.expr(f).map(|x| self.decay(x));
         let (cond, then, els) = (cond?, then?, els?);

@@ -1,7 +1,9 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use frontend::{ast::Program, compile, load_file, render, Diagnostic, Options, SourceMap};
+use frontend::{
+    ast::Program, compile, load_file, render, CompileResult, Diagnostic, Options, SourceMap,
+};
 use std::path::{Path, PathBuf};
 
 pub fn dir(sub: &str) -> PathBuf {
@@ -18,12 +20,7 @@ pub fn options() -> Options {
 }
 
 /// Compiles a file on disk; returns the source map for rendering.
-pub fn compile_path(
-    path: &Path,
-) -> (
-    SourceMap,
-    Result<(Program, Vec<Diagnostic>), Vec<Diagnostic>>,
-) {
+pub fn compile_path(path: &Path) -> (SourceMap, CompileResult) {
     let mut sm = SourceMap::new();
     let f = load_file(&mut sm, path).expect("test file readable");
     let r = compile(&mut sm, f, &options());
@@ -31,12 +28,7 @@ pub fn compile_path(
 }
 
 /// Compiles source text.
-pub fn compile_str(
-    src: &str,
-) -> (
-    SourceMap,
-    Result<(Program, Vec<Diagnostic>), Vec<Diagnostic>>,
-) {
+pub fn compile_str(src: &str) -> (SourceMap, CompileResult) {
     let mut sm = SourceMap::new();
     let f = sm.add_file("input.cl", src);
     let r = compile(&mut sm, f, &options());

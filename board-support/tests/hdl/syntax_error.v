@@ -1,0 +1,3 @@
+module bad_syntax (input wire a, output wire b);
+    assign b = a +;
+endmodule
