@@ -214,7 +214,11 @@ fn doctor_lists_every_tool() {
     assert!(o.code == 0 || o.code == 1, "{}", o.stderr);
     assert!(o.stdout.contains("tool cache:"), "{}", o.stdout);
     for tool in ["verilator", "yosys", "nextpnr-ecp5", "ecppack"] {
-        let line = o.stdout.lines().find(|l| l.starts_with(tool)).unwrap_or_else(|| panic!("{tool} missing: {}", o.stdout));
+        let line = o
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(tool))
+            .unwrap_or_else(|| panic!("{tool} missing: {}", o.stdout));
         // Either a version and a path, or `missing` with how to get it.
         assert!(line.contains('/') || line.contains("missing"), "{line}");
     }

@@ -8,11 +8,19 @@ fn span() -> Span {
 }
 
 fn op(kind: OpKind, ty: Ty) -> Op {
-    Op { kind, ty, region: Kernel::WORK_ITEM_LOOP, span: span(), name: None }
+    Op {
+        kind,
+        ty,
+        region: Kernel::WORK_ITEM_LOOP,
+        span: span(),
+        name: None,
+    }
 }
 
 fn errors(k: &Kernel) -> String {
-    hls_ir::verify(k).map(|_| String::new()).unwrap_or_else(|e| e.to_string())
+    hls_ir::verify(k)
+        .map(|_| String::new())
+        .unwrap_or_else(|e| e.to_string())
 }
 
 #[test]
@@ -31,7 +39,11 @@ fn width_mismatch_is_reported() {
     let a = k.add_op(op(OpKind::Const(3), Ty::I32), &[]);
     let b = k.add_op(op(OpKind::Const(4), Ty::Int(16)), &[]);
     k.add_op(op(OpKind::Binary(BinOp::Add), Ty::I32), &[a, b]);
-    assert!(errors(&k).contains("operand types differ"), "{}", errors(&k));
+    assert!(
+        errors(&k).contains("operand types differ"),
+        "{}",
+        errors(&k)
+    );
 }
 
 #[test]
@@ -68,12 +80,23 @@ fn predicate_must_be_i1() {
     let bad_pred = k.add_op(op(OpKind::Const(1), Ty::I32), &[]);
     k.mems.push(hls_ir::Memory {
         name: "m".into(),
-        kind: hls_ir::MemKind::Global { arg: hls_ir::ArgId(0), constant: false },
+        kind: hls_ir::MemKind::Global {
+            arg: hls_ir::ArgId(0),
+            constant: false,
+        },
         elem: Ty::I32,
         elem_bytes: 4,
         span: span(),
     });
-    k.add_op(op(OpKind::Load { mem: hls_ir::MemId(0) }, Ty::I32), &[addr, bad_pred]);
+    k.add_op(
+        op(
+            OpKind::Load {
+                mem: hls_ir::MemId(0),
+            },
+            Ty::I32,
+        ),
+        &[addr, bad_pred],
+    );
     assert!(errors(&k).contains("predicate operand"), "{}", errors(&k));
 }
 

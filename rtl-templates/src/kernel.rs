@@ -604,10 +604,10 @@ impl<'a> Emitter<'a> {
             w.wire(
                 &self.valid(0),
                 1,
-                &format!("item_valid && (phase == {})", literal(0, pw)),
+                &format!("gen_active && (phase == {})", literal(0, pw)),
             );
         } else {
-            w.wire(&self.valid(0), 1, "item_valid");
+            w.wire(&self.valid(0), 1, "gen_active");
         }
         w.assign("gen_take", &format!("{} && !stall", self.valid(0)));
         for c in 1..stages {
@@ -807,7 +807,7 @@ impl<'a> Emitter<'a> {
         } else {
             w.assign("stall", &stall_terms.join("\n        || "));
         }
-        let mut busy_terms: Vec<String> = vec!["gen_init".into(), "gen_active".into(), "item_valid".into()];
+        let mut busy_terms: Vec<String> = vec!["gen_init".into(), "gen_active".into()];
         for c in 1..stages {
             busy_terms.push(self.valid(c));
         }
@@ -857,10 +857,14 @@ impl<'a> Emitter<'a> {
             let (hr, lr) = ("[31:16]", "[15:0]");
             w.always_ff(|w| {
                 w.block("if (!stall)", |w| {
-                    w.line(format!("{name}_ll <= {{16'd0, {name}_a[15:0]}} * {{16'd0, {name}_b[15:0]}};"));
+                    w.line(format!(
+                        "{name}_ll <= {{16'd0, {name}_a[15:0]}} * {{16'd0, {name}_b[15:0]}};"
+                    ));
                     w.line(format!("{name}_lh <= {name}_a{lr} * {name}_b{hr};"));
                     w.line(format!("{name}_hl <= {name}_a{hr} * {name}_b{lr};"));
-                    w.line(format!("{name}_m2 <= {name}_ll + {{{name}_lh + {name}_hl, 16'd0}};"));
+                    w.line(format!(
+                        "{name}_m2 <= {name}_ll + {{{name}_lh + {name}_hl, 16'd0}};"
+                    ));
                     for i in 3..=lat {
                         w.line(format!("{name}_m{i} <= {name}_m{};", i - 1));
                     }
@@ -901,10 +905,10 @@ impl<'a> Emitter<'a> {
         let bits = op.ty.bits();
         if let OpKind::WorkItem(f, d) = &op.kind {
             let src = match f {
-                WorkItemFn::GlobalId => format!("item_gid_{d}"),
-                WorkItemFn::LocalId => format!("item_lid_{d}"),
-                WorkItemFn::GroupId => format!("item_grp_{d}"),
-                WorkItemFn::LocalSize => format!("item_lsize_{d}"),
+                WorkItemFn::GlobalId => format!("gid_{d}"),
+                WorkItemFn::LocalId => format!("lid_{d}"),
+                WorkItemFn::GroupId => format!("grp_{d}"),
+                WorkItemFn::LocalSize => format!("cur_{d}"),
                 _ => unreachable!("launch-invariant work-item values return above"),
             };
             if self.k.has_uses(o) {

@@ -1,11 +1,10 @@
     // ---- Work-item generator: walks work-groups, and work-items within each group, x fastest.
-    // The current item sits in registers (`item_*`) until the datapath takes it. Every value
+    // The walk registers hold the current work-item until the datapath takes it. Every value
     // the walk needs is kept in registers and updated with at most one carry chain per cycle
     // (down-counters for the end of a group, `after_N` = items left after this group), so the
     // generator is not the critical path of the kernel.
     reg gen_init;
     reg gen_active;
-    reg item_valid;
 {%- for d in dims %}
     // Dimension {{ d.dim }}.
     reg [31:0] gsz_{{ d.dim }};
@@ -32,7 +31,6 @@
 {%- endif %}
 {%- if d.lid %}
     reg [31:0] lid_{{ d.dim }};
-    reg [31:0] item_lid_{{ d.dim }};
 {%- endif %}
 {%- if d.goff %}
     reg [31:0] goff_{{ d.dim }};
@@ -42,30 +40,24 @@
     reg [31:0] gstart_{{ d.dim }};
 {%- endif %}
     reg [31:0] gid_{{ d.dim }};
-    reg [31:0] item_gid_{{ d.dim }};
 {%- endif %}
 {%- if d.grp %}
     reg [31:0] grp_{{ d.dim }};
-    reg [31:0] item_grp_{{ d.dim }};
 {%- endif %}
 {%- if d.lsize %}
     reg [31:0] cur_{{ d.dim }};
     reg [31:0] init_cur_{{ d.dim }};
-    reg [31:0] item_lsize_{{ d.dim }};
 {%- endif %}
 {%- endfor %}
     wire gen_take;
-    wire gen_step = gen_active && (!item_valid || gen_take);
     always @(posedge clk) begin
         if (rst) begin
             gen_init <= 1'b0;
             gen_active <= 1'b0;
-            item_valid <= 1'b0;
         end else if (launch) begin
             // Latch the launch; a local size of 0 lets one work-group span the dimension.
             gen_init <= 1'b1;
             gen_active <= 1'b0;
-            item_valid <= 1'b0;
 {%- for d in dims %}
             gsz_{{ d.dim }} <= global_size_{{ d.dim }};
             gsz_m1_{{ d.dim }} <= global_size_{{ d.dim }} - 32'd1;
@@ -110,102 +102,82 @@
             init_cur_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_{{ d.dim }} : lsz_{{ d.dim }};
 {%- endif %}
 {%- endfor %}
-        end else begin
-            if (gen_take) begin
-                item_valid <= 1'b0;
+        end else if (gen_take) begin
+            // Later assignments win: a group step overrides the local wrap before it.
+{%- for d in dims %}
+{%- if d.dim == 0 %}
+            if (!last_lid_0) begin
+{%- else %}
+            if (last_lid_0{% if d.dim == 2 %} && last_lid_1{% endif %} && !last_lid_{{ d.dim }}) begin
+{%- endif %}
+                lrem_{{ d.dim }} <= lrem_{{ d.dim }} - 32'd1;
+{%- if d.lid %}
+                lid_{{ d.dim }} <= lid_{{ d.dim }} + 32'd1;
+{%- endif %}
+{%- if d.gid %}
+                gid_{{ d.dim }} <= gid_{{ d.dim }} + 32'd1;
+{%- endif %}
             end
-            if (gen_step) begin
-                item_valid <= 1'b1;
-{%- for d in dims %}
-{%- if d.gid %}
-                item_gid_{{ d.dim }} <= gid_{{ d.dim }};
-{%- endif %}
-{%- if d.lid %}
-                item_lid_{{ d.dim }} <= lid_{{ d.dim }};
-{%- endif %}
-{%- if d.grp %}
-                item_grp_{{ d.dim }} <= grp_{{ d.dim }};
-{%- endif %}
-{%- if d.lsize %}
-                item_lsize_{{ d.dim }} <= cur_{{ d.dim }};
-{%- endif %}
-{%- endfor %}
-                // Later assignments win: a group step overrides the local wrap before it.
-{%- for d in dims %}
 {%- if d.dim == 0 %}
-                if (!last_lid_0) begin
+            if (last_lid_0) begin
 {%- else %}
-                if (last_lid_0{% if d.dim == 2 %} && last_lid_1{% endif %} && !last_lid_{{ d.dim }}) begin
+            if (last_lid_0{% if d.dim == 2 %} && last_lid_1{% endif %} && last_lid_{{ d.dim }}) begin
 {%- endif %}
-                    lrem_{{ d.dim }} <= lrem_{{ d.dim }} - 32'd1;
-{%- if d.lid %}
-                    lid_{{ d.dim }} <= lid_{{ d.dim }} + 32'd1;
-{%- endif %}
-{%- if d.gid %}
-                    gid_{{ d.dim }} <= gid_{{ d.dim }} + 32'd1;
-{%- endif %}
-                end
-{%- if d.dim == 0 %}
-                if (last_lid_0) begin
-{%- else %}
-                if (last_lid_0{% if d.dim == 2 %} && last_lid_1{% endif %} && last_lid_{{ d.dim }}) begin
-{%- endif %}
-                    // Local wrap: back to the first item of this group in this dimension.
+                // Local wrap: back to the first item of this group in this dimension.
 {%- if d.grouped %}
-                    lrem_{{ d.dim }} <= grp_lrem_{{ d.dim }};
+                lrem_{{ d.dim }} <= grp_lrem_{{ d.dim }};
 {%- else %}
-                    lrem_{{ d.dim }} <= gsz_m1_{{ d.dim }};
+                lrem_{{ d.dim }} <= gsz_m1_{{ d.dim }};
 {%- endif %}
 {%- if d.lid %}
-                    lid_{{ d.dim }} <= 32'd0;
+                lid_{{ d.dim }} <= 32'd0;
 {%- endif %}
 {%- if d.gid %}
-                    gid_{{ d.dim }} <= {% if d.grouped %}gstart_{% else %}goff_{% endif %}{{ d.dim }};
+                gid_{{ d.dim }} <= {% if d.grouped %}gstart_{% else %}goff_{% endif %}{{ d.dim }};
 {%- endif %}
-                end
+            end
 {%- endfor %}
-                if (last_lid_0 && last_lid_1 && last_lid_2) begin
-                    // The work-group is done: next group, x fastest.
+            if (last_lid_0 && last_lid_1 && last_lid_2) begin
+                // The work-group is done: next group, x fastest.
 {%- for d in dims %}
 {%- if d.grouped %}
-                    if ({% for o in dims %}{% if o.dim < d.dim %}lastg_{{ o.dim }} && {% endif %}{% endfor %}!lastg_{{ d.dim }}) begin
-                        after_{{ d.dim }} <= after_next_{{ d.dim }};
-                        lastg_{{ d.dim }} <= lastg_next_{{ d.dim }};
-                        lrem_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
-                        grp_lrem_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
+                if ({% for o in dims %}{% if o.dim < d.dim %}lastg_{{ o.dim }} && {% endif %}{% endfor %}!lastg_{{ d.dim }}) begin
+                    after_{{ d.dim }} <= after_next_{{ d.dim }};
+                    lastg_{{ d.dim }} <= lastg_next_{{ d.dim }};
+                    lrem_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
+                    grp_lrem_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
 {%- if d.gid %}
-                        gstart_{{ d.dim }} <= gstart_{{ d.dim }} + lsz_{{ d.dim }};
-                        gid_{{ d.dim }} <= gstart_{{ d.dim }} + lsz_{{ d.dim }};
+                    gstart_{{ d.dim }} <= gstart_{{ d.dim }} + lsz_{{ d.dim }};
+                    gid_{{ d.dim }} <= gstart_{{ d.dim }} + lsz_{{ d.dim }};
 {%- endif %}
 {%- if d.grp %}
-                        grp_{{ d.dim }} <= grp_{{ d.dim }} + 32'd1;
+                    grp_{{ d.dim }} <= grp_{{ d.dim }} + 32'd1;
 {%- endif %}
 {%- if d.lsize %}
-                        cur_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_{{ d.dim }}[31:0] : lsz_{{ d.dim }};
+                    cur_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_{{ d.dim }}[31:0] : lsz_{{ d.dim }};
 {%- endif %}
-                    end
-                    if ({% for o in dims %}{% if o.dim < d.dim %}lastg_{{ o.dim }} && {% endif %}{% endfor %}lastg_{{ d.dim }}) begin
-                        // Row of groups done in this dimension: back to its first group.
-                        after_{{ d.dim }} <= init_after_{{ d.dim }};
-                        lastg_{{ d.dim }} <= init_lastg_{{ d.dim }};
-                        lrem_{{ d.dim }} <= init_lrem_{{ d.dim }};
-                        grp_lrem_{{ d.dim }} <= init_lrem_{{ d.dim }};
+                end
+                if ({% for o in dims %}{% if o.dim < d.dim %}lastg_{{ o.dim }} && {% endif %}{% endfor %}lastg_{{ d.dim }}) begin
+                    // Row of groups done in this dimension: back to its first group.
+                    after_{{ d.dim }} <= init_after_{{ d.dim }};
+                    lastg_{{ d.dim }} <= init_lastg_{{ d.dim }};
+                    lrem_{{ d.dim }} <= init_lrem_{{ d.dim }};
+                    grp_lrem_{{ d.dim }} <= init_lrem_{{ d.dim }};
 {%- if d.gid %}
-                        gstart_{{ d.dim }} <= goff_{{ d.dim }};
-                        gid_{{ d.dim }} <= goff_{{ d.dim }};
+                    gstart_{{ d.dim }} <= goff_{{ d.dim }};
+                    gid_{{ d.dim }} <= goff_{{ d.dim }};
 {%- endif %}
 {%- if d.grp %}
-                        grp_{{ d.dim }} <= 32'd0;
+                    grp_{{ d.dim }} <= 32'd0;
 {%- endif %}
 {%- if d.lsize %}
-                        cur_{{ d.dim }} <= init_cur_{{ d.dim }};
+                    cur_{{ d.dim }} <= init_cur_{{ d.dim }};
 {%- endif %}
-                    end
+                end
 {%- endif %}
 {%- endfor %}
-                    if (lastg_0 && lastg_1 && lastg_2) begin
-                        gen_active <= 1'b0;
-                    end
+                if (lastg_0 && lastg_1 && lastg_2) begin
+                    gen_active <= 1'b0;
                 end
             end
         end

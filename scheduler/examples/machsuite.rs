@@ -178,8 +178,8 @@ fn main() {
                         if verbose {
                             for a in &s.stats.attempts {
                                 eprintln!(
-                                    "  {rel}: II {} heuristic {} ilp {:?} size {:?} {:.1} ms",
-                                    a.ii, a.heuristic, a.ilp, a.ilp_size, a.ms
+                                    "  {rel}: II {} heuristic {} feas {:?} ilp {:?} size {:?} {:.1} ms",
+                                    a.ii, a.heuristic, a.feasibility, a.ilp, a.ilp_size, a.ms
                                 );
                             }
                         }

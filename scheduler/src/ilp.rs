@@ -79,6 +79,10 @@ struct OpVars {
     /// `None` when the operation has a single row (the binary is the constant 1).
     x: Vec<Option<Variable>>,
     stage: Stage,
+    /// The start time, linked by `t = sum(r * x[r]) + II * k`. Stating dependences on it
+    /// keeps those rows at two nonzeros; expanded rows of `2 II` nonzeros made HiGHS's bound
+    /// propagation dominate the solve time.
+    t: Variable,
 }
 
 /// A built model, solvable by any backend.
@@ -130,7 +134,11 @@ impl OpVars {
         }
     }
 
-    fn t_expr(&self, ii: i64) -> Expression {
+    fn t_expr(&self) -> Expression {
+        Expression::from(self.t)
+    }
+
+    fn folded_t(&self, ii: i64) -> Expression {
         let mut e = Expression::default();
         for (i, &r) in self.rows.iter().enumerate() {
             if r != 0 {
@@ -177,7 +185,11 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
 
     for v in 0..n {
         let a = spec.lo[v];
-        let b = if spec.unbounded { UNBOUNDED } else { spec.hi[v] };
+        let b = if spec.unbounded {
+            UNBOUNDED
+        } else {
+            spec.hi[v]
+        };
         if a > b {
             return Err(Empty);
         }
@@ -234,16 +246,14 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
             let sum: Expression = x.iter().map(|&v| x_expr(v)).sum();
             cons.push(sum.eq(1.0));
         }
-        let op = OpVars { rows, x, stage };
-        // Window rows, when the rows and stage bounds alone allow more.
-        if let Stage::Var { lo, hi, .. } = op.stage {
-            if a > lo * ii {
-                cons.push(op.t_expr(ii).geq(a as f64));
-            }
-            if !spec.unbounded && b < hi * ii + ii - 1 {
-                cons.push(op.t_expr(ii).leq(b as f64));
-            }
-        }
+        let t = if spec.unbounded {
+            vars.add(variable().min(a as f64))
+        } else {
+            vars.add(variable().min(a as f64).max(b as f64))
+        };
+        all.push(t);
+        let op = OpVars { rows, x, stage, t };
+        cons.push((Expression::from(t) - op.folded_t(ii)).eq(0.0));
         ops.push(op);
     }
 
@@ -275,7 +285,7 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
             if spec.lo[j] - hi[i] + dep.omega * spec.l_min >= dep.d {
                 continue;
             }
-            let mut e = ops[j].t_expr(ii) - ops[i].t_expr(ii);
+            let mut e = ops[j].t_expr() - ops[i].t_expr();
             e.add_mul(dep.omega as f64, length);
             cons.push(e.geq(dep.d as f64));
             continue;
@@ -287,7 +297,7 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
         let omega = if spec.flat { 0 } else { dep.omega };
         match spec.form {
             DependenceForm::Aggregated => {
-                let e = ops[j].t_expr(ii) - ops[i].t_expr(ii);
+                let e = ops[j].t_expr() - ops[i].t_expr();
                 cons.push(e.geq(w as f64));
             }
             DependenceForm::Structured | DependenceForm::Auto => {
@@ -387,7 +397,7 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
         if implied && !spec.flat {
             continue;
         }
-        let e = Expression::from(length) - ops[v].t_expr(ii);
+        let e = Expression::from(length) - ops[v].t_expr();
         cons.push(e.geq(end as f64));
     }
 
@@ -420,7 +430,7 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
                 obj.add_mul(weight as f64, length);
                 for v in 0..n {
                     if coef[v] != 0 {
-                        obj.add_mul(coef[v] as f64, ops[v].t_expr(ii));
+                        obj.add_mul(coef[v] as f64, ops[v].t_expr());
                     }
                 }
                 obj
@@ -443,6 +453,7 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
             if let Stage::Var { var, .. } = op.stage {
                 values.push((var, k as f64));
             }
+            values.push((op.t, t as f64));
         }
         values.push((length, *l as f64));
         Some(values)

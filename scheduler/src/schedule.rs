@@ -619,7 +619,10 @@ impl Ctx<'_> {
             ii,
             &mut size,
         );
-        attempt.ilp_size = (attempt.ilp_size.0.max(size.0), attempt.ilp_size.1.max(size.1));
+        attempt.ilp_size = (
+            attempt.ilp_size.0.max(size.0),
+            attempt.ilp_size.1.max(size.1),
+        );
         match out {
             Checked::Solved { times, optimal } => {
                 attempt.ilp = if optimal {
