@@ -1,6 +1,7 @@
 //! The kernel corpus: every file under tests/kernels/ and examples/ runs its own test vectors
 //! in Verilator (`oclhls sim`, memory with random latency and back-pressure), and its Verilog
-//! must be lint-clean under `verilator --lint-only -Wall`. Expected values in the files are
+//! must be lint-clean under `verilator --lint-only -Wall` and pass Yosys `check -assert` after
+//! `synth_ecp5`. Expected values in the files are
 //! computed by hand (see the comments in each file).
 
 mod common;
@@ -28,6 +29,22 @@ fn sim(file: &str, extra: &[&str]) {
     assert!(o.stdout.contains(" 0 failed"), "{}", o.stdout);
     assert!(!o.stdout.contains("0 passed"), "{}", o.stdout);
     lint(&out);
+    synth_check(&out);
+}
+
+/// Yosys `synth_ecp5` with `check -assert` before and after synthesis, for every kernel.
+fn synth_check(dir: &Path) {
+    let tc = toolchain::Toolchain::new(false);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    for k in report["kernels"].as_array().unwrap() {
+        let module = k["interface"]["module"].as_str().unwrap();
+        let files = [dir.join(k["verilog"].as_str().unwrap()), dir.join("oclhls_fifo.v")];
+        let opts = board_support::flow::SynthOptions::new(dir.join(format!("synth-{module}")));
+        let r = board_support::flow::synth(&tc, &files, module, &opts)
+            .unwrap_or_else(|e| panic!("synth_ecp5 of {module}: {e}"));
+        assert!(r.luts() > 0 && r.ffs() > 0, "{module} synthesised to nothing");
+    }
 }
 
 /// `verilator --lint-only -Wall` on every module a compile wrote, no waivers.
