@@ -17,6 +17,7 @@ const CORPUS: &[&str] = &[
     "tests/kernels/ids_3d.cl",
     "tests/kernels/saxpy_int.cl",
     "tests/kernels/sum_pairs.cl",
+    "tests/kernels/widths.cl",
 ];
 
 fn sim(file: &str, extra: &[&str]) {
@@ -39,11 +40,17 @@ fn synth_check(dir: &Path) {
         serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     for k in report["kernels"].as_array().unwrap() {
         let module = k["interface"]["module"].as_str().unwrap();
-        let files = [dir.join(k["verilog"].as_str().unwrap()), dir.join("oclhls_fifo.v")];
+        let files = [
+            dir.join(k["verilog"].as_str().unwrap()),
+            dir.join("oclhls_fifo.v"),
+        ];
         let opts = board_support::flow::SynthOptions::new(dir.join(format!("synth-{module}")));
         let r = board_support::flow::synth(&tc, &files, module, &opts)
             .unwrap_or_else(|e| panic!("synth_ecp5 of {module}: {e}"));
-        assert!(r.luts() > 0 && r.ffs() > 0, "{module} synthesised to nothing");
+        assert!(
+            r.luts() > 0 && r.ffs() > 0,
+            "{module} synthesised to nothing"
+        );
     }
 }
 
@@ -156,4 +163,9 @@ fn wrong_expectations_fail_and_name_the_element() {
     assert!(o.stdout.contains("expected 5"), "{}", o.stdout);
     assert!(o.stdout.contains("got 4"), "{}", o.stdout);
     assert!(o.stdout.contains("0 passed, 1 failed"), "{}", o.stdout);
+}
+
+#[test]
+fn widths() {
+    sim("tests/kernels/widths.cl", &["--seed", "13"]);
 }

@@ -90,7 +90,7 @@ impl OpLibrary {
                     delay_ns: 4.0,
                 }),
                 BinOp::DivS | BinOp::DivU | BinOp::RemS | BinOp::RemU => {
-                    Err("integer division and remainder by a non-constant are not yet built in hardware".into())
+                    Err("integer division and remainder are not yet built in hardware (only unsigned division by a power of two, which becomes a shift)".into())
                 }
                 _ => Err(format!("`{}` is not yet built in hardware", o.kind)),
             },

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::backend::{self, Config, Raw};
 use crate::chain;
 use crate::error::ScheduleError;
-use crate::graph::Graph;
+use crate::graph::{scc, Dep, Graph};
 use crate::heuristic;
 use crate::ilp::{self, Spec};
 use crate::mii::{expand, rec_mii_of, res_mii_of};
@@ -274,6 +274,22 @@ struct Ctx<'a> {
     rec_cycle: Option<Vec<usize>>,
     mii: u32,
     stats: SolveStats,
+    /// The feasibility core, built on first use (see [`Core`]).
+    core: Option<Core>,
+}
+
+/// The part of a problem that decides feasibility at an II when stages are unbounded:
+/// operations on recurrences (non-trivial strongly connected components) or on limited
+/// resources, and the constraints inside recurrences. A constraint between different
+/// components can always be met by moving later components by whole stages, which keeps
+/// every row (and so every modulo resource slot); the other operations use no limited
+/// resource. So the core is feasible at II exactly when the problem is, and a core
+/// solution extends to a full one (`Ctx::complete`).
+struct Core {
+    g: Graph,
+    p: Problem,
+    /// Core operation -> problem operation.
+    map: Vec<usize>,
 }
 
 /// What one ILP run (with re-check) gave.
@@ -303,6 +319,7 @@ pub fn schedule(p: &Problem, o: &Options) -> Result<Schedule, ScheduleError> {
         rec_mii: rec.ii,
         rec_cycle,
         mii,
+        core: None,
         stats: SolveStats {
             solver: backend::SOLVER.to_string(),
             attempts: Vec::new(),
@@ -362,7 +379,15 @@ impl Ctx<'_> {
         }
         if matches!(raw, Raw::Infeasible) {
             stats.rechecks += 1;
+            let tr = Instant::now();
             raw = backend::solve(&model, config(false));
+            if std::env::var_os("SCHED_DEBUG").is_some() {
+                eprintln!(
+                    "recheck {:.1} ms -> {}",
+                    tr.elapsed().as_secs_f64() * 1e3,
+                    matches!(raw, Raw::Infeasible)
+                );
+            }
             match raw {
                 Raw::Solved { .. } => stats.overturned.push(ii),
                 Raw::Infeasible if known_feasible => {
@@ -455,13 +480,17 @@ impl Ctx<'_> {
     }
 
     fn dep_form(&self, ii: i64, lo: &[i64], hi: Option<&[i64]>) -> DependenceForm {
+        self.dep_form_for(&self.g, ii, lo, hi)
+    }
+
+    fn dep_form_for(&self, g: &Graph, ii: i64, lo: &[i64], hi: Option<&[i64]>) -> DependenceForm {
         match self.o.dependence_form {
             DependenceForm::Auto => {
                 // Structured rows cost about |rows(i)| * (|rows(i)| + |rows(j)|) / 2
                 // nonzeros per edge; keep them while that stays moderate.
                 let rows = |v: usize| hi.map_or(ii, |hi| (hi[v] - lo[v] + 1).clamp(1, ii));
                 let mut nnz: i64 = 0;
-                for d in &self.g.deps {
+                for d in &g.deps {
                     let (ri, rj) = (rows(d.src), rows(d.dst));
                     nnz = nnz.saturating_add(ri.saturating_mul(ri + rj) / 2);
                 }
@@ -473,6 +502,107 @@ impl Ctx<'_> {
             }
             f => f,
         }
+    }
+
+    fn build_core(&self) -> Core {
+        let g = &self.g;
+        let comp = scc(g.n, &g.out, |k| g.deps[k].dst);
+        let mut size = vec![0usize; g.n];
+        for &c in &comp {
+            size[c] += 1;
+        }
+        let keep: Vec<bool> = (0..g.n)
+            .map(|v| size[comp[v]] > 1 || self.p.occupancy(v).is_some())
+            .collect();
+        let map: Vec<usize> = (0..g.n).filter(|&v| keep[v]).collect();
+        let mut back = vec![usize::MAX; g.n];
+        for (c, &v) in map.iter().enumerate() {
+            back[v] = c;
+        }
+        let deps: Vec<Dep> = g
+            .deps
+            .iter()
+            .filter(|d| d.src != d.dst && comp[d.src] == comp[d.dst])
+            .map(|d| Dep {
+                src: back[d.src],
+                dst: back[d.dst],
+                ..d.clone()
+            })
+            .collect();
+        let m = map.len();
+        let mut out = vec![Vec::new(); m];
+        let mut inc = vec![Vec::new(); m];
+        for (k, d) in deps.iter().enumerate() {
+            out[d.src].push(k);
+            inc[d.dst].push(k);
+        }
+        let core_g = Graph {
+            n: m,
+            deps,
+            out,
+            inc,
+            lat1: map.iter().map(|&v| g.lat1[v]).collect(),
+        };
+        let core_p = Problem {
+            ops: map.iter().map(|&v| self.p.ops[v].clone()).collect(),
+            edges: Vec::new(),
+            resources: self.p.resources.clone(),
+            clock_period_ns: None,
+        };
+        Core {
+            g: core_g,
+            p: core_p,
+            map,
+        }
+    }
+
+    /// Extends start times fixed for some operations to all: longest paths from `lo`,
+    /// where a fixed operation only moves by whole multiples of II (keeping its row).
+    /// `None` if that does not settle (the fixed rows admit no schedule).
+    fn complete(&self, ii: i64, fixed: &[Option<i64>], lo: &[i64]) -> Option<Vec<i64>> {
+        let g = &self.g;
+        let n = g.n;
+        let mut t: Vec<i64> = (0..n)
+            .map(|v| fixed[v].unwrap_or(lo[v]).max(lo[v]))
+            .collect();
+        let row: Vec<Option<i64>> = fixed.iter().map(|f| f.map(|x| x.rem_euclid(ii))).collect();
+        for v in 0..n {
+            if let Some(r) = row[v] {
+                t[v] += (r - t[v]).rem_euclid(ii);
+            }
+        }
+        let mut queue: std::collections::VecDeque<usize> = (0..n).collect();
+        let mut queued = vec![true; n];
+        let mut count = vec![0usize; n];
+        while let Some(u) = queue.pop_front() {
+            queued[u] = false;
+            count[u] += 1;
+            if count[u] > 2 * n + 2 {
+                return None;
+            }
+            for &k in &g.out[u] {
+                let d = &g.deps[k];
+                if d.src == d.dst {
+                    continue;
+                }
+                let need = t[u] + d.weight(ii);
+                if need > t[d.dst] {
+                    let v = d.dst;
+                    t[v] = match row[v] {
+                        Some(r) => need + (r - need).rem_euclid(ii),
+                        None => need,
+                    };
+                    if !queued[v] {
+                        queued[v] = true;
+                        queue.push_back(v);
+                    }
+                }
+            }
+        }
+        let min = t.iter().copied().min().unwrap_or(0);
+        // Shift by whole stages only, so rows stay put.
+        let shift = min.div_euclid(ii) * ii;
+        Some(t.into_iter().map(|x| x - shift).collect())
     }
 
     fn pipelined(&mut self) -> Result<Schedule, ScheduleError> {
@@ -554,18 +684,25 @@ impl Ctx<'_> {
             if !self.o.use_ilp {
                 return None;
             }
+            if self.core.is_none() {
+                self.core = Some(self.build_core());
+            }
+            let Some(core) = self.core.as_ref() else {
+                return None;
+            };
+            let lo: Vec<i64> = core.map.iter().map(|&v| asap[v]).collect();
             let spec = Spec {
-                g: &self.g,
-                p: self.p,
+                g: &core.g,
+                p: &core.p,
                 ii: iil,
                 flat: false,
-                lo: asap.clone(),
+                form: self.dep_form_for(&core.g, iil, &lo, None),
+                lo,
                 hi: Vec::new(),
                 unbounded: true,
-                l_min,
+                l_min: 0,
                 horizon: 0,
                 warm: None,
-                form: self.dep_form(iil, &asap, None),
                 objective: Objective::Feasibility,
             };
             let mut size = (0, 0);
@@ -579,9 +716,18 @@ impl Ctx<'_> {
             attempt.ilp_size = size;
             attempt.feasibility = match out {
                 Checked::Solved { times, .. } => {
-                    h = Some(times);
-                    method = Method::Ilp;
-                    IlpOutcome::Feasible
+                    let mut fixed = vec![None; n];
+                    for (c, &v) in core.map.iter().enumerate() {
+                        fixed[v] = Some(times[c]);
+                    }
+                    match self.complete(iil, &fixed, &asap) {
+                        Some(t) => {
+                            h = Some(t);
+                            method = Method::Ilp;
+                            IlpOutcome::Feasible
+                        }
+                        None => IlpOutcome::Error("could not extend the core solution".into()),
+                    }
                 }
                 Checked::Infeasible => IlpOutcome::Infeasible { complete: true },
                 Checked::Unknown => IlpOutcome::Unknown,
