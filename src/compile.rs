@@ -68,11 +68,10 @@ fn fail(sm: &SourceMap, diags: Vec<Diagnostic>) -> CompileFailed {
     }
 }
 
-/// Parse and check only.
-pub fn check(
+fn front_end(
     path: &Path,
     opts: &CompileOptions,
-) -> Result<std::result::Result<(SourceMap, Vec<Diagnostic>), CompileFailed>> {
+) -> Result<(SourceMap, frontend::FileId, frontend::CompileResult)> {
     let mut sm = SourceMap::new();
     let file = frontend::load_file(&mut sm, path)
         .with_context(|| format!("cannot read {}", path.display()))?;
@@ -82,7 +81,17 @@ pub fn check(
         include_dirs: opts.include_dirs.clone(),
         ..Default::default()
     };
-    Ok(match frontend::compile(&mut sm, file, &fopts) {
+    let r = frontend::compile(&mut sm, file, &fopts);
+    Ok((sm, file, r))
+}
+
+/// Parse and check only.
+pub fn check(
+    path: &Path,
+    opts: &CompileOptions,
+) -> Result<std::result::Result<(SourceMap, Vec<Diagnostic>), CompileFailed>> {
+    let (sm, _, r) = front_end(path, opts)?;
+    Ok(match r {
         Ok((_, warnings)) => Ok((sm, warnings)),
         Err(d) => Err(fail(&sm, d)),
     })
@@ -93,16 +102,8 @@ pub fn compile(
     path: &Path,
     opts: &CompileOptions,
 ) -> Result<std::result::Result<Compiled, CompileFailed>> {
-    let mut sm = SourceMap::new();
-    let file = frontend::load_file(&mut sm, path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    let fopts = frontend::Options {
-        defines: opts.defines.clone(),
-        undefines: opts.undefines.clone(),
-        include_dirs: opts.include_dirs.clone(),
-        ..Default::default()
-    };
-    let (program, warnings) = match frontend::compile(&mut sm, file, &fopts) {
+    let (sm, file, r) = front_end(path, opts)?;
+    let (program, warnings) = match r {
         Ok(p) => p,
         Err(d) => return Ok(Err(fail(&sm, d))),
     };

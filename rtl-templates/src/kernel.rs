@@ -286,6 +286,38 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// The request of a memory op issued in stage `c` under `pred`: valid while its work-item is
+    /// there, its data is there (`wait_cN`), and it has not been accepted during this stall
+    /// (`<name>_issued`, set when `accepted` and cleared when the pipeline moves), so a
+    /// request is sent exactly once per work-item. Returns the request wire's name.
+    fn emit_request(
+        &self,
+        w: &mut VWriter,
+        name: &str,
+        c: u32,
+        pred: OpId,
+        accepted: &str,
+    ) -> String {
+        let req = format!("{name}_req");
+        let issued = format!("{name}_issued");
+        w.reg(&issued, 1);
+        w.wire(
+            &req,
+            1,
+            &format!(
+                "{} && {} && !{issued}{}",
+                self.valid(c),
+                self.val(pred, c),
+                self.not_waiting(c)
+            ),
+        );
+        w.always_ff(|w| {
+            w.line(format!("if (rst || !stall) {issued} <= 1'b0;"));
+            w.line(format!("else if ({req} && {accepted}) {issued} <= 1'b1;"));
+        });
+        req
+    }
+
     /// ` && !wait_cN` when stage `c` can wait for a load response, else nothing.
     fn not_waiting(&self, c: u32) -> String {
         if self.wait_stages.contains(&c) {
@@ -1023,30 +1055,11 @@ impl<'a> Emitter<'a> {
                 }
             }
             OpKind::Load { mem } => {
-                let m = &mems[mem];
-                let p = &m.prefix;
+                let p = &mems[mem].prefix;
                 let pred = args[1];
                 let lat = self.load_latency(o);
-                let req = format!("{name}_req");
-                let issued = format!("{name}_issued");
+                let req = self.emit_request(w, &name, c, pred, &format!("{p}_rreq_ready"));
                 let pop = format!("{name}_pop");
-                w.reg(&issued, 1);
-                w.wire(
-                    &req,
-                    1,
-                    &format!(
-                        "{} && {} && !{issued}{}",
-                        self.valid(c),
-                        self.val(pred, c),
-                        self.not_waiting(c)
-                    ),
-                );
-                w.always_ff(|w| {
-                    w.line(format!("if (rst || !stall) {issued} <= 1'b0;"));
-                    w.line(format!(
-                        "else if ({req} && {p}_rreq_ready) {issued} <= 1'b1;"
-                    ));
-                });
                 w.wire(
                     &pop,
                     1,
@@ -1060,32 +1073,10 @@ impl<'a> Emitter<'a> {
                 load_info.insert(o, (req, pop));
                 format!("{p}_rfifo_data")
             }
-            OpKind::Store { .. } => {
-                let pred = args[2];
-                let req = format!("{name}_req");
-                let issued = format!("{name}_issued");
-                let mem = match op.kind {
-                    OpKind::Store { mem } => mem,
-                    _ => unreachable!(),
-                };
-                let p = mems[&mem].prefix.clone();
-                w.reg(&issued, 1);
-                w.wire(
-                    &req,
-                    1,
-                    &format!(
-                        "{} && {} && !{issued}{}",
-                        self.valid(c),
-                        self.val(pred, c),
-                        self.not_waiting(c)
-                    ),
-                );
-                w.always_ff(|w| {
-                    w.line(format!("if (rst || !stall) {issued} <= 1'b0;"));
-                    w.line(format!(
-                        "else if ({p}_wreq_valid && {p}_wreq_ready && {req}) {issued} <= 1'b1;"
-                    ));
-                });
+            OpKind::Store { mem } => {
+                let p = &mems[mem].prefix;
+                let accepted = format!("{p}_wreq_valid && {p}_wreq_ready");
+                let req = self.emit_request(w, &name, c, args[2], &accepted);
                 store_info.insert(o, req);
                 return;
             }
