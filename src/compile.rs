@@ -237,6 +237,14 @@ pub fn explain(sm: &SourceMap, l: &LimitedBy, ii: u32) -> String {
             let lines: Vec<String> = spans.iter().map(|s| sm.describe(*s)).collect();
             format!("{resource}: {uses} accesses per iteration on {limit} unit(s) ({}) limit II to {ii}", lines.join(", "))
         }
+        LimitedBy::Combined { mii } => format!(
+            "resources and loop-carried dependences together: every II from {mii} to {} was proven infeasible",
+            ii.saturating_sub(1)
+        ),
+        LimitedBy::Unproven { mii } => format!(
+            "not proven: II {mii} to {} were neither scheduled nor proven impossible within the solver time limit",
+            ii.saturating_sub(1)
+        ),
         LimitedBy::Recurrence {
             names,
             spans,

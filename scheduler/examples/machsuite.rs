@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release -p scheduler --example machsuite -- [DIR] [--jsonl FILE] [--limit-ms N]
 //!     [--period NS] [--base-only] [--filter SUBSTR] [--heuristic-only] [--form auto|structured|aggregated]
-//!     [--objective regs|length|feasibility] [--quiet] [--verbose]
+//!     [--objective regs|length|feasibility] [--quiet] [--verbose] [--mii-only] [--max-ii N]
 //! ```
 //!
 //! `--period NS` sets a clock period (chaining constraints derived by the scheduler) on
@@ -39,7 +39,7 @@ fn usage() -> ! {
     eprintln!(
         "usage: machsuite [DIR] [--jsonl FILE] [--limit-ms N] [--period NS] [--base-only] \
          [--filter SUBSTR] [--heuristic-only] [--form auto|structured|aggregated] \
-         [--objective regs|length|feasibility] [--quiet] [--verbose]"
+         [--objective regs|length|feasibility] [--quiet] [--verbose] [--mii-only] [--max-ii N]"
     );
     std::process::exit(2)
 }
@@ -61,6 +61,7 @@ fn main() {
     let mut filter: Option<String> = None;
     let mut quiet = false;
     let mut verbose = false;
+    let mut mii_only = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -84,6 +85,14 @@ fn main() {
             "--heuristic-only" => opts.use_ilp = false,
             "--quiet" => quiet = true,
             "--verbose" => verbose = true,
+            "--mii-only" => mii_only = true,
+            "--max-ii" => {
+                opts.max_ii = Some(
+                    args.next()
+                        .and_then(|s| s.parse().ok())
+                        .unwrap_or_else(|| usage()),
+                )
+            }
             "--form" => {
                 opts.dependence_form = match args.next().as_deref() {
                     Some("auto") => DependenceForm::Auto,
@@ -162,6 +171,10 @@ fn main() {
                     p.clock_period_ns = period;
                 }
                 row.ops = p.ops.len();
+                let mut opts = opts.clone();
+                if mii_only {
+                    opts.max_ii = Some(scheduler::res_mii(&p).0.max(scheduler::rec_mii(&p).0));
+                }
                 let t0 = Instant::now();
                 let r = scheduler::schedule(&p, &opts);
                 row.solve_ms = t0.elapsed().as_secs_f64() * 1e3;

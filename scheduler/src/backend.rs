@@ -76,24 +76,6 @@ pub(crate) fn solve(model: &Model, cfg: Config) -> Raw {
     if let Some(warm) = &model.warm {
         m = m.with_initial_solution(warm.iter().copied());
     }
-    if std::env::var_os("SCHED_HIGHS_VERBOSE").is_some() {
-        m.set_verbose(true);
-    }
-    if let Ok(opts) = std::env::var("SCHED_HIGHS_OPTS") {
-        for kv in opts.split(',') {
-            if let Some((k, v)) = kv.split_once('=') {
-                m = if v == "true" || v == "false" {
-                    m.set_option(k, v == "true")
-                } else if let Ok(i) = v.parse::<i32>() {
-                    m.set_option(k, i)
-                } else if let Ok(f) = v.parse::<f64>() {
-                    m.set_option(k, f)
-                } else {
-                    m.set_option(k, v)
-                };
-            }
-        }
-    }
     for c in &model.constraints {
         m.add_constraint(c.clone());
     }

@@ -3,6 +3,7 @@
 //! `ii = None` it is a list scheduler with a flat (non-modulo) reservation table,
 //! used for non-pipelined regions.
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 
 use crate::graph::Graph;
@@ -14,7 +15,14 @@ struct Mrt {
     ii: Option<i64>,
     limit: Vec<u32>,
     table: Vec<BTreeMap<i64, Vec<usize>>>,
+    /// Slots visited so far (see [`WORK_LIMIT`]).
+    work: Cell<u64>,
 }
+
+/// Slot visits after which the heuristic gives up. Realistic loops need well under a
+/// million; this only stops pathological inputs (blocking times and IIs in the millions)
+/// from hanging the scheduler: the caller then treats the II as not found.
+const WORK_LIMIT: u64 = 20_000_000;
 
 impl Mrt {
     fn new(p: &Problem, ii: Option<i64>) -> Self {
@@ -22,12 +30,22 @@ impl Mrt {
             ii,
             limit: p.resources.iter().map(|r| r.limit.unwrap_or(0)).collect(),
             table: vec![BTreeMap::new(); p.resources.len()],
+            work: Cell::new(0),
         }
+    }
+
+    fn exhausted(&self) -> bool {
+        self.work.get() > WORK_LIMIT
     }
 
     /// Slots covered by an operation starting at `t` blocking for `bt` cycles, with
     /// multiplicity.
     fn cover(&self, t: i64, bt: u32) -> Vec<(i64, u32)> {
+        let len = self.ii.map_or(i64::from(bt), |ii| i64::from(bt).min(ii));
+        self.work.set(self.work.get().saturating_add(len as u64));
+        if self.exhausted() {
+            return Vec::new();
+        }
         match self.ii {
             Some(ii) => {
                 let bt = i64::from(bt);
@@ -44,6 +62,9 @@ impl Mrt {
     }
 
     fn fits(&self, r: usize, t: i64, bt: u32) -> bool {
+        if self.exhausted() {
+            return false;
+        }
         self.cover(t, bt)
             .into_iter()
             .all(|(slot, m)| self.used(r, slot) + m <= self.limit[r])
@@ -93,16 +114,25 @@ impl Mrt {
 /// Budget of scheduling steps per operation before giving up at an II.
 const BUDGET_PER_OP: usize = 12;
 
+/// Why no schedule came out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// The step budget ran out (the usual way to fail at an II that is too tight).
+    Budget,
+    /// The slot-visit limit ran out: the reservation table is too large for this
+    /// heuristic (pathological blocking times or II).
+    Work,
+}
+
 /// Start times (normalised to start at 0) satisfying every constraint of `g` at `ii`
-/// (`None`: loop-carried constraints ignored, flat reservation table), or `None` if the
-/// budget ran out.
-pub(crate) fn schedule(g: &Graph, p: &Problem, ii: Option<u32>) -> Option<Vec<i64>> {
+/// (`None`: loop-carried constraints ignored, flat reservation table).
+pub(crate) fn schedule(g: &Graph, p: &Problem, ii: Option<u32>) -> Result<Vec<i64>, Failure> {
     let n = g.n;
     if n == 0 {
-        return Some(Vec::new());
+        return Ok(Vec::new());
     }
     let ii = ii.map(i64::from);
-    let height = g.heights(ii)?;
+    let height = g.heights(ii).ok_or(Failure::Budget)?;
     let rank = g.topo_rank();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&v| (std::cmp::Reverse(height[v]), rank[v], v));
@@ -137,11 +167,16 @@ pub(crate) fn schedule(g: &Graph, p: &Problem, ii: Option<u32>) -> Option<Vec<i6
     };
 
     while unscheduled > 0 {
+        if mrt.exhausted() {
+            return Err(Failure::Work);
+        }
         if budget == 0 {
-            return None;
+            return Err(Failure::Budget);
         }
         budget -= 1;
-        let v = *order.iter().find(|&&v| time[v].is_none())?;
+        let Some(&v) = order.iter().find(|&&v| time[v].is_none()) else {
+            break;
+        };
 
         let mut estart = 0i64;
         for &k in &g.inc[v] {
@@ -159,25 +194,33 @@ pub(crate) fn schedule(g: &Graph, p: &Problem, ii: Option<u32>) -> Option<Vec<i6
         let t = match occ[v] {
             None => estart,
             Some((r, _, bt)) => {
+                // Flat table: everything after the last busy slot is free, so try a few
+                // cycles from estart, then that point.
+                let after_all = mrt.table[r]
+                    .keys()
+                    .next_back()
+                    .map_or(estart, |&x| (x + 1).max(estart));
                 let window = match ii {
                     Some(ii) => ii,
-                    // Flat table: a free slot exists after everything placed so far.
-                    None => {
-                        mrt.table[r]
-                            .keys()
-                            .next_back()
-                            .map_or(0, |&x| x.max(estart) - estart)
-                            + 2
-                    }
+                    None => (after_all - estart + 1).min(64),
                 };
-                let free = |lo: i64, hi: i64| (lo..=hi).find(|&t| mrt.fits(r, t, bt));
+                let free = |lo: i64, hi: i64| {
+                    (lo..=hi)
+                        .take_while(|_| !mrt.exhausted())
+                        .find(|&t| mrt.fits(r, t, bt))
+                };
                 let hi = estart + window - 1;
                 let preferred = if lstart >= estart {
                     free(estart, hi.min(lstart))
                 } else {
                     None
                 };
-                match preferred.or_else(|| free(estart, hi)) {
+                let found = preferred.or_else(|| free(estart, hi));
+                let found = match (found, ii) {
+                    (None, None) => Some(after_all),
+                    (f, _) => f,
+                };
+                match found {
                     Some(t) => t,
                     None => {
                         let t = match last[v] {
@@ -220,5 +263,5 @@ pub(crate) fn schedule(g: &Graph, p: &Problem, ii: Option<u32>) -> Option<Vec<i6
     }
     let times: Vec<i64> = time.into_iter().map(|t| t.unwrap_or(0)).collect();
     let min = times.iter().copied().min().unwrap_or(0);
-    Some(times.into_iter().map(|t| t - min).collect())
+    Ok(times.into_iter().map(|t| t - min).collect())
 }

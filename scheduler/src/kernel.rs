@@ -24,6 +24,11 @@ pub enum LimitedBy {
         limit: u32,
         spans: Vec<Span>,
     },
+    /// II > MII although neither bound alone forces it: every II from MII up was proven
+    /// infeasible (resources and recurrences together).
+    Combined { mii: u32 },
+    /// II > MII and a lower II was neither scheduled nor proven impossible in the time limit.
+    Unproven { mii: u32 },
     /// A recurrence: the ops on the cycle (source spans and names), total latency and distance.
     Recurrence {
         names: Vec<String>,
@@ -194,59 +199,48 @@ fn schedule_region(
             k.loops[region.index()].name
         );
     }
-    let limited_by = if sched.ii <= 1 || !pipelined {
-        LimitedBy::Nothing
-    } else if sched.rec_mii >= sched.res_mii {
-        let (_, cycle) = crate::rec_mii(&problem);
-        let cycle = cycle.unwrap_or_default();
-        let mut names = Vec::new();
-        let mut spans = Vec::new();
-        let mut lat = 0i64;
-        let mut dist = 0;
-        for e in cycle {
-            let (src, _, dep) = edge_src[e];
-            lat += *latency.get(&src).unwrap_or(&0) as i64 + problem.edges[e].delay as i64;
-            dist += dep.distance();
-            spans.push(k.op(src).span);
-            if let Some(n) = &k.op(src).name {
-                if !names.contains(n) {
-                    names.push(n.clone());
+    let limited_by = match &sched.limited_by {
+        _ if sched.ii <= 1 || !pipelined => LimitedBy::Nothing,
+        crate::Limit::Recurrence { edges, .. } => {
+            let mut names = Vec::new();
+            let mut spans = Vec::new();
+            let mut lat = 0i64;
+            let mut dist = 0;
+            for &e in edges {
+                let (src, _, dep) = edge_src[e];
+                lat += *latency.get(&src).unwrap_or(&0) as i64 + problem.edges[e].delay as i64;
+                dist += dep.distance();
+                spans.push(k.op(src).span);
+                if let Some(n) = &k.op(src).name {
+                    if !names.contains(n) {
+                        names.push(n.clone());
+                    }
                 }
             }
-        }
-        LimitedBy::Recurrence {
-            names,
-            spans,
-            latency: lat,
-            distance: dist,
-        }
-    } else {
-        let (_, r) = crate::res_mii(&problem);
-        match r {
-            Some(r) => {
-                let users: Vec<OpIdx> = (0..problem.ops.len())
-                    .filter(|&i| problem.ops[i].resource == Some(r))
-                    .map(|i| OpIdx(i as u32))
-                    .collect();
-                let spans = users
-                    .iter()
-                    .filter_map(|u| {
-                        index
-                            .iter()
-                            .find(|(_, v)| *v == u)
-                            .map(|(o, _)| k.op(*o).span)
-                    })
-                    .collect();
-                let res = &problem.resources[r.0 as usize];
-                LimitedBy::Resource {
-                    resource: res.name.clone(),
-                    uses: users.len() as u32,
-                    limit: res.limit.unwrap_or(0),
-                    spans,
-                }
+            LimitedBy::Recurrence {
+                names,
+                spans,
+                latency: lat,
+                distance: dist,
             }
-            None => LimitedBy::Nothing,
         }
+        crate::Limit::Resource { resource, uses } => {
+            let spans = index
+                .iter()
+                .filter(|(_, i)| problem.ops[i.0 as usize].resource == Some(*resource))
+                .map(|(o, _)| k.op(*o).span)
+                .collect();
+            let res = &problem.resources[resource.0 as usize];
+            LimitedBy::Resource {
+                resource: res.name.clone(),
+                uses: *uses,
+                limit: res.limit.unwrap_or(0),
+                spans,
+            }
+        }
+        crate::Limit::Combined { mii } => LimitedBy::Combined { mii: *mii },
+        crate::Limit::Unproven { mii } => LimitedBy::Unproven { mii: *mii },
+        _ => LimitedBy::Nothing,
     };
     let start = index
         .iter()

@@ -9,17 +9,25 @@
 //! table, so rescheduling at another II never touches the IR.
 //!
 //! ## What it computes
-//! * [`res_mii`], [`rec_mii`] (exact, with the critical cycle so that the compiler can say
-//!   *"loop-carried dependence through `acc` limits II to 3"*) and MII = max of both.
-//! * [`schedule`]: searches II upward from MII. At each II it first runs iterative modulo
-//!   scheduling (fast; its result is also the ILP's warm start and latency bound), then a
-//!   time-indexed ILP (Eichenberger–Davidson folded formulation, see the `ilp` module) that
-//!   either finds a schedule minimising length, then register pressure, or proves the II
-//!   infeasible. Every solve has a time limit ([`Options::time_limit_per_ii`]). If the
-//!   search range is exhausted, a heuristic fallback always produces a schedule (for
-//!   problems without upper-bound timing constraints).
-//! * Non-pipelined scheduling ([`Options::pipelined`] = false): the same ILP without
-//!   folding; iterations never overlap.
+//! * [`res_mii`], [`rec_mii`] (exact: binary search on II with Bellman-Ford positive-cycle
+//!   checks inside strongly connected components; returns the critical cycle so that the
+//!   compiler can say *"loop-carried dependence through `acc` limits II to 3"*) and
+//!   MII = max of both.
+//! * [`schedule`]: searches II upward from MII. At each candidate II:
+//!   1. iterative modulo scheduling (Rau) — fast, and usually enough;
+//!   2. if it fails, a feasibility ILP on the *core* of the problem (recurrences projected
+//!      onto their resource-limited operations, after Oppermann et al., FPL 2018), which
+//!      either finds rows for the limited operations — extended to a full schedule by longest
+//!      paths — or proves the II infeasible (the core is exact, so the proof is complete);
+//!   3. given a schedule, a time-indexed ILP (Eichenberger–Davidson folded formulation,
+//!      ASAP/ALAP windows within that schedule's length, warm-started with it) minimising
+//!      length, then register pressure (sum of edge lifetimes).
+//!
+//!   Every solve has a time limit ([`Options::time_limit_per_ii`]); a timed-out II counts as
+//!   "not proven". If the search range is exhausted, a heuristic fallback (modulo scheduling
+//!   at growing II, finally the non-overlapped schedule) still produces a schedule.
+//! * Non-pipelined scheduling ([`Options::pipelined`] = false): list scheduling and the same
+//!   ILP without folding; iterations never overlap.
 //! * [`verify`]: an independent checker of every rule below.
 //!
 //! ## Rules a schedule obeys (checked by [`verify`])
@@ -35,13 +43,18 @@
 //! ## Invariants
 //! * Every `Schedule` returned by [`schedule`] has passed [`verify`].
 //! * `Schedule::optimal` is true only if the II is proven minimal: it equals MII, or every
-//!   lower II was proven infeasible with a latency bound large enough to admit every
-//!   schedule. A solver's "infeasible" is never accepted without a re-check with presolve
-//!   off (HiGHS 1.15, bundled by `highs-sys` 1.15.0, wrongly reports some feasible models
-//!   infeasible with presolve on); overturned verdicts are recorded in [`SolveStats`].
+//!   lower II was proven infeasible (by the core ILP, which has no latency bound). A
+//!   solver's "infeasible" is never accepted without a re-check with presolve off (HiGHS
+//!   1.15, bundled by `highs-sys` 1.15.0, wrongly reports some feasible models infeasible
+//!   with presolve on), nor when a heuristic schedule exists; overturned verdicts are
+//!   recorded in [`SolveStats`].
 //! * User input never causes a panic: malformed problems and impossible constraint systems
-//!   (a zero-distance cycle of positive length, a needed resource with no unit) are
-//!   [`ScheduleError`]s.
+//!   (a zero-distance cycle of positive length, a needed resource with no unit, a
+//!   combinational loop under chaining) are [`ScheduleError`]s.
+//! * Chaining (with a clock period) is encoded before solving as derived constraints
+//!   `t(v) >= t(u) + 1` for every minimal over-long combinational path `u ~> v` (the same
+//!   kind of edges HatScheT's `.200MHz` graphs carry); they take part in RecMII, and a
+//!   critical cycle through one reports the chain's edges.
 //! * With the same problem and options, the result is deterministic unless a time limit
 //!   is hit.
 //!

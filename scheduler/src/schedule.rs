@@ -30,7 +30,8 @@ pub enum Objective {
 /// Which form of dependence constraints the ILP uses (see the `ilp` module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DependenceForm {
-    /// Structured for small II, aggregated when the structured rows would be too many.
+    /// Aggregated in the feasibility core; in the length-minimising model structured while
+    /// the structured rows stay few (narrow windows, small II), aggregated otherwise.
     Auto,
     /// Eichenberger–Davidson structured rows (tight LP relaxation, `O(II)` rows per edge).
     Structured,
@@ -276,20 +277,39 @@ struct Ctx<'a> {
     stats: SolveStats,
     /// The feasibility core, built on first use (see [`Core`]).
     core: Option<Core>,
+    /// Set when neither the heuristic nor the ILP can cope with the problem's size (IIs or
+    /// blocking times in the millions): the II search stops and the fallback takes over.
+    hopeless: bool,
 }
 
-/// The part of a problem that decides feasibility at an II when stages are unbounded:
-/// operations on recurrences (non-trivial strongly connected components) or on limited
-/// resources, and the constraints inside recurrences. A constraint between different
-/// components can always be met by moving later components by whole stages, which keeps
-/// every row (and so every modulo resource slot); the other operations use no limited
-/// resource. So the core is feasible at II exactly when the problem is, and a core
-/// solution extends to a full one (`Ctx::complete`).
+/// The part of a problem that decides feasibility at an II (after Oppermann et al.,
+/// "Dependence graph preprocessing for faster exact modulo scheduling", FPL 2018):
+///
+/// * a constraint between different strongly connected components can always be met by
+///   moving later components by whole stages, which keeps every row (`t mod II`) and so
+///   every modulo resource slot; so only constraints inside components matter;
+/// * an operation without a limited resource needs no row: inside a component, projecting
+///   it out (longest paths through such operations at the given II) is exact for
+///   difference constraints;
+/// * components share no constraint, so each can be shifted by whole stages on its own:
+///   one anchor per component gets stage 0, and every other stage is bounded by longest
+///   paths over the least stage step an edge can impose (`Ctx::core_windows`). Those tight
+///   bounds keep the model complete and let the solver's bound propagation work (with
+///   unbounded stages it crept through the recurrences for minutes).
+///
+/// So the core (limited operations, projected constraints) is feasible at II exactly when
+/// the problem is, and a core solution extends to a full one (`Ctx::complete`).
 struct Core {
-    g: Graph,
+    /// The limited operations, as a problem without edges (for the resource rows).
     p: Problem,
     /// Core operation -> problem operation.
     map: Vec<usize>,
+    /// Strongly connected component of every problem operation.
+    comp: Vec<usize>,
+    /// Size of every component.
+    size: Vec<usize>,
+    /// Per core operation: is it the first of its component (or outside any recurrence)?
+    anchor: Vec<bool>,
 }
 
 /// What one ILP run (with re-check) gave.
@@ -320,6 +340,7 @@ pub fn schedule(p: &Problem, o: &Options) -> Result<Schedule, ScheduleError> {
         rec_cycle,
         mii,
         core: None,
+        hopeless: false,
         stats: SolveStats {
             solver: backend::SOLVER.to_string(),
             attempts: Vec::new(),
@@ -355,7 +376,9 @@ impl Ctx<'_> {
             presolve,
             time_limit,
         };
-        let tb = Instant::now();
+        if ilp::too_large(spec) {
+            return Checked::Error("model too large; left to the heuristics".into());
+        }
         let model = match ilp::build(spec) {
             Ok(m) => m,
             Err(ilp::Empty) => {
@@ -368,26 +391,10 @@ impl Ctx<'_> {
         };
         *size = model.size();
         let known_feasible = spec.warm.is_some();
-        let ts = Instant::now();
         let mut raw = backend::solve(&model, config(true));
-        if std::env::var_os("SCHED_DEBUG").is_some() {
-            eprintln!(
-                "build {:.1} ms solve {:.1} ms",
-                (ts - tb).as_secs_f64() * 1e3,
-                ts.elapsed().as_secs_f64() * 1e3
-            );
-        }
         if matches!(raw, Raw::Infeasible) {
             stats.rechecks += 1;
-            let tr = Instant::now();
             raw = backend::solve(&model, config(false));
-            if std::env::var_os("SCHED_DEBUG").is_some() {
-                eprintln!(
-                    "recheck {:.1} ms -> {}",
-                    tr.elapsed().as_secs_f64() * 1e3,
-                    matches!(raw, Raw::Infeasible)
-                );
-            }
             match raw {
                 Raw::Solved { .. } => stats.overturned.push(ii),
                 Raw::Infeasible if known_feasible => {
@@ -419,8 +426,8 @@ impl Ctx<'_> {
             .unwrap_or(0)
     }
 
-    /// Assembles and verifies a schedule; `None` if it fails verification or does not fit
-    /// in `u32` (an internal error of the producer, reported by the caller).
+    /// Assembles and verifies a schedule; `Err` if it fails verification or does not fit in
+    /// `u32` (a defect of whatever produced the times: callers fall back to another source).
     fn assemble(
         &self,
         times: &[i64],
@@ -511,49 +518,180 @@ impl Ctx<'_> {
         for &c in &comp {
             size[c] += 1;
         }
-        let keep: Vec<bool> = (0..g.n)
-            .map(|v| size[comp[v]] > 1 || self.p.occupancy(v).is_some())
+        let map: Vec<usize> = (0..g.n)
+            .filter(|&v| self.p.occupancy(v).is_some())
             .collect();
-        let map: Vec<usize> = (0..g.n).filter(|&v| keep[v]).collect();
-        let mut back = vec![usize::MAX; g.n];
-        for (c, &v) in map.iter().enumerate() {
-            back[v] = c;
-        }
-        let deps: Vec<Dep> = g
-            .deps
+        let mut seen = vec![false; g.n];
+        let anchor = map
             .iter()
-            .filter(|d| d.src != d.dst && comp[d.src] == comp[d.dst])
-            .map(|d| Dep {
-                src: back[d.src],
-                dst: back[d.dst],
-                ..d.clone()
-            })
+            .map(|&v| !std::mem::replace(&mut seen[comp[v]], true))
             .collect();
-        let m = map.len();
-        let mut out = vec![Vec::new(); m];
-        let mut inc = vec![Vec::new(); m];
-        for (k, d) in deps.iter().enumerate() {
-            out[d.src].push(k);
-            inc[d.dst].push(k);
-        }
-        let core_g = Graph {
-            n: m,
-            deps,
-            out,
-            inc,
-            lat1: map.iter().map(|&v| g.lat1[v]).collect(),
-        };
-        let core_p = Problem {
+        let p = Problem {
             ops: map.iter().map(|&v| self.p.ops[v].clone()).collect(),
             edges: Vec::new(),
             resources: self.p.resources.clone(),
             clock_period_ns: None,
         };
         Core {
-            g: core_g,
-            p: core_p,
+            p,
             map,
+            comp,
+            size,
+            anchor,
         }
+    }
+
+    /// The core constraint graph at `ii`: for every limited operation, the longest paths
+    /// inside its component to the other limited operations, through unlimited ones only.
+    /// `None` if a positive cycle shows up (not at II >= RecMII).
+    fn project(&self, core: &Core, ii: i64) -> Option<Graph> {
+        let g = &self.g;
+        let m = core.map.len();
+        let mut back = vec![usize::MAX; g.n];
+        for (c, &v) in core.map.iter().enumerate() {
+            back[v] = c;
+        }
+        const NONE: i64 = i64::MIN / 4;
+        let mut dist = vec![NONE; g.n];
+        let mut count = vec![0usize; g.n];
+        let mut deps = Vec::new();
+        for (c, &s) in core.map.iter().enumerate() {
+            if core.size[core.comp[s]] < 2 {
+                continue;
+            }
+            let mut touched = vec![s];
+            dist[s] = 0;
+            let mut queue = std::collections::VecDeque::from([s]);
+            let mut queued = vec![false; g.n];
+            while let Some(v) = queue.pop_front() {
+                count[v] += 1;
+                if count[v] > g.n + 1 {
+                    return None;
+                }
+                queued[v] = false;
+                // Limited operations end paths (except the start).
+                if v != s && back[v] != usize::MAX {
+                    continue;
+                }
+                for &k in &g.out[v] {
+                    let d = &g.deps[k];
+                    if core.comp[d.dst] != core.comp[s] {
+                        continue;
+                    }
+                    let cand = dist[v] + d.weight(ii);
+                    if cand > dist[d.dst] {
+                        if d.dst == s {
+                            if cand > 0 {
+                                return None;
+                            }
+                            continue;
+                        }
+                        if dist[d.dst] == NONE {
+                            touched.push(d.dst);
+                        }
+                        dist[d.dst] = cand;
+                        if !queued[d.dst] {
+                            queued[d.dst] = true;
+                            queue.push_back(d.dst);
+                        }
+                    }
+                }
+            }
+            for &v in &touched {
+                if v != s && back[v] != usize::MAX {
+                    deps.push(Dep {
+                        src: c,
+                        dst: back[v],
+                        d: dist[v],
+                        omega: 0,
+                        origin: Vec::new(),
+                    });
+                }
+                dist[v] = NONE;
+                count[v] = 0;
+            }
+        }
+        let mut out = vec![Vec::new(); m];
+        let mut inc = vec![Vec::new(); m];
+        for (k, d) in deps.iter().enumerate() {
+            out[d.src].push(k);
+            inc[d.dst].push(k);
+        }
+        Some(Graph {
+            n: m,
+            deps,
+            out,
+            inc,
+            lat1: core.map.iter().map(|&v| g.lat1[v]).collect(),
+        })
+    }
+
+    /// Start-time windows of the core operations at `ii`: anchors (and operations outside
+    /// recurrences) in stage 0, others within the stages their paths to and from the
+    /// anchor allow. Whatever the rows, edge `i -> j` forces
+    /// `k(j) - k(i) >= ceil((d - II + 1) / II) - omega`. `None`: those least steps already
+    /// form a positive cycle, so no rows work and the II is infeasible.
+    fn core_windows(core: &Core, g: &Graph, ii: i64) -> Option<(Vec<i64>, Vec<i64>)> {
+        let n = g.n;
+        let step = |k: usize| {
+            let d = &g.deps[k];
+            (d.d - ii + 1).div_euclid(ii) + i64::from((d.d - ii + 1).rem_euclid(ii) != 0) - d.omega
+        };
+        const NONE: i64 = i64::MIN / 4;
+        let longest = |forward: bool| -> Option<Vec<i64>> {
+            let mut dist: Vec<i64> = (0..n)
+                .map(|v| if core.anchor[v] { 0 } else { NONE })
+                .collect();
+            let mut queue: std::collections::VecDeque<usize> =
+                (0..n).filter(|&v| core.anchor[v]).collect();
+            let mut queued = core.anchor.clone();
+            let mut count = vec![0usize; n];
+            while let Some(v) = queue.pop_front() {
+                queued[v] = false;
+                count[v] += 1;
+                if count[v] > n + 1 {
+                    return None;
+                }
+                let list = if forward { &g.out[v] } else { &g.inc[v] };
+                for &k in list {
+                    let u = if forward {
+                        g.deps[k].dst
+                    } else {
+                        g.deps[k].src
+                    };
+                    let cand = dist[v] + step(k);
+                    if cand > dist[u] {
+                        if core.anchor[u] && cand > 0 {
+                            // A positive closed walk through the anchor.
+                            return None;
+                        }
+                        dist[u] = cand;
+                        if !queued[u] {
+                            queued[u] = true;
+                            queue.push_back(u);
+                        }
+                    }
+                }
+            }
+            Some(dist)
+        };
+        let from = longest(true)?;
+        let to = longest(false)?;
+        let mut lo = vec![0; n];
+        let mut hi = vec![ii - 1; n];
+        for v in 0..n {
+            let (klo, khi) = if from[v] == NONE || to[v] == NONE {
+                (0, 0)
+            } else {
+                (from[v], -to[v])
+            };
+            if klo > khi {
+                return None;
+            }
+            lo[v] = klo * ii;
+            hi[v] = khi * ii + ii - 1;
+        }
+        Some((lo, hi))
     }
 
     /// Extends start times fixed for some operations to all: longest paths from `lo`,
@@ -649,7 +787,7 @@ impl Ctx<'_> {
                 }
             }
             proven &= matches!(feasibility, IlpOutcome::Infeasible { complete: true });
-            if ii == u32::MAX {
+            if ii == u32::MAX || self.hopeless {
                 break;
             }
             ii += 1;
@@ -675,36 +813,52 @@ impl Ctx<'_> {
     ) -> Option<(Vec<i64>, Method, Option<Vec<i64>>)> {
         let n = self.g.n;
         let iil = i64::from(ii);
-        let mut h = heuristic::schedule(&self.g, self.p, Some(ii));
+        let first = heuristic::schedule(&self.g, self.p, Some(ii));
+        let gave_up = first == Err(heuristic::Failure::Work);
+        let mut h = first.ok();
         attempt.heuristic = h.is_some();
         let mut method = Method::Heuristic;
         let asap = self.g.asap(Some(iil))?;
         let l_min = (0..n).map(|v| asap[v] + self.g.lat1[v]).max().unwrap_or(0);
         if h.is_none() {
             if !self.o.use_ilp {
+                self.hopeless |= gave_up;
                 return None;
             }
             if self.core.is_none() {
                 self.core = Some(self.build_core());
             }
-            let Some(core) = self.core.as_ref() else {
+            let core = self.core.as_ref()?;
+            let windows = self
+                .project(core, iil)
+                .and_then(|cg| Self::core_windows(core, &cg, iil).map(|w| (cg, w)));
+            let Some((core_g, (lo, hi))) = windows else {
+                attempt.feasibility = IlpOutcome::Infeasible { complete: true };
                 return None;
             };
-            let lo: Vec<i64> = core.map.iter().map(|&v| asap[v]).collect();
+            let horizon = (0..core_g.n)
+                .map(|v| hi[v] + core_g.lat1[v])
+                .max()
+                .unwrap_or(0);
             let spec = Spec {
-                g: &core.g,
+                g: &core_g,
                 p: &core.p,
                 ii: iil,
                 flat: false,
-                form: self.dep_form_for(&core.g, iil, &lo, None),
+                // Measured on MachSuite: on projected cores (dense, few operations) the
+                // aggregated rows solve and prove infeasibility 5-20x faster.
+                form: match self.o.dependence_form {
+                    DependenceForm::Auto => DependenceForm::Aggregated,
+                    f => f,
+                },
                 lo,
-                hi: Vec::new(),
-                unbounded: true,
+                hi,
                 l_min: 0,
-                horizon: 0,
+                horizon,
                 warm: None,
                 objective: Objective::Feasibility,
             };
+            self.hopeless |= gave_up && ilp::too_large(&spec);
             let mut size = (0, 0);
             let out = Self::run_ilp(
                 &mut self.stats,
@@ -751,7 +905,6 @@ impl Ctx<'_> {
             form: self.dep_form(iil, &asap, Some(&hi)),
             lo: asap,
             hi,
-            unbounded: false,
             l_min,
             horizon,
             warm: Some((h.clone(), horizon)),
@@ -793,14 +946,16 @@ impl Ctx<'_> {
     /// After the search: iterative modulo scheduling at geometrically growing II, then
     /// the non-overlapped schedule, which is a valid modulo schedule at II = its latency.
     fn fallback(&mut self, searched: u32) -> Result<Schedule, ScheduleError> {
-        let flat = heuristic::schedule(&self.g, self.p, None);
+        let flat = heuristic::schedule(&self.g, self.p, None).ok();
         let flat_ii = flat.as_ref().map(|t| self.flat_ii(t));
         let limit = flat_ii.unwrap_or(i64::from(u32::MAX));
         let mut step: u32 = 1;
         let mut ii = searched.saturating_add(1);
         while i64::from(ii) < limit {
             let t0 = Instant::now();
-            let h = heuristic::schedule(&self.g, self.p, Some(ii));
+            let result = heuristic::schedule(&self.g, self.p, Some(ii));
+            let gave_up = result == Err(heuristic::Failure::Work);
+            let h = result.ok();
             self.stats.attempts.push(IiAttempt {
                 ii,
                 heuristic: h.is_some(),
@@ -810,10 +965,13 @@ impl Ctx<'_> {
                 ms: ms_since(t0),
             });
             if let Some(t) = h {
-                let lim = Limit::Unproven { mii: self.mii };
-                if let Ok(s) = self.assemble(&t, ii, false, lim, Method::Fallback) {
+                let lim = self.limit_for(ii, false);
+                if let Ok(s) = self.assemble(&t, ii, ii == self.mii, lim, Method::Fallback) {
                     return Ok(s);
                 }
+            }
+            if gave_up {
+                break;
             }
             step = step.saturating_mul(2);
             match ii.checked_add(step) {
@@ -823,8 +981,8 @@ impl Ctx<'_> {
         }
         if let (Some(t), Some(fii)) = (flat, flat_ii) {
             if let Ok(fii) = u32::try_from(fii) {
-                let lim = Limit::Unproven { mii: self.mii };
-                match self.assemble(&t, fii, false, lim, Method::Fallback) {
+                let lim = self.limit_for(fii, false);
+                match self.assemble(&t, fii, fii == self.mii, lim, Method::Fallback) {
                     Ok(s) => return Ok(s),
                     Err(reason) => return Err(ScheduleError::NoSchedule { reason }),
                 }
@@ -841,9 +999,9 @@ impl Ctx<'_> {
     /// times) and loop-carried edges satisfied.
     fn flat_ii(&self, times: &[i64]) -> i64 {
         let mut l = self.length_of(times).max(1);
-        for v in 0..self.g.n {
+        for (v, &t) in times.iter().enumerate() {
             if let Some((_, _, bt)) = self.p.occupancy(v) {
-                l = l.max(times[v] + i64::from(bt));
+                l = l.max(t + i64::from(bt));
             }
         }
         for d in &self.g.deps {
@@ -860,7 +1018,7 @@ impl Ctx<'_> {
     fn flat(&mut self) -> Result<Schedule, ScheduleError> {
         let n = self.g.n;
         let t0 = Instant::now();
-        let h = heuristic::schedule(&self.g, self.p, None);
+        let h = heuristic::schedule(&self.g, self.p, None).ok();
         let end: Vec<i64> = (0..n)
             .map(|v| {
                 let bt = self.p.occupancy(v).map_or(0, |(_, _, bt)| i64::from(bt));
@@ -909,7 +1067,6 @@ impl Ctx<'_> {
                     flat: true,
                     lo,
                     hi,
-                    unbounded: false,
                     l_min,
                     horizon,
                     warm: h.as_ref().map(|t| (t.clone(), self.flat_ii(t))),

@@ -1,6 +1,8 @@
-//! Independent schedule checker. It re-derives every rule from the [`Problem`] alone
-//! (it shares no code with the formulation or the heuristics except the definition of a
-//! combinational edge), so a bug in the scheduler shows up as a violation here.
+//! Independent schedule checker. It re-derives every rule from the [`Problem`] alone; the
+//! only code it shares with the scheduler is the definition of a combinational chain
+//! (`chain::combinational_out`, `chain::combinational_order`, `chain::chain_delay`), so a
+//! bug in the formulation, the heuristics or the bounds shows up as a violation here. The
+//! property tests cross-check it against a naive oracle written from the definitions.
 
 use serde::{Deserialize, Serialize};
 

@@ -84,22 +84,15 @@ fn cross_check(a: &scheduler::Problem, b: &scheduler::Problem, what: &str) -> Sc
 /// satisfies the other.
 #[test]
 fn chaining_agrees_with_hatschet_200mhz() {
-    let all: Vec<String> = hatschet::instances(&hatschet::default_dir())
-        .unwrap()
-        .into_iter()
-        .filter_map(|p| {
-            let s = p.to_string_lossy().into_owned();
-            s.strip_suffix(".200MHz.graphml")
-                .map(|x| x.rsplit_once("machsuite/").unwrap().1.to_string())
-        })
-        .collect();
-    for rel in all.iter().map(String::as_str) {
-        eprintln!("{rel}");
+    for rel in ["stencil2d/graph2", "gemm_ncubed/graph2", "md_grid/graph4"] {
         let base = hatschet::load(&path(&format!("{rel}.graphml"))).expect("loads");
         let mut ours = base.clone();
         ours.clock_period_ns = Some(5.0);
         let mut theirs = hatschet::load(&path(&format!("{rel}.200MHz.graphml"))).expect("loads");
-
+        assert!(
+            theirs.edges.len() > base.edges.len(),
+            "{rel}: has chaining edges"
+        );
         // Check their schedule against our rule, and ours against their edges.
         let mut theirs_with_period = theirs.clone();
         theirs_with_period.clock_period_ns = Some(5.0);

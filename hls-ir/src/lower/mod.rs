@@ -463,7 +463,7 @@ impl<'a> Lower<'a> {
     /// Lower a condition (type bool in the AST) to an i1.
     fn cond(&mut self, e: &Expr) -> OpId {
         match self.rvalue(e) {
-            Val::Scalar(v) => self.to_bool(v, e.span),
+            Val::Scalar(v) => self.as_predicate(v, e.span),
             Val::Ptr { addr, .. } => {
                 let z = self.konst(0, Ty::I32, e.span);
                 self.cmp(CmpOp::Ne, addr, z, e.span)
@@ -472,7 +472,7 @@ impl<'a> Lower<'a> {
         }
     }
 
-    fn to_bool(&mut self, v: OpId, span: Span) -> OpId {
+    fn as_predicate(&mut self, v: OpId, span: Span) -> OpId {
         let ty = self.k.op(v).ty;
         if ty == Ty::BOOL {
             return v;
@@ -552,7 +552,7 @@ impl<'a> Lower<'a> {
                         }
                     }
                     ast::UnOp::Not => {
-                        let b = self.to_bool(v, span);
+                        let b = self.as_predicate(v, span);
                         let n = self.not1(b, span);
                         self.resize(n, self.ty_of(&e.ty), false, span)
                     }
@@ -1006,7 +1006,7 @@ impl<'a> Lower<'a> {
                 }
                 let v = self.scalar(inner);
                 if *k == ScalarKind::Bool {
-                    return Val::Scalar(self.to_bool(v, span));
+                    return Val::Scalar(self.as_predicate(v, span));
                 }
                 Val::Scalar(self.resize(v, scalar_ty(*k), from.is_signed(), span))
             }
@@ -1134,7 +1134,7 @@ impl<'a> Lower<'a> {
                 let a = self.scalar(&args[0]);
                 let bb = self.scalar(&args[1]);
                 let c = self.scalar(&args[2]);
-                let c = self.to_bool(c, span);
+                let c = self.as_predicate(c, span);
                 Val::Scalar(self.select(c, bb, a, span))
             }
             other => {
