@@ -234,7 +234,8 @@ pub fn explain(sm: &SourceMap, l: &LimitedBy, ii: u32) -> String {
             limit,
             spans,
         } => {
-            let lines: Vec<String> = spans.iter().map(|s| sm.describe(*s)).collect();
+            let mut lines: Vec<String> = spans.iter().map(|s| sm.describe(*s)).collect();
+            lines.dedup();
             format!("{resource}: {uses} accesses per iteration on {limit} unit(s) ({}) limit II to {ii}", lines.join(", "))
         }
         LimitedBy::Combined { mii } => format!(

@@ -223,3 +223,20 @@ fn doctor_lists_every_tool() {
         assert!(line.contains('/') || line.contains("missing"), "{line}");
     }
 }
+
+#[test]
+fn pragma_unroll_needs_a_constant_trip_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "u.cl",
+        "kernel void u(global const int *a, global int *o, int n) {\n  int s = 0;\n  #pragma unroll\n  for (int k = 0; k < n; k++) s += a[k];\n  o[0] = s;\n}\n",
+    );
+    let o = oclhls(
+        &[&src, "-o", dir.path().join("o").to_str().unwrap()],
+        dir.path(),
+    );
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("compile-time constant"), "{}", o.stderr);
+    assert!(o.stderr.contains("u.cl:4"), "{}", o.stderr);
+}

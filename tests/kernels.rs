@@ -13,6 +13,7 @@ use std::path::Path;
 const CORPUS: &[&str] = &[
     "examples/vadd.cl",
     "tests/kernels/clamp_select.cl",
+    "tests/kernels/fir4.cl",
     "tests/kernels/ids_2d.cl",
     "tests/kernels/ids_3d.cl",
     "tests/kernels/saxpy_int.cl",
@@ -168,4 +169,9 @@ fn wrong_expectations_fail_and_name_the_element() {
 #[test]
 fn widths() {
     sim("tests/kernels/widths.cl", &["--seed", "13"]);
+}
+
+#[test]
+fn fir4() {
+    sim("tests/kernels/fir4.cl", &["--seed", "17"]);
 }

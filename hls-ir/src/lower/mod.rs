@@ -24,6 +24,19 @@ use frontend::diag::Diagnostic;
 use frontend::span::Span;
 use std::collections::BTreeMap;
 
+/// Most iterations `#pragma unroll` may copy.
+const MAX_UNROLL: u32 = 1024;
+
+/// `#pragma unroll` without a count, or `__attribute__((opencl_unroll_hint))` without one.
+fn full_unroll_requested(s: &Stmt) -> bool {
+    s.pragmas
+        .iter()
+        .any(|p| p.name == "unroll" && p.arg.is_none())
+        || s.attrs
+            .iter()
+            .any(|a| a.name == "opencl_unroll_hint" && a.args.is_empty())
+}
+
 /// Maximum depth of inlined helper calls (the front end rejects recursion; this bounds size).
 const MAX_INLINE_DEPTH: usize = 64;
 
@@ -388,12 +401,81 @@ impl<'a> Lower<'a> {
                 let r = self.or1(self.env.returned, self.pred, span);
                 self.env.returned = r;
             }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } if full_unroll_requested(s) => {
+                self.unroll_for(init.as_deref(), cond.as_ref(), step.as_ref(), body, s.span)
+            }
             StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
-                self.unsupported(s.span, "a loop inside a kernel (loop pipelining)")
+                self.diags.push(
+                    Diagnostic::error(
+                        s.span,
+                        "a loop inside a kernel (loop pipelining) is not yet supported by the hardware path",
+                    )
+                    .note("a `for` loop with a constant trip count can be unrolled fully: put `#pragma unroll` on the line before it"),
+                );
             }
             StmtKind::Switch { .. } => self.unsupported(s.span, "`switch`"),
             StmtKind::Break | StmtKind::Continue => self.unsupported(s.span, "`break`/`continue`"),
         }
+    }
+
+    /// Full unrolling of `for (init; cond; step) body`: the loop is simulated at compile time,
+    /// so its condition must fold to a constant after each step (the loop variable starts
+    /// from a constant and steps by constants). Variables declared in the loop are scoped to
+    /// it.
+    fn unroll_for(
+        &mut self,
+        init: Option<&Stmt>,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &Stmt,
+        span: Span,
+    ) {
+        let outer: Vec<VarId> = self.env.vars.keys().copied().collect();
+        if let Some(i) = init {
+            self.stmt(i);
+        }
+        let mut iterations = 0u32;
+        loop {
+            let c = match cond {
+                Some(c) => self.cond(c),
+                None => self.konst(1, Ty::BOOL, span),
+            };
+            match self.const_val(c) {
+                Some(0) => break,
+                Some(_) => {}
+                None => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            cond.map_or(span, |c| c.span),
+                            "`#pragma unroll` needs a loop whose condition is a compile-time constant in every iteration",
+                        )
+                        .note("start the loop variable from a constant, step it by a constant, and compare it with a constant or a macro"),
+                    );
+                    break;
+                }
+            }
+            if iterations == MAX_UNROLL {
+                self.diags.push(Diagnostic::error(
+                    span,
+                    format!("this loop runs more than {MAX_UNROLL} iterations; fully unrolling it would build that many copies of its body"),
+                ).note("unroll a smaller loop, or remove `#pragma unroll` (loop pipelining comes in a later version)"));
+                break;
+            }
+            self.stmt(body);
+            if let Some(st) = step {
+                self.rvalue(st);
+            }
+            iterations += 1;
+            if !self.diags.is_empty() {
+                break;
+            }
+        }
+        self.env.vars.retain(|v, _| outer.contains(v));
     }
 
     fn name_value(&mut self, v: Val, name: &str) {
