@@ -190,7 +190,7 @@ fn build(file: &Path, out: Option<PathBuf>, opts: &CompileOptions) -> Result<Exi
         );
         for l in &k.loops {
             println!(
-                "  {} (line {}): II {} (MII {}: res {}, rec {}){}, {} stages, {} ops",
+                "  {} (line {}): II {} (MII {}: res {}, rec {}){}, latency {} cycles, {} ops",
                 l.name,
                 l.line,
                 l.ii,
