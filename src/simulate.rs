@@ -145,6 +145,20 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
         PathBuf::from("build").join(stem)
     });
     let toolchain = toolchain::Toolchain::new(a.offline);
+    if tf.expect_build_fail {
+        // piglit's `expect_build_fail`: the program itself must be rejected.
+        let opts = build_options(&tf.build_options, &base).unwrap_or(base.clone());
+        let rejected = compile::compile(&a.file, &opts)?.is_err();
+        let name = tf.name.clone().unwrap_or_else(|| "build".to_string());
+        if rejected {
+            println!("PASS {name} (the program is rejected, as `expect_build_fail` says)");
+            println!("1 passed, 0 failed");
+            return Ok(ExitCode::SUCCESS);
+        }
+        println!("FAIL {name}: the program compiles, but `expect_build_fail` says it must not");
+        println!("0 passed, 1 failed");
+        return Ok(ExitCode::from(1));
+    }
     // Compile once per distinct set of build options.
     let mut builds: BTreeMap<Vec<String>, std::result::Result<(Compiled, PathBuf), String>> =
         BTreeMap::new();
@@ -181,8 +195,23 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
             builds.insert(key.clone(), r);
         }
         let outcome = match &builds[&key] {
-            Err(e) => Err(format!("the kernel file does not compile:\n{e}")),
+            Err(e) => Err(TestError::Other(format!(
+                "the kernel file does not compile:\n{e}"
+            ))),
             Ok((c, dir)) => run_test(a, &toolchain, c, dir, t),
+        };
+        // piglit's `expect_test_fail`: the test passes when an output differs (and only then:
+        // a build or simulation error is still a failure).
+        let outcome = match (outcome, t.expect_test_fail) {
+            (Err(TestError::Mismatch(why)), true) => {
+                Ok(format!("outputs differ as expected: {why}"))
+            }
+            (Ok(_), true) => Err(
+                "every output matched, but the test expects a difference (`expect_test_fail`)"
+                    .to_string(),
+            ),
+            (Ok(s), false) => Ok(s),
+            (Err(TestError::Mismatch(w) | TestError::Other(w)), _) => Err(w),
         };
         match outcome {
             Ok(summary) => {
@@ -203,13 +232,25 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
     })
 }
 
+/// Why a test did not pass: an output differs from its expected values, or anything else.
+enum TestError {
+    Mismatch(String),
+    Other(String),
+}
+
+impl From<String> for TestError {
+    fn from(s: String) -> TestError {
+        TestError::Other(s)
+    }
+}
+
 fn run_test(
     a: &SimArgs,
     tc: &toolchain::Toolchain,
     c: &Compiled,
     dir: &Path,
     t: &TestCase,
-) -> std::result::Result<String, String> {
+) -> std::result::Result<String, TestError> {
     let k = c
         .kernels
         .iter()
@@ -251,14 +292,16 @@ fn run_test(
             "kernel `{}` takes {} arguments but the test gives indices {given:?}",
             t.kernel_name,
             iface.args.len()
-        ));
+        )
+        .into());
     }
     for arg in &t.args {
         let Some(ap) = iface.args.get(arg.index as usize) else {
             return Err(format!(
                 "line {}: argument index {} is out of range",
                 arg.line, arg.index
-            ));
+            )
+            .into());
         };
         let port_name = ap
             .port
@@ -285,7 +328,8 @@ fn run_test(
                     return Err(format!(
                         "line {}: argument {} (`{}`) has {}-bit elements, the test gives `{}`",
                         arg.line, arg.index, ap.name, ap.bits, ty
-                    ));
+                    )
+                    .into());
                 }
                 let addr = mem
                     .alloc(size.max(1), elem.max(4) as u32)
@@ -316,7 +360,8 @@ fn run_test(
                         ArgKind::Buffer { .. } | ArgKind::NullBuffer { .. } => "a buffer",
                         ArgKind::Local { .. } => "local memory",
                     }
-                ))
+                )
+                .into())
             }
         }
     }
@@ -357,10 +402,10 @@ fn run_test(
     for (index, name, ty, addr, size, expect) in outputs {
         let got = mem.read_bytes(addr, size).map_err(|e| e.to_string())?;
         if let Err(m) = testfile::compare(&ty, &expect, got) {
-            return Err(format!(
+            return Err(TestError::Mismatch(format!(
                 "argument {index} (`{name}`, line {}): {m}",
                 expect.line
-            ));
+            )));
         }
     }
     let items: u64 = global.iter().map(|&g| g as u64).product();

@@ -175,3 +175,52 @@ fn widths() {
 fn fir4() {
     sim("tests/kernels/fir4.cl", &["--seed", "17"]);
 }
+
+#[test]
+fn expect_test_fail_inverts_only_output_mismatches() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "xfail.cl",
+        "/*!\n[config]\n[test]\nname: known difference\nkernel_name: inc\nexpect_test_fail: true\nglobal_size: 4 1 1\nlocal_size: 4 1 1\narg_in: 0 buffer int[4] 1 2 3 4\narg_out: 1 buffer int[4] 2 3 4 6\n!*/\nkernel void inc(global const int *a, global int *b) { size_t i = get_global_id(0); b[i] = a[i] + 1; }\n",
+    );
+    let o = oclhls(
+        &["sim", &src, "-o", dir.path().join("o").to_str().unwrap()],
+        dir.path(),
+    );
+    assert_eq!(o.code, 0, "{}", o.stdout);
+    assert!(
+        o.stdout
+            .contains("PASS known difference (outputs differ as expected"),
+        "{}",
+        o.stdout
+    );
+    // All outputs right although a difference is expected: a failure.
+    let src = write(
+        dir.path(),
+        "xfail2.cl",
+        "/*!\n[config]\n[test]\nname: no difference\nkernel_name: inc\nexpect_test_fail: true\nglobal_size: 4 1 1\nlocal_size: 4 1 1\narg_in: 0 buffer int[4] 1 2 3 4\narg_out: 1 buffer int[4] 2 3 4 5\n!*/\nkernel void inc(global const int *a, global int *b) { size_t i = get_global_id(0); b[i] = a[i] + 1; }\n",
+    );
+    let o = oclhls(
+        &["sim", &src, "-o", dir.path().join("o2").to_str().unwrap()],
+        dir.path(),
+    );
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    assert!(o.stdout.contains("FAIL no difference"), "{}", o.stdout);
+}
+
+#[test]
+fn expect_build_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "bf.cl",
+        "/*!\n[config]\nname: undeclared\nexpect_build_fail: true\n!*/\nkernel void k(global int *o) { o[0] = nope; }\n",
+    );
+    let o = oclhls(
+        &["sim", &src, "-o", dir.path().join("o").to_str().unwrap()],
+        dir.path(),
+    );
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("1 passed, 0 failed"), "{}", o.stdout);
+}
