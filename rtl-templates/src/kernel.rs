@@ -336,64 +336,29 @@ impl<'a> Emitter<'a> {
         let module = legal(&k.name);
         let stages = self.stages();
         let ii = self.ls.ii.max(1);
-        let mut ports: Vec<Port> = vec![
-            Port {
-                name: "clk".into(),
-                dir: "in",
-                width: 1,
-            },
-            Port {
-                name: "rst".into(),
-                dir: "in",
-                width: 1,
-            },
-            Port {
-                name: "start".into(),
-                dir: "in",
-                width: 1,
-            },
-            Port {
-                name: "busy".into(),
-                dir: "out",
-                width: 1,
-            },
-            Port {
-                name: "done".into(),
-                dir: "out",
-                width: 1,
-            },
-        ];
-        for d in 0..3 {
-            ports.push(Port {
-                name: format!("global_size_{d}"),
-                dir: "in",
-                width: 32,
-            });
-        }
-        for d in 0..3 {
-            if self.dims[d].grouped {
-                ports.push(Port {
-                    name: format!("local_size_{d}"),
-                    dir: "in",
-                    width: 32,
-                });
-            }
-        }
-        for d in 0..3 {
-            if self.dims[d].goff {
-                ports.push(Port {
-                    name: format!("global_offset_{d}"),
-                    dir: "in",
-                    width: 32,
-                });
+        let port = |name: String, dir: &'static str, width: u32| Port { name, dir, width };
+        let mut ports: Vec<Port> = [
+            ("clk", "in"),
+            ("rst", "in"),
+            ("start", "in"),
+            ("busy", "out"),
+            ("done", "out"),
+        ]
+        .into_iter()
+        .map(|(n, dir)| port(n.to_string(), dir, 1))
+        .collect();
+        // Sizes and offsets per dimension; local sizes and offsets only where used.
+        for (base, needed) in [
+            ("global_size", [true; 3]),
+            ("local_size", self.dims.map(|d| d.grouped)),
+            ("global_offset", self.dims.map(|d| d.goff)),
+        ] {
+            for d in (0..3).filter(|&d| needed[d]) {
+                ports.push(port(format!("{base}_{d}"), "in", 32));
             }
         }
         if self.uses_work_dim {
-            ports.push(Port {
-                name: "work_dim".into(),
-                dir: "in",
-                width: 32,
-            });
+            ports.push(port("work_dim".into(), "in", 32));
         }
         // Memories and arguments.
         let mut mems: BTreeMap<MemId, Mem> = BTreeMap::new();
@@ -468,69 +433,32 @@ impl<'a> Emitter<'a> {
                     let bits = k.mem(*mem).elem.bits().max(8);
                     if let Some(m) = m {
                         let p = &m.prefix;
-                        if reads {
-                            ports.push(Port {
-                                name: format!("{p}_rreq_valid"),
-                                dir: "out",
-                                width: 1,
-                            });
-                            ports.push(Port {
-                                name: format!("{p}_rreq_ready"),
-                                dir: "in",
-                                width: 1,
-                            });
-                            ports.push(Port {
-                                name: format!("{p}_rreq_addr"),
-                                dir: "out",
-                                width: 32,
-                            });
-                            ports.push(Port {
-                                name: format!("{p}_rresp_valid"),
-                                dir: "in",
-                                width: 1,
-                            });
-                            ports.push(Port {
-                                name: format!("{p}_rresp_ready"),
-                                dir: "out",
-                                width: 1,
-                            });
-                            ports.push(Port {
-                                name: format!("{p}_rresp_data"),
-                                dir: "in",
-                                width: bits,
-                            });
-                        }
-                        if writes {
-                            ports.push(Port {
-                                name: format!("{p}_wreq_valid"),
-                                dir: "out",
-                                width: 1,
-                            });
-                            ports.push(Port {
-                                name: format!("{p}_wreq_ready"),
-                                dir: "in",
-                                width: 1,
-                            });
-                            ports.push(Port {
-                                name: format!("{p}_wreq_addr"),
-                                dir: "out",
-                                width: 32,
-                            });
-                            ports.push(Port {
-                                name: format!("{p}_wreq_data"),
-                                dir: "out",
-                                width: bits,
-                            });
-                            ports.push(Port {
-                                name: format!("{p}_wresp_valid"),
-                                dir: "in",
-                                width: 1,
-                            });
-                            ports.push(Port {
-                                name: format!("{p}_wresp_ready"),
-                                dir: "out",
-                                width: 1,
-                            });
+                        // (suffix, direction, width; 0 = the element width) per channel.
+                        let read: [(&str, &'static str, u32); 6] = [
+                            ("rreq_valid", "out", 1),
+                            ("rreq_ready", "in", 1),
+                            ("rreq_addr", "out", 32),
+                            ("rresp_valid", "in", 1),
+                            ("rresp_ready", "out", 1),
+                            ("rresp_data", "in", 0),
+                        ];
+                        let write: [(&str, &'static str, u32); 6] = [
+                            ("wreq_valid", "out", 1),
+                            ("wreq_ready", "in", 1),
+                            ("wreq_addr", "out", 32),
+                            ("wreq_data", "out", 0),
+                            ("wresp_valid", "in", 1),
+                            ("wresp_ready", "out", 1),
+                        ];
+                        let used = [(reads, &read), (writes, &write)];
+                        for (_, channel) in used.iter().filter(|(on, _)| *on) {
+                            for &(suffix, dir, width) in channel.iter() {
+                                ports.push(Port {
+                                    name: format!("{p}_{suffix}"),
+                                    dir,
+                                    width: if width == 0 { bits } else { width },
+                                });
+                            }
                         }
                     }
                     args.push(ArgPort {

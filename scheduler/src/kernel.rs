@@ -9,7 +9,7 @@ use crate::oplib::{is_invariant, OpLibrary};
 use crate::{Edge, Op, OpIdx, Options, Problem, Resource, ResourceId, Schedule};
 use frontend::diag::Diagnostic;
 use frontend::span::Span;
-use hls_ir::{Dep, Kernel, LoopId, MemId, OpId, OpKind};
+use hls_ir::{Kernel, LoopId, MemId, OpId, OpKind};
 use std::collections::BTreeMap;
 
 /// Why a loop's II is above 1, in source terms.
@@ -170,11 +170,9 @@ fn schedule_region(
     for &o in &ops {
         for (src, dep) in k.preds(o) {
             let Some(&s) = index.get(&src) else { continue };
-            let delay = match dep {
-                Dep::Data { .. } => 0,
-                // Side effects keep program order: the later one issues at least a cycle later.
-                Dep::Order { .. } => 0,
-            };
+            // Data and order edges alike: the target starts once the source's latency has
+            // passed (a store's latency is 1, so side effects keep program order).
+            let delay = 0;
             problem.edges.push(Edge {
                 src: s,
                 dst: index[&o],
