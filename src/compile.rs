@@ -103,7 +103,7 @@ pub fn compile(
     opts: &CompileOptions,
 ) -> Result<std::result::Result<Compiled, CompileFailed>> {
     let (sm, file, r) = front_end(path, opts)?;
-    let (program, warnings) = match r {
+    let (program, mut warnings) = match r {
         Ok(p) => p,
         Err(d) => return Ok(Err(fail(&sm, d))),
     };
@@ -142,7 +142,7 @@ pub fn compile(
         );
     }
     for id in selected {
-        let mut ir = match hls_ir::lower::lower_kernel(&program, id) {
+        let mut ir = match hls_ir::lower::lower_kernel_with_warnings(&program, id, &mut warnings) {
             Ok(k) => k,
             Err(mut d) => {
                 diags.append(&mut d);

@@ -13,9 +13,14 @@ use std::path::Path;
 const CORPUS: &[&str] = &[
     "examples/vadd.cl",
     "tests/kernels/clamp_select.cl",
+    "tests/kernels/even_sum.cl",
+    "tests/kernels/find_first.cl",
     "tests/kernels/fir4.cl",
     "tests/kernels/ids_2d.cl",
+    "tests/kernels/horner.cl",
     "tests/kernels/ids_3d.cl",
+    "tests/kernels/nested_rows.cl",
+    "tests/kernels/rowsum.cl",
     "tests/kernels/saxpy_int.cl",
     "tests/kernels/sum_pairs.cl",
     "tests/kernels/widths.cl",
@@ -223,4 +228,41 @@ fn expect_build_fail() {
     );
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert!(o.stdout.contains("1 passed, 0 failed"), "{}", o.stdout);
+}
+
+// ---- loops pipelined inside the work-item loop
+
+#[test]
+fn rowsum() {
+    sim("tests/kernels/rowsum.cl", &[]);
+}
+
+#[test]
+fn rowsum_hostile_memory() {
+    // Long and random latencies with heavy back-pressure: the loop's pipeline and the
+    // work-item pipeline stall independently and must still agree on every result.
+    sim(
+        "tests/kernels/rowsum.cl",
+        &["--stall-prob", "0.6", "--max-latency", "30", "--seed", "7"],
+    );
+}
+
+#[test]
+fn find_first() {
+    sim("tests/kernels/find_first.cl", &[]);
+}
+
+#[test]
+fn nested_rows() {
+    sim("tests/kernels/nested_rows.cl", &[]);
+}
+
+#[test]
+fn even_sum() {
+    sim("tests/kernels/even_sum.cl", &[]);
+}
+
+#[test]
+fn horner() {
+    sim("tests/kernels/horner.cl", &[]);
 }

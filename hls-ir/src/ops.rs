@@ -187,14 +187,18 @@ pub enum OpKind {
     /// (addr: i32, data, pred: i1) -> token.
     Store { mem: MemId },
     /// A loop-carried value of the enclosing loop: (init from the parent region, next: the value
-    /// for the following iteration, reached by a `Dep::Data` edge of distance 1).
+    /// for the following iteration, reached by a `Dep::Data` edge of distance 1). In the first
+    /// iteration it is `init`, in every later one the previous iteration's `next`.
     Carried,
-    /// A nested loop, seen from its parent region as one operation: (live-ins...) -> token.
-    /// Its values leave it through `LoopResult` ops.
+    /// A nested loop, seen from its parent region as one operation: (enter: i1) -> token. When
+    /// `enter` is false the loop runs no iteration. Ops of the loop read values of enclosing
+    /// regions directly (edges across regions): they are constant while the loop runs.
     Loop(LoopId),
-    /// (loop token, final value of a `Carried` op inside the loop) — the value after the loop.
+    /// (loop token, next: a value in the loop, init: a value in the parent) -> the value `next`
+    /// had in the last iteration, or `init` when the loop ran no iteration.
     LoopResult,
-    /// The condition to leave the enclosing loop (i1 operand), one per loop.
+    /// (stop: i1) -> token: no further iteration starts after one whose `stop` is true. One
+    /// per loop region.
     LoopExit,
     /// `barrier`/`work_group_barrier`: (pred) -> token. Splits the work-item loop.
     Barrier { local: bool, global: bool },
@@ -278,10 +282,9 @@ impl OpKind {
             OpKind::Load { .. } => 2,
             OpKind::Store { .. } => 3,
             OpKind::Carried => 2,
-            OpKind::Loop(_) | OpKind::WaitEvents | OpKind::PipeReservedAccess { .. } => {
-                return None
-            }
-            OpKind::LoopResult => 2,
+            OpKind::WaitEvents | OpKind::PipeReservedAccess { .. } => return None,
+            OpKind::Loop(_) => 1,
+            OpKind::LoopResult => 3,
             OpKind::LoopExit => 1,
             OpKind::Barrier { .. } => 1,
             OpKind::PipeRead { .. } => 1,

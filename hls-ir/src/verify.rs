@@ -1,10 +1,12 @@
 //! The IR verifier. Runs after every pass in debug and test builds.
 //!
 //! Checks, in order: ids and edges (every edge's ends exist, operand indices are dense),
-//! arity, widths (operand and result types agree with the op), a single driver per operand, and
-//! acyclicity of the graph once loop-carried edges (distance > 0) are removed.
+//! arity, widths (operand and result types agree with the op), a single driver per operand, the
+//! loop structure (values flow into loops, and out only through `LoopResult`; one `Loop` and
+//! one `LoopExit` per loop), and acyclicity of the graph once loop-carried edges
+//! (distance > 0) are removed.
 
-use crate::ids::OpId;
+use crate::ids::{LoopId, OpId};
 use crate::kernel::{Dep, Kernel};
 use crate::ops::{BinOp, ConvOp, OpKind, UnOp};
 use crate::types::Ty;
@@ -163,6 +165,7 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
             }
         }
     }
+    check_loops(k, &ids, &mut errors);
     // Acyclic once loop-carried edges are removed (Kahn's algorithm over distance-0 edges).
     let bound = k.op_bound();
     let mut indeg = vec![0usize; bound];
@@ -202,5 +205,94 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
             after: String::new(),
             errors,
         })
+    }
+}
+
+/// True when `outer` is `inner` or encloses it.
+fn encloses(k: &Kernel, outer: LoopId, inner: LoopId) -> bool {
+    let mut r = Some(inner);
+    while let Some(x) = r {
+        if x == outer {
+            return true;
+        }
+        r = k.loops.get(x.index()).and_then(|l| l.parent);
+    }
+    false
+}
+
+fn check_loops(k: &Kernel, ids: &[OpId], errors: &mut Vec<String>) {
+    let mut loop_ops = vec![0u32; k.loops.len()];
+    let mut exits = vec![0u32; k.loops.len()];
+    for &id in ids {
+        let op = k.op(id);
+        let region = op.region;
+        if region.index() >= k.loops.len() {
+            continue;
+        }
+        for (src, dep) in k.preds(id) {
+            let from = k.op(src).region;
+            if from.index() >= k.loops.len() {
+                continue;
+            }
+            let ok = match (&op.kind, dep) {
+                // The next value of a carried variable: same loop, one iteration later.
+                (OpKind::Carried, Dep::Data { operand: 1, distance }) => {
+                    distance == 1 && encloses(k, from, region)
+                }
+                // The value leaving a loop: from the loop (or anything it can see).
+                (OpKind::LoopResult, Dep::Data { operand: 1, .. }) => {
+                    k.loops.iter().enumerate().any(|(l, lp)| {
+                        lp.parent == Some(region) && encloses(k, from, LoopId::from_index(l))
+                    })
+                }
+                _ => dep.distance() == 0 && encloses(k, from, region),
+            };
+            if !ok {
+                errors.push(format!(
+                    "{id}: operand {src} comes from {from}, which {id} in {region} cannot see"
+                ));
+            }
+        }
+        match &op.kind {
+            OpKind::Carried => {
+                if region == Kernel::WORK_ITEM_LOOP {
+                    errors.push(format!("{id}: carried value in the work-item loop"));
+                }
+                if k.operands(id).iter().any(|&o| k.op(o).ty != op.ty) {
+                    errors.push(format!("{id}: carried value's init/next types differ"));
+                }
+            }
+            OpKind::Loop(l) => {
+                if l.index() >= k.loops.len() || k.loops[l.index()].parent != Some(region) {
+                    errors.push(format!("{id}: {l} is not a child of {region}"));
+                } else {
+                    loop_ops[l.index()] += 1;
+                }
+            }
+            OpKind::LoopExit => exits[region.index()] += 1,
+            OpKind::LoopResult => {
+                let ops = k.operands(id);
+                if ops.len() == 3 {
+                    if !matches!(k.op(ops[0]).kind, OpKind::Loop(_)) {
+                        errors.push(format!("{id}: first operand is not a loop"));
+                    }
+                    if k.op(ops[1]).ty != op.ty || k.op(ops[2]).ty != op.ty {
+                        errors.push(format!("{id}: next/init types differ from the result"));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for (i, l) in k.loops.iter().enumerate().skip(1) {
+        if l.parent.is_none() {
+            errors.push(format!("loop{i} has no parent"));
+        }
+        if loop_ops[i] != 1 || exits[i] != 1 {
+            errors.push(format!(
+                "loop{i} has {} loop ops and {} exits (one each expected)",
+                loop_ops[i], exits[i]
+            ));
+        }
     }
 }

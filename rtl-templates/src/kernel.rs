@@ -104,11 +104,29 @@ struct Mem {
     bits: u32,
     loads: Vec<OpId>,
     stores: Vec<OpId>,
+    /// Loads (stores) come from more than one pipeline: requests are arbitrated and read
+    /// responses routed back by a tag FIFO.
+    multi_read: bool,
+    multi_write: bool,
+}
+
+impl Mem {
+    /// The response buffer of region `r`'s loads.
+    fn rfifo(&self, r: usize) -> String {
+        if self.multi_read {
+            format!("{}_r{r}_rfifo", self.prefix)
+        } else {
+            format!("{}_rfifo", self.prefix)
+        }
+    }
 }
 
 struct Emitter<'a> {
     k: &'a Kernel,
-    ls: &'a LoopSchedule,
+    /// Per loop region (indexed by `LoopId`): its schedule and emission state.
+    regions: Vec<Region<'a>>,
+    /// The region being emitted: names of valid bits, stalls and waits are its own.
+    cur: usize,
     names: BTreeMap<OpId, String>,
     avail: BTreeMap<OpId, u32>,
     last_use: BTreeMap<OpId, u32>,
@@ -118,8 +136,27 @@ struct Emitter<'a> {
     /// Registers latched at launch for used scalar arguments: (port, reg, bits).
     arg_regs: Vec<(String, String, u32)>,
     unused_bits: Vec<String>,
+}
+
+/// One loop region: the work-item pipeline (`loop0`, no prefix) or a loop written in the
+/// kernel (`lN_` prefix), a pipeline of its own started by a `Loop` op of its parent.
+struct Region<'a> {
+    ls: &'a LoopSchedule,
+    pre: String,
+    parent: Option<usize>,
+    /// The parent's `Loop` op that starts this loop.
+    loop_op: Option<OpId>,
+    /// Values of enclosing regions read inside: latched when the loop starts.
+    live_ins: std::collections::BTreeSet<OpId>,
     /// Stages in which some load pops its response (see `wait_cN`).
     wait_stages: std::collections::BTreeSet<u32>,
+    stall_terms: Vec<String>,
+}
+
+/// Width of a tag naming one of `regions`.
+fn tag_bits(regions: &std::collections::BTreeSet<usize>) -> u32 {
+    let max = regions.iter().copied().max().unwrap_or(0) as u32;
+    (32 - max.leading_zeros()).max(1)
 }
 
 fn is_per_item(kind: &OpKind) -> bool {
@@ -128,18 +165,33 @@ fn is_per_item(kind: &OpKind) -> bool {
 
 /// Emit the Verilog module of kernel `k` scheduled by `s`.
 pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<Diagnostic>> {
-    if k.loops.iter().any(|l| l.kind != LoopKind::WorkItems) || k.loops.len() != 1 {
-        return Err(vec![Diagnostic::error(
-            k.span,
-            "kernels with loops are not yet supported by the hardware path",
-        )]);
+    let mut regions = Vec::new();
+    for (i, l) in k.loops.iter().enumerate() {
+        let id = hls_ir::LoopId::from_index(i);
+        let ls = s
+            .for_loop(id)
+            .expect("every loop region is scheduled before emission");
+        let loop_op = k
+            .op_ids()
+            .into_iter()
+            .find(|&o| k.op(o).kind == OpKind::Loop(id));
+        if l.kind == LoopKind::Source && loop_op.is_none() {
+            panic!("loop{i} has no `loop` op in its parent");
+        }
+        regions.push(Region {
+            ls,
+            pre: if i == 0 { String::new() } else { format!("l{i}_") },
+            parent: l.parent.map(|p| p.index()),
+            loop_op,
+            live_ins: Default::default(),
+            wait_stages: Default::default(),
+            stall_terms: Vec::new(),
+        });
     }
-    let ls = s
-        .for_loop(Kernel::WORK_ITEM_LOOP)
-        .expect("the work-item loop is scheduled before emission");
     let mut e = Emitter {
         k,
-        ls,
+        regions,
+        cur: 0,
         names: BTreeMap::new(),
         avail: BTreeMap::new(),
         last_use: BTreeMap::new(),
@@ -151,7 +203,6 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
         uses_work_dim: false,
         arg_regs: Vec::new(),
         unused_bits: Vec::new(),
-        wait_stages: Default::default(),
     };
     e.analyse();
     for d in e.dims.iter_mut() {
@@ -164,16 +215,82 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
 }
 
 impl<'a> Emitter<'a> {
+    /// Ops of the region being emitted.
     fn ops(&self) -> Vec<OpId> {
-        self.k.ops_in(Kernel::WORK_ITEM_LOOP)
+        self.k.ops_in(hls_ir::LoopId::from_index(self.cur))
+    }
+
+    fn region_of(&self, o: OpId) -> usize {
+        self.k.op(o).region.index()
+    }
+
+    /// The schedule of the region `o` belongs to.
+    fn ls_of(&self, o: OpId) -> &'a LoopSchedule {
+        self.regions[self.region_of(o)].ls
+    }
+
+    fn start(&self, o: OpId) -> u32 {
+        self.ls_of(o).start[&o]
     }
 
     fn load_latency(&self, o: OpId) -> u32 {
-        self.ls.latency[&o]
+        self.ls_of(o).latency[&o]
+    }
+
+    /// The `Loop` op that starts region `r`, and its start cycle in the parent.
+    fn loop_start(&self, r: usize) -> (OpId, u32) {
+        let l = self.regions[r].loop_op.expect("a source loop has a loop op");
+        (l, self.start(l))
+    }
+
+    /// The region index of `LoopResult` `o`'s loop.
+    fn result_loop(&self, o: OpId) -> usize {
+        match self.k.op(self.k.operands(o)[0]).kind {
+            OpKind::Loop(l) => l.index(),
+            _ => unreachable!("the verifier checks that a loop result names a loop"),
+        }
+    }
+
+    /// The stage of loop `r` in which its last iteration's results are captured: every value
+    /// leaving the loop and the exit condition are available there.
+    fn capture_stage(&self, r: usize) -> u32 {
+        let mut c = 0;
+        for o in self.k.ops_in(hls_ir::LoopId::from_index(r)) {
+            if let OpKind::LoopExit = self.k.op(o).kind {
+                let stop = self.k.operands(o)[0];
+                c = c.max(self.avail.get(&stop).copied().unwrap_or(0));
+            }
+        }
+        for (_, next) in self.loop_results(r) {
+            if self.region_of(next) == r {
+                c = c.max(self.avail.get(&next).copied().unwrap_or(0));
+            }
+        }
+        c
+    }
+
+    /// `(loop result, value in the loop)` for every value leaving loop `r`.
+    fn loop_results(&self, r: usize) -> Vec<(OpId, OpId)> {
+        self.k
+            .op_ids()
+            .into_iter()
+            .filter(|&o| {
+                matches!(self.k.op(o).kind, OpKind::LoopResult) && self.result_loop(o) == r
+            })
+            .map(|o| (o, self.k.operands(o)[1]))
+            .collect()
+    }
+
+    fn exit_of(&self, r: usize) -> Option<OpId> {
+        self.k
+            .ops_in(hls_ir::LoopId::from_index(r))
+            .into_iter()
+            .find(|&o| matches!(self.k.op(o).kind, OpKind::LoopExit))
     }
 
     fn analyse(&mut self) {
-        for o in self.ops() {
+        let all = self.k.op_ids();
+        for &o in &all {
             let op = self.k.op(o);
             let base = op.name.clone().unwrap_or_else(|| op.kind.mnemonic());
             self.names.insert(o, value_name(&base, o.0));
@@ -201,34 +318,93 @@ impl<'a> Emitter<'a> {
                     }
                 }
                 k if k.is_launch_invariant() => {}
+                // A loop's results are there in the cycle after it was started (the parent
+                // waits in that stage until the loop has finished).
+                OpKind::LoopResult => {
+                    let l = self.k.operands(o)[0];
+                    let c = self.start(l) + 1;
+                    self.avail.insert(o, c);
+                }
                 _ => {
-                    if !self.ls.start.contains_key(&o) {
-                        panic!("op {o} of the work-item loop has no schedule");
+                    let ls = self.ls_of(o);
+                    if !ls.start.contains_key(&o) {
+                        panic!("op {o} of {} has no schedule", op.region);
                     }
                     // Tokens (stores) carry no value: nothing waits for them in the datapath.
                     if op.ty != hls_ir::Ty::Token {
-                        self.avail
-                            .insert(o, self.ls.start[&o] + self.ls.latency[&o]);
+                        self.avail.insert(o, ls.start[&o] + ls.latency[&o]);
                     }
                 }
             }
         }
-        for o in self.ops() {
-            let Some(&start) = self.ls.start.get(&o) else {
-                continue;
-            };
-            if is_per_item(&self.k.op(o).kind) {
+        for &o in &all {
+            let kind = self.k.op(o).kind.clone();
+            if kind.is_launch_invariant() || is_per_item(&kind) {
                 continue;
             }
+            let r = self.region_of(o);
             let operands = self.k.operands(o);
-            for &x in &operands {
-                self.note_use(x, start);
+            let start = match kind {
+                OpKind::LoopResult => self.avail[&o],
+                _ => self.start(o),
+            };
+            for (i, &x) in operands.iter().enumerate() {
+                match (&kind, i) {
+                    // The value leaving the loop is captured inside the loop.
+                    (OpKind::LoopResult, 1) => continue,
+                    // The init value is latched when the loop starts.
+                    (OpKind::LoopResult, 2) => {
+                        let l = operands[0];
+                        self.use_in(x, r, self.start(l));
+                        continue;
+                    }
+                    // The next value: the previous iteration's, II stages further on.
+                    (OpKind::Carried, 1) => {
+                        let c = start + self.ls_of(o).ii.max(1);
+                        self.note_use(x, c);
+                        continue;
+                    }
+                    _ => {}
+                }
+                self.use_in(x, r, start);
             }
-            if let OpKind::Load { .. } = self.k.op(o).kind {
+            if let OpKind::Load { .. } = kind {
                 let pred = *operands.last().expect("loads have a predicate");
-                self.note_use(pred, start + self.load_latency(o));
+                self.use_in(pred, r, start + self.load_latency(o));
             }
         }
+        // Values leaving each loop and its exit condition, at the capture stage.
+        for r in 1..self.regions.len() {
+            let c = self.capture_stage(r);
+            for (_, next) in self.loop_results(r) {
+                self.use_in(next, r, c);
+            }
+            if let Some(e) = self.exit_of(r) {
+                let stop = self.k.operands(e)[0];
+                self.use_in(stop, r, c);
+            }
+        }
+    }
+
+    /// Value `x` is used in cycle `c` of region `r`: in its own region it must be kept in the
+    /// pipeline until then; from an enclosing region it is a live-in of `r` (and of every region
+    /// in between), read by the parent when it starts the loop.
+    fn use_in(&mut self, x: OpId, r: usize, c: u32) {
+        if self.k.op(x).kind.is_launch_invariant() || !self.avail.contains_key(&x) {
+            return;
+        }
+        let home = self.region_of(x);
+        let mut r = r;
+        let mut c = c;
+        while r != home {
+            self.regions[r].live_ins.insert(x);
+            let (_, s) = self.loop_start(r);
+            c = s;
+            r = self.regions[r]
+                .parent
+                .expect("a value's region encloses the regions that use it");
+        }
+        self.note_use(x, c);
     }
 
     fn note_use(&mut self, x: OpId, cycle: u32) {
@@ -238,11 +414,17 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// Stages of the pipeline of the region being emitted.
     fn stages(&self) -> u32 {
         let mut d = 1;
         for o in self.ops() {
-            if let Some(&s) = self.ls.start.get(&o) {
-                d = d.max(s + 1);
+            if let Some(&s) = self.regions[self.cur].ls.start.get(&o) {
+                // A work-item that started a loop waits for it in the next stage.
+                let wait = u32::from(matches!(self.k.op(o).kind, OpKind::Loop(_)));
+                d = d.max(s + 1 + wait);
+            }
+            if is_per_item(&self.k.op(o).kind) {
+                continue;
             }
             if let Some(&a) = self.avail.get(&o) {
                 d = d.max(a + 1);
@@ -258,8 +440,14 @@ impl<'a> Emitter<'a> {
         self.k.op(o).ty.bits()
     }
 
-    /// The Verilog expression for value `x` as seen in cycle `c` of an iteration.
+    /// The Verilog expression for value `x` as seen in cycle `c` of an iteration of the
+    /// region being emitted.
     fn val(&self, x: OpId, c: u32) -> String {
+        self.val_at(self.cur, x, c)
+    }
+
+    /// The Verilog expression for value `x` as seen in cycle `c` of region `r`.
+    fn val_at(&self, r: usize, x: OpId, c: u32) -> String {
         let op = self.k.op(x);
         match &op.kind {
             OpKind::Const(v) => literal(*v, op.ty.bits()),
@@ -271,6 +459,13 @@ impl<'a> Emitter<'a> {
                 WorkItemFn::WorkDim => "work_dim_r".to_string(),
                 _ => "32'd0".to_string(),
             },
+            _ if self.region_of(x) != r => {
+                assert!(
+                    self.regions[r].live_ins.contains(&x),
+                    "{x} is used in region {r} without being a live-in"
+                );
+                self.live_in(r, x)
+            }
             _ => {
                 let a = self.avail[&x];
                 assert!(
@@ -286,33 +481,48 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// The request of a memory op issued in stage `c` under `pred`: valid while its work-item is
-    /// there, its data is there (`wait_cN`), and it has not been accepted during this stall
-    /// (`<name>_issued`, set when `accepted` and cleared when the pipeline moves), so a
-    /// request is sent exactly once per work-item. Returns the request wire's name.
+    /// The register holding live-in `x` of loop region `r` while it runs.
+    fn live_in(&self, r: usize, x: OpId) -> String {
+        format!("{}in_{}", self.regions[r].pre, self.names[&x])
+    }
+
+    /// The name of a per-region control signal (`stall`, `v_c3`, `wait_c2`, `phase` ...).
+    fn sig(&self, name: &str) -> String {
+        format!("{}{name}", self.regions[self.cur].pre)
+    }
+
+    fn stall(&self) -> String {
+        self.sig("stall")
+    }
+
+    /// The request of a memory op (or loop start) issued in stage `c` under `pred`: valid
+    /// while its work-item is there, its data is there (`wait_cN`), and it has not been
+    /// accepted during this stall (`<name>_issued`, set when `accepted` and cleared when the
+    /// pipeline moves), so a request is sent exactly once per work-item. Returns the request
+    /// wire's name.
     fn emit_request(
         &self,
         w: &mut VWriter,
         name: &str,
         c: u32,
-        pred: OpId,
+        pred: &str,
         accepted: &str,
     ) -> String {
         let req = format!("{name}_req");
         let issued = format!("{name}_issued");
+        let stall = self.stall();
         w.reg(&issued, 1);
         w.wire(
             &req,
             1,
             &format!(
-                "{} && {} && !{issued}{}",
+                "{} && {pred} && !{issued}{}",
                 self.valid(c),
-                self.val(pred, c),
                 self.not_waiting(c)
             ),
         );
         w.always_ff(|w| {
-            w.line(format!("if (rst || !stall) {issued} <= 1'b0;"));
+            w.line(format!("if (rst || !{stall}) {issued} <= 1'b0;"));
             w.line(format!("else if ({req} && {accepted}) {issued} <= 1'b1;"));
         });
         req
@@ -320,22 +530,23 @@ impl<'a> Emitter<'a> {
 
     /// ` && !wait_cN` when stage `c` can wait for a load response, else nothing.
     fn not_waiting(&self, c: u32) -> String {
-        if self.wait_stages.contains(&c) {
-            format!(" && !wait_c{c}")
+        if self.regions[self.cur].wait_stages.contains(&c) {
+            format!(" && !{}", self.sig(&format!("wait_c{c}")))
         } else {
             String::new()
         }
     }
 
     fn valid(&self, c: u32) -> String {
-        format!("v_c{c}")
+        self.sig(&format!("v_c{c}"))
     }
 
     fn emit(mut self) -> EmittedKernel {
         let k = self.k;
         let module = legal(&k.name);
+        self.cur = 0;
         let stages = self.stages();
-        let ii = self.ls.ii.max(1);
+        let ii = self.regions[0].ls.ii.max(1);
         let port = |name: String, dir: &'static str, width: u32| Port { name, dir, width };
         let mut ports: Vec<Port> = [
             ("clk", "in"),
@@ -362,7 +573,7 @@ impl<'a> Emitter<'a> {
         }
         // Memories and arguments.
         let mut mems: BTreeMap<MemId, Mem> = BTreeMap::new();
-        for o in self.ops() {
+        for o in self.k.op_ids() {
             match self.k.op(o).kind {
                 OpKind::Load { mem } | OpKind::Store { mem } => {
                     let m = mems.entry(mem).or_insert_with(|| Mem {
@@ -370,6 +581,8 @@ impl<'a> Emitter<'a> {
                         bits: k.mem(mem).elem.bits().max(8),
                         loads: vec![],
                         stores: vec![],
+                        multi_read: false,
+                        multi_write: false,
                     });
                     if matches!(self.k.op(o).kind, OpKind::Load { .. }) {
                         m.loads.push(o);
@@ -380,8 +593,19 @@ impl<'a> Emitter<'a> {
                 _ => {}
             }
         }
+        for m in mems.values_mut() {
+            let regions = |ops: &[OpId]| {
+                ops.iter()
+                    .map(|&o| k.op(o).region)
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len()
+            };
+            m.multi_read = regions(&m.loads) > 1;
+            m.multi_write = regions(&m.stores) > 1;
+        }
         let used_args: std::collections::BTreeSet<u32> = self
-            .ops()
+            .k
+            .op_ids()
             .into_iter()
             .filter_map(|o| match self.k.op(o).kind {
                 OpKind::Arg(a) if self.k.has_uses(o) => Some(a.0),
@@ -546,227 +770,64 @@ impl<'a> Emitter<'a> {
         .expect("the work-item template renders");
         w.raw(&wi);
         w.line("");
-        // ---- pipeline valid bits
-        w.comment("---- Pipeline control: one stage per schedule cycle, one global stall.");
-        w.line("wire stall;");
-        if ii > 1 {
-            let pw = 32 - (ii - 1).leading_zeros();
-            w.reg("phase", pw);
-            w.always_ff(|w| {
-                w.line(format!("if (rst || launch) phase <= {};", literal(0, pw)));
-                w.line(format!(
-                    "else if (!stall) phase <= (phase == {}) ? {} : phase + {};",
-                    literal((ii - 1) as u64, pw),
-                    literal(0, pw),
-                    literal(1, pw)
-                ));
-            });
-            w.wire(
-                &self.valid(0),
-                1,
-                &format!("gen_active && (phase == {})", literal(0, pw)),
-            );
-        } else {
-            w.wire(&self.valid(0), 1, "gen_active");
-        }
-        w.assign("gen_take", &format!("{} && !stall", self.valid(0)));
-        for c in 1..stages {
-            w.reg(&self.valid(c), 1);
-        }
-        if stages > 1 {
-            let st = stages;
-            w.always_ff(|w| {
-                w.block("if (rst)", |w| {
-                    for c in 1..st {
-                        w.line(format!("v_c{c} <= 1'b0;"));
-                    }
-                });
-                w.block("else if (!stall)", |w| {
-                    for c in 1..st {
-                        w.line(format!("v_c{c} <= v_c{};", c - 1));
-                    }
-                });
-            });
-        }
-        w.line("");
-        // ---- datapath
-        w.comment(
-            "---- Datapath (values are named <source name>_v<op id>; _cN = copy in stage N).",
-        );
-        // A stage waits while a load that pops its response in that stage finds the buffer
-        // empty: its data (and everything computed from it in the same cycle) is not there
-        // yet, so no request of that stage may issue.
-        let mut waits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
-        for o in self.ops() {
-            if let OpKind::Load { .. } = self.k.op(o).kind {
-                waits
-                    .entry(self.ls.start[&o] + self.load_latency(o))
-                    .or_default();
-            }
-        }
-        for c in waits.keys() {
-            w.line(format!("wire wait_c{c};"));
-        }
-        self.wait_stages = waits.keys().copied().collect();
-        let mut stall_terms: Vec<String> = Vec::new();
         let mut load_info: BTreeMap<OpId, (String, String)> = BTreeMap::new(); // req, pop
         let mut store_info: BTreeMap<OpId, String> = BTreeMap::new();
-        let ops = self.ops();
-        for &o in &ops {
-            self.emit_op(
-                &mut w,
-                o,
-                &mems,
-                &mut waits,
-                &mut stall_terms,
-                &mut load_info,
-                &mut store_info,
+        let n_regions = self.regions.len();
+        if n_regions > 1 {
+            w.comment("---- Handshakes between each pipelined loop and the pipeline that starts it.");
+        }
+        for r in 1..n_regions {
+            self.cur = r;
+            for n in ["busy", "run", "pend", "first", "taken"] {
+                w.reg(&self.sig(n), 1);
+            }
+            for n in ["start", "enter", "take"] {
+                w.line(format!("wire {};", self.sig(n)));
+            }
+            w.wire(
+                &self.sig("idle"),
+                1,
+                &format!("!{} && !{}", self.sig("busy"), self.sig("pend")),
             );
-        }
-        for (c, terms) in &waits {
-            w.assign(&format!("wait_c{c}"), &terms.join(" || "));
-            stall_terms.push(format!("wait_c{c}"));
-        }
-        // Pipeline registers carrying values to later stages.
-        let mut carried: Vec<(OpId, u32, u32)> = Vec::new();
-        for (&x, &u) in &self.last_use {
-            let a = self.avail[&x];
-            if u > a {
-                carried.push((x, a, u));
+            for (res, _) in self.loop_results(r) {
+                let bits = self.bits(res);
+                w.reg(&self.sig(&format!("res_{}", self.names[&res])), bits);
+                w.reg(&self.sig(&format!("hold_{}", self.names[&res])), bits);
             }
         }
-        if !carried.is_empty() {
-            for &(x, a, u) in &carried {
-                for c in a + 1..=u {
-                    w.reg(&format!("{}_c{c}", self.names[&x]), self.bits(x));
-                }
-            }
-            let names = self.names.clone();
-            w.always_ff(|w| {
-                w.block("if (!stall)", |w| {
-                    for &(x, a, u) in &carried {
-                        for c in a + 1..=u {
-                            let prev = if c == a + 1 {
-                                names[&x].clone()
-                            } else {
-                                format!("{}_c{}", names[&x], c - 1)
-                            };
-                            w.line(format!("{}_c{c} <= {prev};", names[&x]));
-                        }
-                    }
-                });
-            });
+        for r in 0..n_regions {
+            self.cur = r;
+            self.emit_region(&mut w, &mems, &mut load_info, &mut store_info);
         }
+        self.cur = 0;
         w.line("");
         // ---- memory ports
         let mut idle_terms: Vec<String> = Vec::new();
         for m in mems.values() {
-            let p = &m.prefix;
+            let p = m.prefix.clone();
             w.comment(format!("---- Global memory port `{p}`"));
             if !m.loads.is_empty() {
-                // Outstanding reads are bounded by the work-items between issue and use.
-                let mut depth = 0;
-                for &l in &m.loads {
-                    depth += self.load_latency(l) + 1;
-                }
-                let depth = depth.next_power_of_two().max(2);
-                let aw = depth.trailing_zeros();
-                let reqs: Vec<&(String, String)> = m.loads.iter().map(|l| &load_info[l]).collect();
-                w.line(format!("wire {p}_rfifo_full;"));
-                w.line(format!("wire {p}_rfifo_empty;"));
-                w.line(format!("wire {}{p}_rfifo_data;", range(m.bits)));
-                w.wire(
-                    &format!("{p}_rfifo_pop"),
-                    1,
-                    &format!(
-                        "({}) && !stall",
-                        reqs.iter()
-                            .map(|r| r.1.clone())
-                            .collect::<Vec<_>>()
-                            .join(" || ")
-                    ),
-                );
-                w.assign(&format!("{p}_rresp_ready"), &format!("!{p}_rfifo_full"));
-                w.line(format!(
-                    "oclhls_fifo #(.W({}), .DEPTH({depth}), .AW({aw})) {p}_rfifo (.clk(clk), .rst(rst), .push({p}_rresp_valid), .push_data({p}_rresp_data), .full({p}_rfifo_full), .pop({p}_rfifo_pop), .pop_data({p}_rfifo_data), .empty({p}_rfifo_empty));",
-                    m.bits
-                ));
-                w.assign(
-                    &format!("{p}_rreq_valid"),
-                    &reqs
-                        .iter()
-                        .map(|r| r.0.clone())
-                        .collect::<Vec<_>>()
-                        .join(" || "),
-                );
-                // Address mux: at most one load of this port requests in any cycle.
-                let mut addr = String::new();
-                for (i, &l) in m.loads.iter().enumerate() {
-                    let a = self.val(self.k.operands(l)[0], self.ls.start[&l]);
-                    if i + 1 == m.loads.len() {
-                        addr.push_str(&a);
-                    } else {
-                        addr.push_str(&format!("{} ? {a} : ", load_info[&l].0));
-                    }
-                }
-                w.assign(&format!("{p}_rreq_addr"), &addr);
+                self.emit_read_port(&mut w, m, &load_info);
             }
             if !m.stores.is_empty() {
-                w.reg(&format!("{p}_wcnt"), 16);
-                w.wire(
-                    &format!("{p}_wcnt_full"),
-                    1,
-                    &format!("{p}_wcnt == 16'hffff"),
-                );
-                let reqs: Vec<String> = m.stores.iter().map(|s| store_info[s].clone()).collect();
-                w.assign(
-                    &format!("{p}_wreq_valid"),
-                    &format!("({}) && !{p}_wcnt_full", reqs.join(" || ")),
-                );
-                let mut addr = String::new();
-                let mut data = String::new();
-                for (i, &s) in m.stores.iter().enumerate() {
-                    let ops = self.k.operands(s);
-                    let c = self.ls.start[&s];
-                    let (a, d) = (self.val(ops[0], c), self.val(ops[1], c));
-                    if i + 1 == m.stores.len() {
-                        addr.push_str(&a);
-                        data.push_str(&d);
-                    } else {
-                        addr.push_str(&format!("{} ? {a} : ", store_info[&s]));
-                        data.push_str(&format!("{} ? {d} : ", store_info[&s]));
-                    }
-                }
-                w.assign(&format!("{p}_wreq_addr"), &addr);
-                w.assign(&format!("{p}_wreq_data"), &data);
-                w.assign(&format!("{p}_wresp_ready"), "1'b1");
-                let pp = p.clone();
-                w.always_ff(|w| {
-                    w.line(format!("if (rst || launch) {pp}_wcnt <= 16'd0;"));
-                    w.line(format!(
-                        "else if (({pp}_wreq_valid && {pp}_wreq_ready) && !{pp}_wresp_valid) {pp}_wcnt <= {pp}_wcnt + 16'd1;"
-                    ));
-                    w.line(format!(
-                        "else if (!({pp}_wreq_valid && {pp}_wreq_ready) && {pp}_wresp_valid) {pp}_wcnt <= {pp}_wcnt - 16'd1;"
-                    ));
-                });
+                self.emit_write_port(&mut w, m, &store_info);
                 idle_terms.push(format!("{p}_wcnt == 16'd0"));
-                for s in &m.stores {
-                    stall_terms.push(format!(
-                        "({} && !({p}_wreq_ready && !{p}_wcnt_full))",
-                        store_info[s]
-                    ));
-                }
             }
         }
         // ---- stall and finish
         w.line("");
-        w.comment("---- Stall: any stage that cannot proceed freezes the whole pipeline.");
-        if stall_terms.is_empty() {
-            w.assign("stall", "1'b0");
-        } else {
-            w.assign("stall", &stall_terms.join("\n        || "));
+        w.comment("---- Stall: any stage that cannot proceed freezes its whole pipeline.");
+        for r in 0..self.regions.len() {
+            self.cur = r;
+            let st = self.stall();
+            let terms = std::mem::take(&mut self.regions[r].stall_terms);
+            if terms.is_empty() {
+                w.assign(&st, "1'b0");
+            } else {
+                w.assign(&st, &terms.join("\n        || "));
+            }
         }
+        self.cur = 0;
         let mut busy_terms: Vec<String> = vec!["gen_init".into(), "gen_active".into()];
         for c in 1..stages {
             busy_terms.push(self.valid(c));
@@ -800,6 +861,524 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// The pipeline of the region being emitted: valid bits, (for a loop) its controller,
+    /// the datapath, waits, and the registers carrying values to later stages.
+    fn emit_region(
+        &mut self,
+        w: &mut VWriter,
+        mems: &BTreeMap<MemId, Mem>,
+        load_info: &mut BTreeMap<OpId, (String, String)>,
+        store_info: &mut BTreeMap<OpId, String>,
+    ) {
+        let r = self.cur;
+        let stages = self.stages();
+        let ii = self.regions[r].ls.ii.max(1);
+        let st = self.stall();
+        if r == 0 {
+            w.comment("---- Pipeline control: one stage per schedule cycle, one global stall.");
+        } else {
+            let l = &self.k.loops[r];
+            w.line("");
+            w.comment(format!(
+                "---- Loop {} (`{}`): II = {ii}, {stages} stages; started by the parent pipeline, which waits for it.",
+                self.regions[r].pre.trim_end_matches('_'),
+                l.name
+            ));
+        }
+        w.line(format!("wire {st};"));
+        let (issue, restart) = if r == 0 {
+            ("gen_active".to_string(), "launch".to_string())
+        } else {
+            (self.sig("run"), self.sig("start"))
+        };
+        if ii > 1 {
+            let pw = 32 - (ii - 1).leading_zeros();
+            let phase = self.sig("phase");
+            w.reg(&phase, pw);
+            w.always_ff(|w| {
+                w.line(format!("if (rst || {restart}) {phase} <= {};", literal(0, pw)));
+                w.line(format!(
+                    "else if (!{st}) {phase} <= ({phase} == {}) ? {} : {phase} + {};",
+                    literal((ii - 1) as u64, pw),
+                    literal(0, pw),
+                    literal(1, pw)
+                ));
+            });
+            w.wire(
+                &self.valid(0),
+                1,
+                &format!("{issue} && ({phase} == {})", literal(0, pw)),
+            );
+        } else {
+            w.wire(&self.valid(0), 1, &issue);
+        }
+        if r == 0 {
+            w.assign("gen_take", &format!("{} && !{st}", self.valid(0)));
+        }
+        for c in 1..stages {
+            w.reg(&self.valid(c), 1);
+        }
+        if stages > 1 {
+            let v: Vec<String> = (0..stages).map(|c| self.valid(c)).collect();
+            let st = st.clone();
+            w.always_ff(|w| {
+                w.block("if (rst)", |w| {
+                    for vc in &v[1..] {
+                        w.line(format!("{vc} <= 1'b0;"));
+                    }
+                });
+                w.block(&format!("else if (!{st})"), |w| {
+                    for c in 1..v.len() {
+                        w.line(format!("{} <= {};", v[c], v[c - 1]));
+                    }
+                });
+            });
+        }
+        if r > 0 {
+            self.emit_loop_control(w, stages);
+        }
+        w.line("");
+        w.comment("Datapath (values are named <source name>_v<op id>; _cN = copy in stage N).");
+        // A stage waits while a load that pops its response in that stage finds the buffer
+        // empty (or a loop it started has not finished): its data (and everything computed
+        // from it in the same cycle) is not there yet, so no request of that stage may issue.
+        let mut waits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+        for o in self.ops() {
+            match self.k.op(o).kind {
+                OpKind::Load { .. } => {
+                    waits
+                        .entry(self.start(o) + self.load_latency(o))
+                        .or_default();
+                }
+                OpKind::Loop(_) => {
+                    waits.entry(self.start(o) + 1).or_default();
+                }
+                _ => {}
+            }
+        }
+        for c in waits.keys() {
+            w.line(format!("wire {};", self.sig(&format!("wait_c{c}"))));
+        }
+        self.regions[r].wait_stages = waits.keys().copied().collect();
+        for o in self.ops() {
+            self.emit_op(w, o, mems, &mut waits, load_info, store_info);
+        }
+        for (c, terms) in &waits {
+            let wc = self.sig(&format!("wait_c{c}"));
+            w.assign(&wc, &terms.join(" || "));
+            self.regions[r].stall_terms.push(wc);
+        }
+        // Pipeline registers carrying values to later stages.
+        let mut carried: Vec<(OpId, u32, u32)> = Vec::new();
+        for (&x, &u) in &self.last_use {
+            if self.region_of(x) != r || is_per_item(&self.k.op(x).kind) && r != 0 {
+                continue;
+            }
+            let a = self.avail[&x];
+            if u > a {
+                carried.push((x, a, u));
+            }
+        }
+        if !carried.is_empty() {
+            for &(x, a, u) in &carried {
+                for c in a + 1..=u {
+                    w.reg(&format!("{}_c{c}", self.names[&x]), self.bits(x));
+                }
+            }
+            let names = self.names.clone();
+            w.always_ff(|w| {
+                w.block(&format!("if (!{st})"), |w| {
+                    for &(x, a, u) in &carried {
+                        for c in a + 1..=u {
+                            let prev = if c == a + 1 {
+                                names[&x].clone()
+                            } else {
+                                format!("{}_c{}", names[&x], c - 1)
+                            };
+                            w.line(format!("{}_c{c} <= {prev};", names[&x]));
+                        }
+                    }
+                });
+            });
+        }
+    }
+
+    /// The controller of a loop region: started by its parent (`lN_start`, with the live-ins
+    /// and `lN_enter`), it issues an iteration every II cycles until one says stop, waits for
+    /// the pipeline to drain, then holds the results (`lN_pend`) until the parent takes them.
+    fn emit_loop_control(&mut self, w: &mut VWriter, stages: u32) {
+        let r = self.cur;
+        let parent = self.regions[r].parent.expect("a source loop has a parent");
+        let (_, s) = self.loop_start(r);
+        let sig = |n: &str| self.sig(n);
+        let (busy, run, pend, first, start, st) = (
+            sig("busy"),
+            sig("run"),
+            sig("pend"),
+            sig("first"),
+            sig("start"),
+            self.stall(),
+        );
+        // Live-ins, latched from the parent's stage that starts the loop.
+        let live: Vec<OpId> = self.regions[r].live_ins.iter().copied().collect();
+        let mut latches = Vec::new();
+        for &x in &live {
+            let reg = self.live_in(r, x);
+            w.reg(&reg, self.bits(x));
+            latches.push((reg, self.val_at(parent, x, s)));
+        }
+        // Results: the init value at start, then the last iteration's values.
+        let capture = self.capture_stage(r);
+        let exit = self.exit_of(r).expect("a source loop has an exit");
+        let stop_op = self.k.operands(exit)[0];
+        let te = self.start(exit);
+        let stop = sig("stop");
+        w.wire(
+            &stop,
+            1,
+            &format!(
+                "{} && {} && !{st}",
+                self.valid(te),
+                self.val(stop_op, te)
+            ),
+        );
+        let last = sig("last");
+        if !self.loop_results(r).is_empty() {
+            w.wire(
+                &last,
+                1,
+                &format!(
+                    "{} && {} && !{st}",
+                    self.valid(capture),
+                    self.val(stop_op, capture)
+                ),
+            );
+        }
+        let mut results = Vec::new();
+        let mut holds = Vec::new();
+        for (res, next) in self.loop_results(r) {
+            let reg = format!("{}res_{}", self.regions[r].pre, self.names[&res]);
+            holds.push((
+                format!("{}hold_{}", self.regions[r].pre, self.names[&res]),
+                reg.clone(),
+            ));
+            let init = self.k.operands(res)[2];
+            results.push((reg, self.val_at(parent, init, s), self.val(next, capture)));
+        }
+        if !latches.is_empty() || !results.is_empty() {
+            let start = start.clone();
+            let last = last.clone();
+            w.always_ff(|w| {
+                w.block(&format!("if ({start})"), |w| {
+                    for (reg, v) in &latches {
+                        w.line(format!("{reg} <= {v};"));
+                    }
+                    for (reg, init, _) in &results {
+                        w.line(format!("{reg} <= {init};"));
+                    }
+                });
+                if !results.is_empty() {
+                    w.block(&format!("else if ({last})"), |w| {
+                        for (reg, _, next) in &results {
+                            w.line(format!("{reg} <= {next};"));
+                        }
+                    });
+                }
+            });
+        }
+        // The first-iteration flag travels with each iteration to the carried values.
+        let max_carried = self
+            .ops()
+            .into_iter()
+            .filter(|&o| matches!(self.k.op(o).kind, OpKind::Carried))
+            .map(|o| self.start(o))
+            .max()
+            .unwrap_or(0);
+        for c in 1..=max_carried {
+            w.reg(&sig(&format!("first_c{c}")), 1);
+        }
+        if max_carried > 0 {
+            let names: Vec<String> = (0..=max_carried)
+                .map(|c| {
+                    if c == 0 {
+                        first.clone()
+                    } else {
+                        sig(&format!("first_c{c}"))
+                    }
+                })
+                .collect();
+            let st = st.clone();
+            w.always_ff(|w| {
+                w.block(&format!("if (!{st})"), |w| {
+                    for c in 1..names.len() {
+                        w.line(format!("{} <= {};", names[c], names[c - 1]));
+                    }
+                });
+            });
+        }
+        let inflight: Vec<String> = (1..stages).map(|c| self.valid(c)).collect();
+        let drained = if inflight.is_empty() {
+            "1'b1".to_string()
+        } else {
+            format!("!({})", inflight.join(" || "))
+        };
+        let (v0, enter, take, taken) = (self.valid(0), sig("enter"), sig("take"), sig("taken"));
+        let parent_stall = format!("{}stall", self.regions[parent].pre);
+        if !holds.is_empty() {
+            let take = take.clone();
+            w.always_ff(|w| {
+                w.block(&format!("if ({take})"), |w| {
+                    for (h, r) in &holds {
+                        w.line(format!("{h} <= {r};"));
+                    }
+                });
+            });
+        }
+        w.always_ff(|w| {
+            w.line(format!("if (rst || !{parent_stall}) {taken} <= 1'b0;"));
+            w.line(format!("else if ({take}) {taken} <= 1'b1;"));
+        });
+        w.always_ff(|w| {
+            w.block("if (rst)", |w| {
+                for n in [&busy, &run, &pend, &first] {
+                    w.line(format!("{n} <= 1'b0;"));
+                }
+            });
+            w.block("else", |w| {
+                w.block(&format!("if ({start})"), |w| {
+                    w.line(format!("{busy} <= 1'b1;"));
+                    w.line(format!("{run} <= {enter};"));
+                    w.line(format!("{first} <= 1'b1;"));
+                });
+                w.block("else", |w| {
+                    w.line(format!("if ({v0} && !{st}) {first} <= 1'b0;"));
+                    w.line(format!("if ({stop}) {run} <= 1'b0;"));
+                    w.block(&format!("if ({busy} && !{run} && {drained})"), |w| {
+                        w.line(format!("{busy} <= 1'b0;"));
+                        w.line(format!("{pend} <= 1'b1;"));
+                    });
+                });
+                w.line(format!("if ({take}) {pend} <= 1'b0;"));
+            });
+        });
+    }
+
+    /// The read channel of a global memory port: one response buffer per pipeline that loads
+    /// through it; with several pipelines, a fixed-priority arbiter (outer pipeline first) and
+    /// a FIFO of tags that sends each response to the pipeline that asked (responses come back
+    /// in request order).
+    fn emit_read_port(
+        &mut self,
+        w: &mut VWriter,
+        m: &Mem,
+        load_info: &BTreeMap<OpId, (String, String)>,
+    ) {
+        let p = m.prefix.clone();
+        let regions: std::collections::BTreeSet<usize> =
+            m.loads.iter().map(|&l| self.region_of(l)).collect();
+        let mut tag_depth = 0;
+        let mut per_region = Vec::new(); // (r, req, addr)
+        for &r in &regions {
+            self.cur = r;
+            let loads: Vec<OpId> = m
+                .loads
+                .iter()
+                .copied()
+                .filter(|&l| self.region_of(l) == r)
+                .collect();
+            // Outstanding reads are bounded by the iterations between issue and use.
+            let mut depth = 0;
+            for &l in &loads {
+                depth += self.load_latency(l) + 1;
+            }
+            let depth = depth.next_power_of_two().max(2);
+            tag_depth += depth;
+            let aw = depth.trailing_zeros();
+            let f = m.rfifo(r);
+            w.line(format!("wire {f}_full;"));
+            w.line(format!("wire {f}_empty;"));
+            w.line(format!("wire {}{f}_data;", range(m.bits)));
+            let pops: Vec<String> = loads.iter().map(|l| load_info[l].1.clone()).collect();
+            w.wire(
+                &format!("{f}_pop"),
+                1,
+                &format!("({}) && !{}", pops.join(" || "), self.stall()),
+            );
+            let push = if m.multi_read {
+                let tw = tag_bits(&regions);
+                format!("{p}_rresp_valid && ({p}_tag_head == {})", literal(r as u64, tw))
+            } else {
+                format!("{p}_rresp_valid")
+            };
+            w.line(format!(
+                "oclhls_fifo #(.W({}), .DEPTH({depth}), .AW({aw})) {f} (.clk(clk), .rst(rst), .push({push}), .push_data({p}_rresp_data), .full({f}_full), .pop({f}_pop), .pop_data({f}_data), .empty({f}_empty));",
+                m.bits
+            ));
+            // Address mux: at most one load of a pipeline requests in any cycle.
+            let reqs: Vec<String> = loads.iter().map(|l| load_info[l].0.clone()).collect();
+            let mut addr = String::new();
+            for (i, &l) in loads.iter().enumerate() {
+                let a = self.val(self.k.operands(l)[0], self.start(l));
+                if i + 1 == loads.len() {
+                    addr.push_str(&a);
+                } else {
+                    addr.push_str(&format!("{} ? {a} : ", load_info[&l].0));
+                }
+            }
+            per_region.push((r, reqs.join(" || "), addr));
+        }
+        self.cur = 0;
+        if !m.multi_read {
+            let (r, req, addr) = &per_region[0];
+            w.assign(&format!("{p}_rreq_valid"), req);
+            w.assign(&format!("{p}_rreq_addr"), addr);
+            w.assign(&format!("{p}_rresp_ready"), &format!("!{}_full", m.rfifo(*r)));
+            return;
+        }
+        let tw = tag_bits(&regions);
+        let mut earlier: Vec<String> = Vec::new();
+        let mut addr = String::new();
+        let mut tag = String::new();
+        let mut full = Vec::new();
+        for (i, (r, req, a)) in per_region.iter().enumerate() {
+            let rq = format!("{p}_rreq_r{r}");
+            w.wire(&rq, 1, req);
+            let gnt = format!("{p}_rgnt_r{r}");
+            let blocked: String = earlier.iter().map(|e| format!(" && !{e}")).collect();
+            w.wire(&gnt, 1, &format!("{rq}{blocked}"));
+            w.wire(
+                &format!("{p}_racc_r{r}"),
+                1,
+                &format!("{gnt} && {p}_rreq_ready && !{p}_tag_full"),
+            );
+            earlier.push(rq);
+            if i + 1 == per_region.len() {
+                addr.push_str(&format!("({a})"));
+                tag.push_str(&literal(*r as u64, tw));
+            } else {
+                addr.push_str(&format!("{gnt} ? ({a}) : "));
+                tag.push_str(&format!("{gnt} ? {} : ", literal(*r as u64, tw)));
+            }
+            full.push(format!(
+                "({p}_tag_head == {} && {}_full)",
+                literal(*r as u64, tw),
+                m.rfifo(*r)
+            ));
+        }
+        let tag_depth = tag_depth.next_power_of_two();
+        w.line(format!("wire {p}_tag_full;"));
+        w.line(format!("wire {p}_tag_empty;"));
+        w.line(format!("wire {}{p}_tag_head;", range(tw)));
+        w.assign(
+            &format!("{p}_rreq_valid"),
+            &format!("({}) && !{p}_tag_full", earlier.join(" || ")),
+        );
+        w.assign(&format!("{p}_rreq_addr"), &addr);
+        w.assign(
+            &format!("{p}_rresp_ready"),
+            &format!("!{p}_tag_empty && !({})", full.join(" || ")),
+        );
+        w.line(format!(
+            "oclhls_fifo #(.W({tw}), .DEPTH({tag_depth}), .AW({})) {p}_tag (.clk(clk), .rst(rst), .push({p}_rreq_valid && {p}_rreq_ready), .push_data({tag}), .full({p}_tag_full), .pop({p}_rresp_valid && {p}_rresp_ready), .pop_data({p}_tag_head), .empty({p}_tag_empty));",
+            tag_depth.trailing_zeros()
+        ));
+    }
+
+    /// The write channel of a global memory port, with a counter of unacknowledged writes
+    /// (the kernel is done only when it is 0); with several pipelines, a fixed-priority
+    /// arbiter.
+    fn emit_write_port(&mut self, w: &mut VWriter, m: &Mem, store_info: &BTreeMap<OpId, String>) {
+        let p = m.prefix.clone();
+        w.reg(&format!("{p}_wcnt"), 16);
+        w.wire(
+            &format!("{p}_wcnt_full"),
+            1,
+            &format!("{p}_wcnt == 16'hffff"),
+        );
+        let regions: std::collections::BTreeSet<usize> =
+            m.stores.iter().map(|&s| self.region_of(s)).collect();
+        let mut all_reqs = Vec::new();
+        let mut addr = String::new();
+        let mut data = String::new();
+        let mut earlier: Vec<String> = Vec::new();
+        for (ri, &r) in regions.iter().enumerate() {
+            self.cur = r;
+            let stores: Vec<OpId> = m
+                .stores
+                .iter()
+                .copied()
+                .filter(|&s| self.region_of(s) == r)
+                .collect();
+            let reqs: Vec<String> = stores.iter().map(|s| store_info[s].clone()).collect();
+            let (mut ra, mut rd) = (String::new(), String::new());
+            for (i, &s) in stores.iter().enumerate() {
+                let ops = self.k.operands(s);
+                let c = self.start(s);
+                let (a, d) = (self.val(ops[0], c), self.val(ops[1], c));
+                if i + 1 == stores.len() {
+                    ra.push_str(&a);
+                    rd.push_str(&d);
+                } else {
+                    ra.push_str(&format!("{} ? {a} : ", store_info[&s]));
+                    rd.push_str(&format!("{} ? {d} : ", store_info[&s]));
+                }
+            }
+            if m.multi_write {
+                let rq = format!("{p}_wreq_r{r}");
+                w.wire(&rq, 1, &reqs.join(" || "));
+                let gnt = format!("{p}_wgnt_r{r}");
+                let blocked: String = earlier.iter().map(|e| format!(" && !{e}")).collect();
+                w.wire(&gnt, 1, &format!("{rq}{blocked}"));
+                let acc = format!("{p}_wacc_r{r}");
+                w.wire(
+                    &acc,
+                    1,
+                    &format!("{gnt} && {p}_wreq_ready && !{p}_wcnt_full"),
+                );
+                for s in &stores {
+                    self.regions[r]
+                        .stall_terms
+                        .push(format!("({} && !{acc})", store_info[s]));
+                }
+                earlier.push(rq);
+                if ri + 1 == regions.len() {
+                    addr.push_str(&format!("({ra})"));
+                    data.push_str(&format!("({rd})"));
+                } else {
+                    addr.push_str(&format!("{gnt} ? ({ra}) : "));
+                    data.push_str(&format!("{gnt} ? ({rd}) : "));
+                }
+            } else {
+                for s in &stores {
+                    self.regions[r].stall_terms.push(format!(
+                        "({} && !({p}_wreq_ready && !{p}_wcnt_full))",
+                        store_info[s]
+                    ));
+                }
+                addr = ra;
+                data = rd;
+            }
+            all_reqs.extend(reqs);
+        }
+        self.cur = 0;
+        w.assign(
+            &format!("{p}_wreq_valid"),
+            &format!("({}) && !{p}_wcnt_full", all_reqs.join(" || ")),
+        );
+        w.assign(&format!("{p}_wreq_addr"), &addr);
+        w.assign(&format!("{p}_wreq_data"), &data);
+        w.assign(&format!("{p}_wresp_ready"), "1'b1");
+        w.always_ff(|w| {
+            w.line(format!("if (rst || launch) {p}_wcnt <= 16'd0;"));
+            w.line(format!(
+                "else if (({p}_wreq_valid && {p}_wreq_ready) && !{p}_wresp_valid) {p}_wcnt <= {p}_wcnt + 16'd1;"
+            ));
+            w.line(format!(
+                "else if (!({p}_wreq_valid && {p}_wreq_ready) && {p}_wresp_valid) {p}_wcnt <= {p}_wcnt - 16'd1;"
+            ));
+        });
+    }
+
     /// A registered multiplier of `lat` stages. 32-bit products are split into
     /// 16x16 partial products (one DSP each) registered in the first stage and summed in the
     /// second, so no stage holds a full 32x32 multiplier (about 93 MHz on ECP5 in one stage).
@@ -816,7 +1395,7 @@ impl<'a> Emitter<'a> {
             }
             let (hr, lr) = ("[31:16]", "[15:0]");
             w.always_ff(|w| {
-                w.block("if (!stall)", |w| {
+                w.block(&format!("if (!{})", self.stall()), |w| {
                     w.line(format!(
                         "{name}_ll <= {{16'd0, {name}_a[15:0]}} * {{16'd0, {name}_b[15:0]}};"
                     ));
@@ -835,7 +1414,7 @@ impl<'a> Emitter<'a> {
                 w.reg(&format!("{name}_m{i}"), bits);
             }
             w.always_ff(|w| {
-                w.block("if (!stall)", |w| {
+                w.block(&format!("if (!{})", self.stall()), |w| {
                     w.line(format!("{name}_m1 <= {x} * {y};"));
                     for i in 2..=lat {
                         w.line(format!("{name}_m{i} <= {name}_m{};", i - 1));
@@ -853,7 +1432,6 @@ impl<'a> Emitter<'a> {
         o: OpId,
         mems: &BTreeMap<MemId, Mem>,
         waits: &mut BTreeMap<u32, Vec<String>>,
-        stall_terms: &mut Vec<String>,
         load_info: &mut BTreeMap<OpId, (String, String)>,
         store_info: &mut BTreeMap<OpId, String>,
     ) {
@@ -876,7 +1454,10 @@ impl<'a> Emitter<'a> {
             }
             return;
         }
-        let c = self.ls.start[&o];
+        let c = match op.kind {
+            OpKind::LoopResult => self.avail[&o],
+            _ => self.start(o),
+        };
         let args = self.k.operands(o);
         let a = |i: usize| self.val(args[i], c);
         let signed = |s: String| format!("$signed({s})");
@@ -920,7 +1501,7 @@ impl<'a> Emitter<'a> {
                     BinOp::MinU => format!("({x} < {y}) ? {x} : {y}"),
                     BinOp::MaxU => format!("({x} > {y}) ? {x} : {y}"),
                     BinOp::Mul => {
-                        self.emit_mul(w, &name, bits, &x, &y, self.ls.latency[&o].max(1));
+                        self.emit_mul(w, &name, bits, &x, &y, self.load_latency(o).max(1));
                         return;
                     }
                     other => unreachable!("the operator library rejects {other:?} before emission"),
@@ -983,31 +1564,82 @@ impl<'a> Emitter<'a> {
                 }
             }
             OpKind::Load { mem } => {
-                let p = &mems[mem].prefix;
+                let m = &mems[mem];
+                let p = &m.prefix;
+                let f = m.rfifo(self.cur);
                 let pred = args[1];
                 let lat = self.load_latency(o);
-                let req = self.emit_request(w, &name, c, pred, &format!("{p}_rreq_ready"));
+                let accepted = if m.multi_read {
+                    format!("{p}_racc_r{}", self.cur)
+                } else {
+                    format!("{p}_rreq_ready")
+                };
+                let req = self.emit_request(w, &name, c, &a(1), &accepted);
                 let pop = format!("{name}_pop");
                 w.wire(
                     &pop,
                     1,
                     &format!("{} && {}", self.valid(c + lat), self.val(pred, c + lat)),
                 );
-                stall_terms.push(format!("({req} && !{p}_rreq_ready)"));
+                self.regions[self.cur]
+                    .stall_terms
+                    .push(format!("({req} && !{accepted})"));
                 waits
                     .entry(c + lat)
                     .or_default()
-                    .push(format!("({pop} && {p}_rfifo_empty)"));
+                    .push(format!("({pop} && {f}_empty)"));
                 load_info.insert(o, (req, pop));
-                format!("{p}_rfifo_data")
+                format!("{f}_data")
             }
             OpKind::Store { mem } => {
-                let p = &mems[mem].prefix;
-                let accepted = format!("{p}_wreq_valid && {p}_wreq_ready");
-                let req = self.emit_request(w, &name, c, args[2], &accepted);
+                let m = &mems[mem];
+                let p = &m.prefix;
+                let accepted = if m.multi_write {
+                    format!("{p}_wacc_r{}", self.cur)
+                } else {
+                    format!("{p}_wreq_valid && {p}_wreq_ready")
+                };
+                let req = self.emit_request(w, &name, c, &a(2), &accepted);
                 store_info.insert(o, req);
                 return;
             }
+            OpKind::Loop(l) => {
+                let lp = self.regions[l.index()].pre.clone();
+                let idle = format!("{lp}idle");
+                let req = self.emit_request(w, &name, c, "1'b1", &idle);
+                w.assign(&format!("{lp}start"), &format!("{req} && {idle}"));
+                w.assign(&format!("{lp}enter"), &a(0));
+                self.regions[self.cur]
+                    .stall_terms
+                    .push(format!("({req} && !{idle})"));
+                // The work-item waits in the next stage until the loop has finished, then
+                // takes the results at once (`take`, kept in `hold_*` while this pipeline is
+                // stalled for another reason), so the loop can start for the next work-item.
+                let here = self.valid(c + 1);
+                waits
+                    .entry(c + 1)
+                    .or_default()
+                    .push(format!("({here} && !{lp}pend && !{lp}taken)"));
+                w.assign(
+                    &format!("{lp}take"),
+                    &format!("{here} && {lp}pend && !{lp}taken"),
+                );
+                return;
+            }
+            OpKind::LoopResult => {
+                let lp = &self.regions[self.result_loop(o)].pre;
+                format!("{lp}taken ? {lp}hold_{name} : {lp}res_{name}")
+            }
+            OpKind::Carried => {
+                let ii = self.regions[self.cur].ls.ii.max(1);
+                let first = if c == 0 {
+                    self.sig("first")
+                } else {
+                    self.sig(&format!("first_c{c}"))
+                };
+                format!("{first} ? {} : {}", a(0), self.val(args[1], c + ii))
+            }
+            OpKind::LoopExit => return,
             other => {
                 unreachable!("lowering and the operator library reject `{other}` before emission")
             }

@@ -171,8 +171,10 @@ fn schedule_region(
         for (src, dep) in k.preds(o) {
             let Some(&s) = index.get(&src) else { continue };
             // Data and order edges alike: the target starts once the source's latency has
-            // passed (a store's latency is 1, so side effects keep program order).
-            let delay = 0;
+            // passed (a store's latency is 1, so side effects keep program order). A value
+            // carried to the next iteration goes through a pipeline register, so a
+            // combinational producer needs one more cycle (no chain across iterations).
+            let delay = i32::from(dep.distance() > 0 && latency[&src] == 0);
             problem.edges.push(Edge {
                 src: s,
                 dst: index[&o],
@@ -180,6 +182,23 @@ fn schedule_region(
                 distance: dep.distance(),
             });
             edge_src.push((src, o, dep));
+        }
+    }
+    // No iteration starts before the previous one has decided whether it was the last: the
+    // exit condition is registered before the next issue (`ops` are all of this loop's ops,
+    // and the one at cycle 0 binds).
+    if let Some(&exit) = ops
+        .iter()
+        .find(|&&o| matches!(k.op(o).kind, OpKind::LoopExit))
+    {
+        for &o in &ops {
+            problem.edges.push(Edge {
+                src: index[&exit],
+                dst: index[&o],
+                delay: 1,
+                distance: 1,
+            });
+            edge_src.push((exit, o, hls_ir::Dep::Order { distance: 1 }));
         }
     }
     let pipelined = opts.pipelined;
@@ -240,9 +259,12 @@ fn schedule_region(
         crate::Limit::Unproven { mii } => LimitedBy::Unproven { mii: *mii },
         _ => LimitedBy::Nothing,
     };
-    let start = index
+    // Start the iteration at cycle 0: the schedule's constraints are differences, so shifting
+    // every op keeps it valid, and the exit edges then say the exit is known before cycle II.
+    let first = sched.start.iter().copied().min().unwrap_or(0);
+    let start: BTreeMap<OpId, u32> = index
         .iter()
-        .map(|(o, i)| (*o, sched.start[i.0 as usize]))
+        .map(|(o, i)| (*o, sched.start[i.0 as usize] - first))
         .collect();
     Ok(LoopSchedule {
         region,
@@ -250,7 +272,7 @@ fn schedule_region(
         res_mii: sched.res_mii,
         rec_mii: sched.rec_mii,
         mii: sched.mii,
-        depth: sched.length.max(1),
+        depth: (sched.length - first).max(1),
         optimal: sched.optimal,
         limited_by,
         start,

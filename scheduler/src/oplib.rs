@@ -113,6 +113,12 @@ impl OpLibrary {
                 Ok(OpTiming { latency: self.global_load_latency.max(2), delay_ns: 0.5 })
             }
             OpKind::Store { .. } => Ok(OpTiming { latency: 1, delay_ns: 0.5 }),
+            // The first iteration's value or the previous iteration's: one 2-input mux.
+            OpKind::Carried => comb(0.6),
+            // Starting a nested loop: its results are ready (at the earliest) one cycle later;
+            // the pipeline waits there until the loop has finished.
+            OpKind::Loop(_) => Ok(OpTiming { latency: 1, delay_ns: 0.5 }),
+            OpKind::LoopResult | OpKind::LoopExit => comb(0.0),
             other => Err(format!(
                 "`{}` is not yet supported by the hardware path",
                 other.mnemonic()

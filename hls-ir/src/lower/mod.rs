@@ -61,6 +61,10 @@ struct Env {
     returned: OpId,
     /// The value a helper function returns so far.
     ret_val: Option<Val>,
+    /// i1: this iteration of the innermost enclosing loop has executed `break`.
+    brk: OpId,
+    /// i1: this iteration has executed `continue` (reset before the `for` step).
+    cont: OpId,
 }
 
 struct Lower<'a> {
@@ -74,10 +78,23 @@ struct Lower<'a> {
     depth: usize,
     /// Stores emitted so far per memory, to order later accesses after them.
     stores: BTreeMap<MemId, Vec<OpId>>,
+    /// Enclosing loops, innermost last: `true` for a pipelined loop, `false` for one being
+    /// fully unrolled (`break`/`continue` are supported in the former only).
+    loops: Vec<bool>,
 }
 
-/// Lower one kernel.
+/// Lower one kernel. Errors make the result `Err`; warnings (things lowered in a simpler way
+/// than the source asked for) go to `warnings`.
 pub fn lower_kernel(p: &Program, func: FuncId) -> Result<Kernel, Vec<Diagnostic>> {
+    lower_kernel_with_warnings(p, func, &mut Vec::new())
+}
+
+/// [`lower_kernel`], also returning its warnings.
+pub fn lower_kernel_with_warnings(
+    p: &Program,
+    func: FuncId,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Kernel, Vec<Diagnostic>> {
     let f = p.func(func);
     let mut k = Kernel::new(f.name.clone(), f.span);
     if let Some(a) = f.attr("reqd_work_group_size") {
@@ -95,22 +112,30 @@ pub fn lower_kernel(p: &Program, func: FuncId) -> Result<Kernel, Vec<Diagnostic>
             vars: BTreeMap::new(),
             returned: OpId(0),
             ret_val: None,
+            brk: OpId(0),
+            cont: OpId(0),
         },
         pred: OpId(0),
         region: Kernel::WORK_ITEM_LOOP,
         depth: 0,
         stores: BTreeMap::new(),
+        loops: Vec::new(),
     };
     let t = l.konst(1, Ty::BOOL, f.span);
     let fl = l.konst(0, Ty::BOOL, f.span);
     l.pred = t;
     l.env.returned = fl;
+    l.env.brk = fl;
+    l.env.cont = fl;
     for (i, &v) in f.params.iter().enumerate() {
         l.lower_param(ArgId::from_index(i), v);
     }
     l.block(&f.body.stmts);
-    if !l.diags.is_empty() {
-        return Err(l.diags);
+    let (errors, warns): (Vec<Diagnostic>, Vec<Diagnostic>) =
+        l.diags.into_iter().partition(|d| d.is_error());
+    warnings.extend(warns);
+    if !errors.is_empty() {
+        return Err(errors);
     }
     if let Err(e) = crate::verify::verify(&l.k) {
         panic!("lowering produced invalid IR: {e}");
@@ -132,11 +157,17 @@ impl<'a> Lower<'a> {
     // ---- building ops -------------------------------------------------------------------
 
     fn op(&mut self, kind: OpKind, ty: Ty, span: Span, operands: &[OpId]) -> OpId {
+        // Work-item values belong to the work-item loop; loops inside read them as live-ins.
+        let region = if matches!(kind, OpKind::WorkItem(..)) {
+            Kernel::WORK_ITEM_LOOP
+        } else {
+            self.region
+        };
         self.k.add_op(
             Op {
                 kind,
                 ty,
-                region: self.region,
+                region,
                 span,
                 name: None,
             },
@@ -246,8 +277,16 @@ impl<'a> Lower<'a> {
     /// The effective predicate for a side effect: inside the current condition and not after a
     /// `return`.
     fn effect_pred(&mut self, span: Span) -> OpId {
-        let alive = self.not1(self.env.returned, span);
+        let dead = self.dead(span);
+        let alive = self.not1(dead, span);
         self.and1(self.pred, alive, span)
+    }
+
+    /// i1: the rest of this iteration (or function) does not run: after `return`, `break` or
+    /// `continue`.
+    fn dead(&mut self, span: Span) -> OpId {
+        let d = self.or1(self.env.returned, self.env.brk, span);
+        self.or1(d, self.env.cont, span)
     }
 
     fn unsupported(&mut self, span: Span, what: impl Into<String>) {
@@ -409,17 +448,31 @@ impl<'a> Lower<'a> {
             } if full_unroll_requested(s) => {
                 self.unroll_for(init.as_deref(), cond.as_ref(), step.as_ref(), body, s.span)
             }
-            StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
-                self.diags.push(
-                    Diagnostic::error(
-                        s.span,
-                        "a loop inside a kernel (loop pipelining) is not yet supported by the hardware path",
-                    )
-                    .note("a `for` loop with a constant trip count can be unrolled fully: put `#pragma unroll` on the line before it"),
-                );
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => self.pipelined_loop(s, init.as_deref(), cond.as_ref(), step.as_ref(), body, true),
+            StmtKind::While { cond, body } => {
+                self.pipelined_loop(s, None, Some(cond), None, body, true)
+            }
+            StmtKind::DoWhile { body, cond } => {
+                self.pipelined_loop(s, None, Some(cond), None, body, false)
             }
             StmtKind::Switch { .. } => self.unsupported(s.span, "`switch`"),
-            StmtKind::Break | StmtKind::Continue => self.unsupported(s.span, "`break`/`continue`"),
+            StmtKind::Break | StmtKind::Continue => {
+                let brk = matches!(s.kind, StmtKind::Break);
+                match self.loops.last() {
+                    Some(true) if brk => self.env.brk = self.or1(self.env.brk, self.pred, s.span),
+                    Some(true) => self.env.cont = self.or1(self.env.cont, self.pred, s.span),
+                    Some(false) => self.unsupported(
+                        s.span,
+                        "`break`/`continue` in a loop with `#pragma unroll`",
+                    ),
+                    None => self.unsupported(s.span, "`break` out of a `switch`"),
+                }
+            }
         }
     }
 
@@ -440,6 +493,7 @@ impl<'a> Lower<'a> {
             self.stmt(i);
         }
         let mut iterations = 0u32;
+        self.loops.push(false);
         loop {
             let c = match cond {
                 Some(c) => self.cond(c),
@@ -475,7 +529,219 @@ impl<'a> Lower<'a> {
                 break;
             }
         }
+        self.loops.pop();
         self.env.vars.retain(|v, _| outer.contains(v));
+    }
+
+    /// A loop that is not fully unrolled becomes a pipelined loop region (see [`OpKind::Loop`]):
+    ///
+    /// - in the parent: `enter` = the condition on the values before the loop (true for `do`),
+    ///   and the `Loop` op taking it;
+    /// - in the loop region: a `Carried` op per variable live in the parent (dropped again when
+    ///   the body never changes it), the body, the `for` step, the condition evaluated again on
+    ///   the new values, and `LoopExit` = !condition | break | return;
+    /// - back in the parent: a `LoopResult` per changed variable, its value after the loop.
+    ///
+    /// So every iteration runs body + step + test, exactly the order C evaluates them in, and
+    /// a loop that does not run at all (enter false) leaves every variable at its value before.
+    fn pipelined_loop(
+        &mut self,
+        s: &Stmt,
+        init: Option<&Stmt>,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &Stmt,
+        test_first: bool,
+    ) {
+        let span = s.span;
+        let outer: Vec<VarId> = self.env.vars.keys().copied().collect();
+        if let Some(i) = init {
+            self.stmt(i);
+        }
+        let enter = match (test_first, cond) {
+            (true, Some(c)) => self.cond(c),
+            _ => self.konst(1, Ty::BOOL, span),
+        };
+        let alive = self.effect_pred(span);
+        let enter = self.and1(enter, alive, span);
+        let unroll = s
+            .pragmas
+            .iter()
+            .find_map(|p| match p.name.as_str() {
+                "nounroll" => Some(1),
+                "unroll" => p.arg.map(|n| n as u32),
+                _ => None,
+            })
+            .or_else(|| {
+                s.attrs
+                    .iter()
+                    .find(|a| a.name == "opencl_unroll_hint")
+                    .and_then(|a| a.int_args())
+                    .and_then(|v| v.first().map(|&n| n as u32))
+            });
+        if let Some(n) = unroll.filter(|&n| n > 1) {
+            self.diags.push(
+                Diagnostic::warning(
+                    span,
+                    format!("partial unrolling by {n} is not implemented yet; the loop is pipelined without unrolling"),
+                )
+                .note("full unrolling (`#pragma unroll` without a count) is supported for loops with a constant trip count"),
+            );
+        }
+        let lid = LoopId::from_index(self.k.loops.len());
+        self.k.loops.push(crate::kernel::Loop {
+            kind: crate::kernel::LoopKind::Source,
+            parent: Some(self.region),
+            name: format!("{}.loop{}", self.k.name, lid.index()),
+            span,
+            trip_count: None,
+            unroll,
+        });
+        let parent = self.region;
+        let saved_pred = self.pred;
+        let before = self.env.clone();
+        self.region = lid;
+        let t = self.konst(1, Ty::BOOL, span);
+        let f = self.konst(0, Ty::BOOL, span);
+        self.pred = t;
+        // A `Carried` op per live variable (and for the `returned` flag); its first operand is
+        // the value before the loop, its second (added below) the value for the next iteration.
+        let mut carried: Vec<(Option<VarId>, OpId, OpId)> = Vec::new(); // (var, carried, init)
+        let vars: Vec<(VarId, Val)> = self.env.vars.iter().map(|(v, x)| (*v, *x)).collect();
+        for (var, val) in vars {
+            let init = match val {
+                Val::Scalar(x) => x,
+                Val::Ptr { addr, .. } => addr,
+                Val::Undef => match &self.p.var(var).ty {
+                    // Indeterminate in C; start from 0 so the hardware is deterministic.
+                    Type::Scalar(k) => self.konst(0, scalar_ty(*k), span),
+                    _ => continue,
+                },
+            };
+            let ty = self.k.op(init).ty;
+            let c = self.op(OpKind::Carried, ty, span, &[init]);
+            let name = self.p.var(var).name.clone();
+            self.k.op_mut(c).name = Some(name);
+            self.env.vars.insert(
+                var,
+                match val {
+                    Val::Ptr { mem, .. } => Val::Ptr { addr: c, mem },
+                    _ => Val::Scalar(c),
+                },
+            );
+            carried.push((Some(var), c, init));
+        }
+        let ret_c = self.op(OpKind::Carried, Ty::BOOL, span, &[before.returned]);
+        carried.push((None, ret_c, before.returned));
+        self.env.returned = ret_c;
+        let ret_val_before = self.env.ret_val;
+        self.env.brk = f;
+        self.env.cont = f;
+        self.loops.push(true);
+        self.stmt(body);
+        self.env.cont = f;
+        if let Some(st) = step {
+            self.rvalue(st);
+        }
+        let again = match cond {
+            Some(c) => self.cond(c),
+            None => t,
+        };
+        self.loops.pop();
+        if self.env.ret_val != ret_val_before {
+            self.unsupported(span, "`return` with a value inside a loop of a helper function");
+        }
+        let stop = self.not1(again, span);
+        let stop = self.or1(stop, self.env.brk, span);
+        let stop = self.or1(stop, self.env.returned, span);
+        self.op(OpKind::LoopExit, Ty::Token, span, &[stop]);
+        // Close the recurrences and leave the loop.
+        let after = self.env.clone();
+        self.region = parent;
+        self.pred = saved_pred;
+        self.env = before;
+        let loop_op = self.op(OpKind::Loop(lid), Ty::Token, span, &[enter]);
+        for (var, c, init) in carried {
+            let next = match var {
+                Some(v) => match after.vars.get(&v) {
+                    Some(Val::Scalar(x)) => *x,
+                    Some(Val::Ptr { addr, mem }) => {
+                        if !matches!(self.env.vars.get(&v), Some(Val::Ptr { mem: m, .. }) if m == mem) {
+                            self.unsupported(span, "a pointer that may point into different buffers");
+                        }
+                        *addr
+                    }
+                    _ => c,
+                },
+                None => after.returned,
+            };
+            if next == c {
+                // Never changed in the loop: every use is the value from before the loop.
+                self.k.replace_uses(c, init);
+                self.k.remove_op(c);
+                continue;
+            }
+            self.k.add_dep(next, c, Dep::Data { operand: 1, distance: 1 });
+            let ty = self.k.op(c).ty;
+            let r = self.op(OpKind::LoopResult, ty, span, &[loop_op, next, init]);
+            match var {
+                Some(v) => {
+                    let name = self.p.var(v).name.clone();
+                    self.k.op_mut(r).name = Some(name);
+                    let val = match self.env.vars.get(&v) {
+                        Some(Val::Ptr { mem, .. }) => Val::Ptr { addr: r, mem: *mem },
+                        _ => Val::Scalar(r),
+                    };
+                    self.env.vars.insert(v, val);
+                }
+                None => self.env.returned = r,
+            }
+        }
+        self.env.vars.retain(|v, _| outer.contains(v));
+        self.check_loop_memory(lid);
+    }
+
+    /// Loads of a loop body that may read what an earlier iteration stored: the hardware path
+    /// does not order them through global memory yet, so they are rejected (never a silent
+    /// reordering).
+    fn check_loop_memory(&mut self, lid: LoopId) {
+        let in_loop = |k: &Kernel, o: OpId| {
+            let mut r = Some(k.op(o).region);
+            while let Some(x) = r {
+                if x == lid {
+                    return true;
+                }
+                r = k.loops[x.index()].parent;
+            }
+            false
+        };
+        let ops = self.k.op_ids();
+        let stores: Vec<(OpId, MemId)> = ops
+            .iter()
+            .filter(|&&o| in_loop(&self.k, o))
+            .filter_map(|&o| match self.k.op(o).kind {
+                OpKind::Store { mem } => Some((o, mem)),
+                _ => None,
+            })
+            .collect();
+        for &o in &ops {
+            let OpKind::Load { mem } = self.k.op(o).kind else { continue };
+            if !in_loop(&self.k, o) {
+                continue;
+            }
+            if let Some(&(st, m)) = stores.iter().find(|(_, m)| self.may_alias(*m, mem)) {
+                let other = self.k.mem(m).name.clone();
+                self.diags.push(
+                    Diagnostic::error(
+                        self.k.op(o).span,
+                        "a load in a loop that also stores to memory the load may read is not yet supported by the hardware path",
+                    )
+                    .label(self.k.op(st).span, format!("a store through `{other}` in the same loop"))
+                    .note("a later iteration's load could overtake an earlier iteration's store; mark the pointer arguments `restrict` if they never overlap, or accumulate in a variable and store after the loop"),
+                );
+                return;
+            }
+        }
     }
 
     fn name_value(&mut self, v: Val, name: &str) {
@@ -515,6 +781,8 @@ impl<'a> Lower<'a> {
         merged.retain(|v, _| env_else.vars.contains_key(v));
         self.env.vars = merged;
         self.env.returned = self.select(c, env_then.returned, env_else.returned, span);
+        self.env.brk = self.select(c, env_then.brk, env_else.brk, span);
+        self.env.cont = self.select(c, env_then.cont, env_else.cont, span);
         self.env.ret_val = match (env_then.ret_val, env_else.ret_val) {
             (Some(a), Some(b)) => Some(self.merge_val(c, a, b, span)),
             (a, b) => a.or(b),
@@ -899,6 +1167,15 @@ impl<'a> Lower<'a> {
         match &lhs.kind {
             ExprKind::Var(var) => {
                 let name = self.p.var(*var).name.clone();
+                // After `break`/`continue` the rest of the iteration must not change variables
+                // (their values leave the iteration through the loop-carried registers).
+                let skip = self.or1(self.env.brk, self.env.cont, span);
+                let v = if self.const_val(skip) == Some(0) {
+                    v
+                } else {
+                    let old = self.env.vars.get(var).copied().unwrap_or(Val::Undef);
+                    self.merge_val(skip, old, v, span)
+                };
                 self.name_value(v, &name);
                 self.env.vars.insert(*var, v);
             }
@@ -1121,6 +1398,8 @@ impl<'a> Lower<'a> {
                 vars: BTreeMap::new(),
                 returned: fl,
                 ret_val: None,
+                brk: fl,
+                cont: fl,
             },
         );
         for (p, v) in f.params.iter().zip(vals) {

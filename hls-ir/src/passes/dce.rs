@@ -13,7 +13,7 @@ pub fn run(k: &mut Kernel) {
             .filter(|&id| {
                 let kind = &k.op(id).kind;
                 !kind.has_side_effect()
-                    && !matches!(kind, OpKind::Loop(_) | OpKind::LoopExit | OpKind::Carried)
+                    && !matches!(kind, OpKind::Loop(_) | OpKind::LoopExit)
                     && !k.has_uses(id)
             })
             .collect();
