@@ -20,6 +20,7 @@ const CORPUS: &[&str] = &[
     "tests/kernels/horner.cl",
     "tests/kernels/ids_3d.cl",
     "tests/kernels/nested_rows.cl",
+    "tests/kernels/row_prefix.cl",
     "tests/kernels/rowsum.cl",
     "tests/kernels/saxpy_int.cl",
     "tests/kernels/sum_pairs.cl",
@@ -265,4 +266,13 @@ fn even_sum() {
 #[test]
 fn horner() {
     sim("tests/kernels/horner.cl", &[]);
+}
+
+#[test]
+fn row_prefix_shared_ports() {
+    sim("tests/kernels/row_prefix.cl", &[]);
+    sim(
+        "tests/kernels/row_prefix.cl",
+        &["--stall-prob", "0.7", "--max-latency", "40", "--seed", "3"],
+    );
 }

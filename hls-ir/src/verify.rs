@@ -236,9 +236,13 @@ fn check_loops(k: &Kernel, ids: &[OpId], errors: &mut Vec<String>) {
             }
             let ok = match (&op.kind, dep) {
                 // The next value of a carried variable: same loop, one iteration later.
-                (OpKind::Carried, Dep::Data { operand: 1, distance }) => {
-                    distance == 1 && encloses(k, from, region)
-                }
+                (
+                    OpKind::Carried,
+                    Dep::Data {
+                        operand: 1,
+                        distance,
+                    },
+                ) => distance == 1 && encloses(k, from, region),
                 // The value leaving a loop: from the loop (or anything it can see).
                 (OpKind::LoopResult, Dep::Data { operand: 1, .. }) => {
                     k.loops.iter().enumerate().any(|(l, lp)| {

@@ -180,7 +180,11 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
         }
         regions.push(Region {
             ls,
-            pre: if i == 0 { String::new() } else { format!("l{i}_") },
+            pre: if i == 0 {
+                String::new()
+            } else {
+                format!("l{i}_")
+            },
             parent: l.parent.map(|p| p.index()),
             loop_op,
             live_ins: Default::default(),
@@ -239,7 +243,9 @@ impl<'a> Emitter<'a> {
 
     /// The `Loop` op that starts region `r`, and its start cycle in the parent.
     fn loop_start(&self, r: usize) -> (OpId, u32) {
-        let l = self.regions[r].loop_op.expect("a source loop has a loop op");
+        let l = self.regions[r]
+            .loop_op
+            .expect("a source loop has a loop op");
         (l, self.start(l))
     }
 
@@ -774,7 +780,9 @@ impl<'a> Emitter<'a> {
         let mut store_info: BTreeMap<OpId, String> = BTreeMap::new();
         let n_regions = self.regions.len();
         if n_regions > 1 {
-            w.comment("---- Handshakes between each pipelined loop and the pipeline that starts it.");
+            w.comment(
+                "---- Handshakes between each pipelined loop and the pipeline that starts it.",
+            );
         }
         for r in 1..n_regions {
             self.cur = r;
@@ -896,7 +904,10 @@ impl<'a> Emitter<'a> {
             let phase = self.sig("phase");
             w.reg(&phase, pw);
             w.always_ff(|w| {
-                w.line(format!("if (rst || {restart}) {phase} <= {};", literal(0, pw)));
+                w.line(format!(
+                    "if (rst || {restart}) {phase} <= {};",
+                    literal(0, pw)
+                ));
                 w.line(format!(
                     "else if (!{st}) {phase} <= ({phase} == {}) ? {} : {phase} + {};",
                     literal((ii - 1) as u64, pw),
@@ -1036,11 +1047,7 @@ impl<'a> Emitter<'a> {
         w.wire(
             &stop,
             1,
-            &format!(
-                "{} && {} && !{st}",
-                self.valid(te),
-                self.val(stop_op, te)
-            ),
+            &format!("{} && {} && !{st}", self.valid(te), self.val(stop_op, te)),
         );
         let last = sig("last");
         if !self.loop_results(r).is_empty() {
@@ -1206,7 +1213,10 @@ impl<'a> Emitter<'a> {
             );
             let push = if m.multi_read {
                 let tw = tag_bits(&regions);
-                format!("{p}_rresp_valid && ({p}_tag_head == {})", literal(r as u64, tw))
+                format!(
+                    "{p}_rresp_valid && ({p}_tag_head == {})",
+                    literal(r as u64, tw)
+                )
             } else {
                 format!("{p}_rresp_valid")
             };
@@ -1232,7 +1242,10 @@ impl<'a> Emitter<'a> {
             let (r, req, addr) = &per_region[0];
             w.assign(&format!("{p}_rreq_valid"), req);
             w.assign(&format!("{p}_rreq_addr"), addr);
-            w.assign(&format!("{p}_rresp_ready"), &format!("!{}_full", m.rfifo(*r)));
+            w.assign(
+                &format!("{p}_rresp_ready"),
+                &format!("!{}_full", m.rfifo(*r)),
+            );
             return;
         }
         let tw = tag_bits(&regions);

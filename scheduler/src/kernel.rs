@@ -184,6 +184,55 @@ fn schedule_region(
             edge_src.push((src, o, dep));
         }
     }
+    // A nested loop is one op of this region: everything its ops read from here must be
+    // ready when it starts, and what here depends on its ops (memory order) waits until it
+    // has finished.
+    let loop_ops: BTreeMap<LoopId, OpId> = k
+        .op_ids()
+        .into_iter()
+        .filter_map(|o| match k.op(o).kind {
+            OpKind::Loop(l) => Some((l, o)),
+            _ => None,
+        })
+        .collect();
+    let child_of_region = |mut r: LoopId| -> Option<LoopId> {
+        loop {
+            let parent = k.loops[r.index()].parent?;
+            if parent == region {
+                return Some(r);
+            }
+            r = parent;
+        }
+    };
+    for x in k.op_ids() {
+        let Some(child) = child_of_region(k.op(x).region) else {
+            continue;
+        };
+        let lop = loop_ops[&child];
+        for (src, dep) in k.preds(x) {
+            if let Some(&s) = index.get(&src) {
+                problem.edges.push(Edge {
+                    src: s,
+                    dst: index[&lop],
+                    delay: 0,
+                    distance: dep.distance(),
+                });
+                edge_src.push((src, lop, dep));
+            }
+        }
+        for (dst, dep) in k.succs(x) {
+            let leaves = matches!(k.op(dst).kind, OpKind::LoopResult);
+            if let (Some(&d), false) = (index.get(&dst), leaves) {
+                problem.edges.push(Edge {
+                    src: index[&lop],
+                    dst: d,
+                    delay: 0,
+                    distance: dep.distance(),
+                });
+                edge_src.push((lop, dst, dep));
+            }
+        }
+    }
     // No iteration starts before the previous one has decided whether it was the last: the
     // exit condition is registered before the next issue (`ops` are all of this loop's ops,
     // and the one at cycle 0 binds).

@@ -466,10 +466,8 @@ impl<'a> Lower<'a> {
                 match self.loops.last() {
                     Some(true) if brk => self.env.brk = self.or1(self.env.brk, self.pred, s.span),
                     Some(true) => self.env.cont = self.or1(self.env.cont, self.pred, s.span),
-                    Some(false) => self.unsupported(
-                        s.span,
-                        "`break`/`continue` in a loop with `#pragma unroll`",
-                    ),
+                    Some(false) => self
+                        .unsupported(s.span, "`break`/`continue` in a loop with `#pragma unroll`"),
                     None => self.unsupported(s.span, "`break` out of a `switch`"),
                 }
             }
@@ -649,7 +647,10 @@ impl<'a> Lower<'a> {
         };
         self.loops.pop();
         if self.env.ret_val != ret_val_before {
-            self.unsupported(span, "`return` with a value inside a loop of a helper function");
+            self.unsupported(
+                span,
+                "`return` with a value inside a loop of a helper function",
+            );
         }
         let stop = self.not1(again, span);
         let stop = self.or1(stop, self.env.brk, span);
@@ -666,8 +667,12 @@ impl<'a> Lower<'a> {
                 Some(v) => match after.vars.get(&v) {
                     Some(Val::Scalar(x)) => *x,
                     Some(Val::Ptr { addr, mem }) => {
-                        if !matches!(self.env.vars.get(&v), Some(Val::Ptr { mem: m, .. }) if m == mem) {
-                            self.unsupported(span, "a pointer that may point into different buffers");
+                        if !matches!(self.env.vars.get(&v), Some(Val::Ptr { mem: m, .. }) if m == mem)
+                        {
+                            self.unsupported(
+                                span,
+                                "a pointer that may point into different buffers",
+                            );
                         }
                         *addr
                     }
@@ -681,7 +686,14 @@ impl<'a> Lower<'a> {
                 self.k.remove_op(c);
                 continue;
             }
-            self.k.add_dep(next, c, Dep::Data { operand: 1, distance: 1 });
+            self.k.add_dep(
+                next,
+                c,
+                Dep::Data {
+                    operand: 1,
+                    distance: 1,
+                },
+            );
             let ty = self.k.op(c).ty;
             let r = self.op(OpKind::LoopResult, ty, span, &[loop_op, next, init]);
             match var {
@@ -725,7 +737,9 @@ impl<'a> Lower<'a> {
             })
             .collect();
         for &o in &ops {
-            let OpKind::Load { mem } = self.k.op(o).kind else { continue };
+            let OpKind::Load { mem } = self.k.op(o).kind else {
+                continue;
+            };
             if !in_loop(&self.k, o) {
                 continue;
             }
