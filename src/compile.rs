@@ -251,17 +251,26 @@ pub fn explain(sm: &SourceMap, l: &LimitedBy, ii: u32) -> String {
             spans,
             latency,
             distance,
+            exit,
         } => {
-            let lines: Vec<String> = spans.iter().map(|s| sm.describe(*s)).collect();
+            let mut lines: Vec<String> = spans.iter().map(|s| sm.describe(*s)).collect();
+            lines.dedup();
             let through = if names.is_empty() {
                 String::new()
             } else {
                 format!(" through `{}`", names.join("`, `"))
             };
-            format!(
-                "loop-carried dependence{through} ({}, distance {distance}, latency {latency}) limits II to {ii}",
-                lines.join(" → ")
-            )
+            if *exit {
+                format!(
+                    "the loop's exit condition{through} ({}) takes {latency} cycles to decide whether another iteration starts, which limits II to {ii}",
+                    lines.join(" → ")
+                )
+            } else {
+                format!(
+                    "loop-carried dependence{through} ({}, distance {distance}, latency {latency}) limits II to {ii}",
+                    lines.join(" → ")
+                )
+            }
         }
     }
 }
@@ -285,12 +294,10 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                         mii: l.mii,
                         res_mii: l.res_mii,
                         rec_mii: l.rec_mii,
-                        depth: if l.region == Kernel::WORK_ITEM_LOOP {
-                            k.rtl.stages
-                        } else {
-                            l.depth
-                        },
-                        trip_count: lp.trip_count,
+                        depth: k.rtl.loop_stages[l.region.index()],
+                        trip_count: lp
+                            .trip_count
+                            .or_else(|| hls_ir::analysis::trip_count::trip_count(&k.ir, l.region)),
                         optimal: l.optimal,
                         limited_by: explain(&c.sm, &l.limited_by, l.ii),
                         ops: l.ops,

@@ -190,7 +190,7 @@ fn build(file: &Path, out: Option<PathBuf>, opts: &CompileOptions) -> Result<Exi
         );
         for l in &k.loops {
             println!(
-                "  {} (line {}): II {} (MII {}: res {}, rec {}){}, latency {} cycles, {} ops",
+                "  {} (line {}): II {} (MII {}: res {}, rec {}){}, {} stages, {} ops{}",
                 l.name,
                 l.line,
                 l.ii,
@@ -203,7 +203,11 @@ fn build(file: &Path, out: Option<PathBuf>, opts: &CompileOptions) -> Result<Exi
                     " [not proven optimal]"
                 },
                 l.depth,
-                l.ops
+                l.ops,
+                match l.trip_count {
+                    Some(n) => format!(", {n} iterations"),
+                    None => String::new(),
+                }
             );
             if l.ii > 1 {
                 println!("    II limited by {}", l.limited_by);

@@ -51,13 +51,15 @@ macro_rules! golden_test {
 golden_test!(vadd, "examples/vadd.cl");
 golden_test!(clamp_select, "tests/kernels/clamp_select.cl");
 golden_test!(sum_pairs, "tests/kernels/sum_pairs.cl");
+golden_test!(rowsum, "tests/kernels/rowsum.cl");
+golden_test!(find_first, "tests/kernels/find_first.cl");
 
 #[test]
-fn unsupported_loop_diagnostic() {
+fn loop_load_after_store_diagnostic() {
     let mut sm = SourceMap::new();
     let f = sm.add_file(
         "loop.cl",
-        "kernel void acc(global const int *a, global int *o, int n) {\n  int s = 0;\n  for (int k = 0; k < n; k++) s += a[k];\n  o[0] = s;\n}\n",
+        "kernel void acc(global const int *a, global int *o, int n) {\n  for (int k = 0; k < n; k++)\n    o[k] = a[k] + 1;\n}\n",
     );
     let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default()).unwrap();
     let (id, _) = p.kernels().next().unwrap();

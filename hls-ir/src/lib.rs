@@ -15,6 +15,7 @@
 //! Results of analyses and of the scheduler are side tables keyed by id, never fields of the
 //! IR: rescheduling at another II must not change the IR.
 
+pub mod analysis;
 pub mod ids;
 pub mod kernel;
 pub mod lower;

@@ -249,7 +249,11 @@ fn check_loops(k: &Kernel, ids: &[OpId], errors: &mut Vec<String>) {
                         lp.parent == Some(region) && encloses(k, from, LoopId::from_index(l))
                     })
                 }
-                _ => dep.distance() == 0 && encloses(k, from, region),
+                // Constants and launch-wide values are the same everywhere.
+                _ if k.op(src).kind.is_launch_invariant() => dep.distance() == 0,
+                // Loop-carried order within one region (e.g. side effects kept in order from one
+                // iteration to the next); values only flow inwards.
+                _ => (dep.distance() == 0 || from == region) && encloses(k, from, region),
             };
             if !ok {
                 errors.push(format!(

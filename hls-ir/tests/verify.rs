@@ -111,3 +111,44 @@ fn cse_and_dce_keep_the_kernel_valid() {
     // 3 ^ 3 folds to 0 and nothing has a side effect: everything is dead.
     assert_eq!(k.num_ops(), 0);
 }
+
+#[test]
+fn values_leave_loops_only_through_loop_results() {
+    use hls_ir::kernel::{Loop, LoopKind};
+    use hls_ir::LoopId;
+    let mut k = Kernel::new("k", span());
+    k.loops.push(Loop {
+        kind: LoopKind::Source,
+        parent: Some(Kernel::WORK_ITEM_LOOP),
+        name: "k.loop1".into(),
+        span: span(),
+        trip_count: None,
+        unroll: None,
+    });
+    let l1 = LoopId::from_index(1);
+    let one = k.add_op(op(OpKind::Const(1), Ty::BOOL), &[]);
+    let zero = k.add_op(op(OpKind::Const(0), Ty::I32), &[]);
+    let mut inner = op(OpKind::Carried, Ty::I32);
+    inner.region = l1;
+    let c = k.add_op(inner, &[zero]);
+    let mut add = op(OpKind::Binary(BinOp::Add), Ty::I32);
+    add.region = l1;
+    let next = k.add_op(add, &[c, zero]);
+    k.add_dep(
+        next,
+        c,
+        Dep::Data {
+            operand: 1,
+            distance: 1,
+        },
+    );
+    let mut exit = op(OpKind::LoopExit, Ty::Token);
+    exit.region = l1;
+    k.add_op(exit, &[one]);
+    let lp = k.add_op(op(OpKind::Loop(l1), Ty::Token), &[one]);
+    k.add_op(op(OpKind::LoopResult, Ty::I32), &[lp, next, zero]);
+    assert_eq!(errors(&k), "", "a well-formed loop verifies");
+    // The loop's value read directly by the parent: not allowed.
+    k.add_op(op(OpKind::Binary(BinOp::Add), Ty::I32), &[next, zero]);
+    assert!(errors(&k).contains("cannot see"), "{}", errors(&k));
+}

@@ -61,6 +61,8 @@ pub struct EmittedKernel {
     pub interface: Interface,
     /// Depth of the work-item pipeline in stages.
     pub stages: u32,
+    /// Stages of every loop region's pipeline, indexed by `LoopId` (`[0]` = `stages`).
+    pub loop_stages: Vec<u32>,
 }
 
 #[derive(Template)]
@@ -803,8 +805,10 @@ impl<'a> Emitter<'a> {
                 w.reg(&self.sig(&format!("hold_{}", self.names[&res])), bits);
             }
         }
+        let mut loop_stages = Vec::new();
         for r in 0..n_regions {
             self.cur = r;
+            loop_stages.push(self.stages());
             self.emit_region(&mut w, &mems, &mut load_info, &mut store_info);
         }
         self.cur = 0;
@@ -866,6 +870,7 @@ impl<'a> Emitter<'a> {
             module,
             verilog: w.finish(),
             stages,
+            loop_stages,
         }
     }
 

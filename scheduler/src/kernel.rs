@@ -35,6 +35,9 @@ pub enum LimitedBy {
         spans: Vec<Span>,
         latency: i64,
         distance: u32,
+        /// The cycle runs through the loop's exit condition: deciding whether another
+        /// iteration starts is what takes the time.
+        exit: bool,
     },
 }
 
@@ -205,6 +208,9 @@ fn schedule_region(
         }
     };
     for x in k.op_ids() {
+        if is_invariant(k, x) {
+            continue;
+        }
         let Some(child) = child_of_region(k.op(x).region) else {
             continue;
         };
@@ -272,8 +278,10 @@ fn schedule_region(
             let mut spans = Vec::new();
             let mut lat = 0i64;
             let mut dist = 0;
+            let mut exit = false;
             for &e in edges {
                 let (src, _, dep) = edge_src[e];
+                exit |= matches!(k.op(src).kind, OpKind::LoopExit);
                 lat += *latency.get(&src).unwrap_or(&0) as i64 + problem.edges[e].delay as i64;
                 dist += dep.distance();
                 spans.push(k.op(src).span);
@@ -288,6 +296,7 @@ fn schedule_region(
                 spans,
                 latency: lat,
                 distance: dist,
+                exit,
             }
         }
         crate::Limit::Resource { resource, uses } => {

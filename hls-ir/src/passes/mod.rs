@@ -7,6 +7,7 @@
 pub mod const_fold;
 pub mod cse;
 pub mod dce;
+pub mod licm;
 
 use crate::kernel::Kernel;
 use crate::verify::{verify, VerifyError};
@@ -20,6 +21,8 @@ pub struct Pass {
 /// The pass order. Ordering constraints:
 /// - `const-fold` first: lowering emits many constant sub-expressions (address scaling,
 ///   implicit conversions of literals) whose folding exposes dead ops.
+/// - `licm` after folding (folded operands become constants, so more ops are invariant) and
+///   before `cse` (hoisted copies from sibling loops merge in the parent).
 /// - `cse` after folding: folded constants become identical and merge.
 /// - `dce` last: removes everything folding left unused; it must see final uses.
 pub const PIPELINE: &[Pass] = &[
@@ -27,6 +30,11 @@ pub const PIPELINE: &[Pass] = &[
         name: "const-fold",
         description: "fold operations on constants and simplify x+0, x*1, x<<0, trivial selects",
         run: const_fold::run,
+    },
+    Pass {
+        name: "licm",
+        description: "move pure loop-invariant operations out of loops",
+        run: licm::run,
     },
     Pass {
         name: "cse",

@@ -1,0 +1,3 @@
+//! Analyses over a [`crate::Kernel`]: results are returned (side tables), never stored on ops.
+
+pub mod trip_count;
