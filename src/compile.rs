@@ -287,19 +287,29 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                 .iter()
                 .map(|l| {
                     let lp = &k.ir.loops[l.region.index()];
+                    let stages = k.rtl.loop_stages[l.region.index()];
+                    // A serial pipeline starts an iteration only when the previous one has left.
+                    let serial = k.rtl.serial[l.region.index()].as_ref();
+                    let (ii, limited_by) = match serial {
+                        Some(why) if stages > l.ii => (
+                            stages,
+                            format!("one iteration at a time ({stages} stages), because {why}"),
+                        ),
+                        _ => (l.ii, explain(&c.sm, &l.limited_by, l.ii)),
+                    };
                     LoopReport {
                         name: lp.name.clone(),
                         line: c.sm.line_col(lp.span).0,
-                        ii: l.ii,
+                        ii,
                         mii: l.mii,
                         res_mii: l.res_mii,
                         rec_mii: l.rec_mii,
-                        depth: k.rtl.loop_stages[l.region.index()],
+                        depth: stages,
                         trip_count: lp
                             .trip_count
                             .or_else(|| hls_ir::analysis::trip_count::trip_count(&k.ir, l.region)),
                         optimal: l.optimal,
-                        limited_by: explain(&c.sm, &l.limited_by, l.ii),
+                        limited_by,
                         ops: l.ops,
                         solver: l.solver.clone(),
                         solve_ms: (l.solve_ms * 1000.0).round() / 1000.0,

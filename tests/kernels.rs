@@ -12,6 +12,7 @@ use std::path::Path;
 /// Files of the corpus; `corpus_is_complete` fails when a file is added without a test here.
 const CORPUS: &[&str] = &[
     "examples/vadd.cl",
+    "tests/kernels/bit_histogram.cl",
     "tests/kernels/clamp_select.cl",
     "tests/kernels/even_sum.cl",
     "tests/kernels/find_first.cl",
@@ -20,6 +21,7 @@ const CORPUS: &[&str] = &[
     "tests/kernels/horner.cl",
     "tests/kernels/ids_3d.cl",
     "tests/kernels/nested_rows.cl",
+    "tests/kernels/reverse_local.cl",
     "tests/kernels/row_prefix.cl",
     "tests/kernels/rowsum.cl",
     "tests/kernels/saxpy_int.cl",
@@ -275,4 +277,16 @@ fn row_prefix_shared_ports() {
         "tests/kernels/row_prefix.cl",
         &["--stall-prob", "0.7", "--max-latency", "40", "--seed", "3"],
     );
+}
+
+// ---- on-chip memories (private and local arrays)
+
+#[test]
+fn bit_histogram() {
+    sim("tests/kernels/bit_histogram.cl", &[]);
+}
+
+#[test]
+fn reverse_local() {
+    sim("tests/kernels/reverse_local.cl", &[]);
 }

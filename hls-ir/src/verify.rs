@@ -251,6 +251,9 @@ fn check_loops(k: &Kernel, ids: &[OpId], errors: &mut Vec<String>) {
                 }
                 // Constants and launch-wide values are the same everywhere.
                 _ if k.op(src).kind.is_launch_invariant() => dep.distance() == 0,
+                // Order (memory, side effects) may link any two regions: the scheduler keeps
+                // it between the ops, or the loops, that stand for them in a common region.
+                (_, Dep::Order { .. }) => true,
                 // Loop-carried order within one region (e.g. side effects kept in order from one
                 // iteration to the next); values only flow inwards.
                 _ => (dep.distance() == 0 || from == region) && encloses(k, from, region),

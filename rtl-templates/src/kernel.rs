@@ -63,6 +63,8 @@ pub struct EmittedKernel {
     pub stages: u32,
     /// Stages of every loop region's pipeline, indexed by `LoopId` (`[0]` = `stages`).
     pub loop_stages: Vec<u32>,
+    /// Per loop region: why it runs one iteration at a time, when it does.
+    pub serial: Vec<Option<String>>,
 }
 
 #[derive(Template)]
@@ -110,6 +112,8 @@ struct Mem {
     /// responses routed back by a tag FIFO.
     multi_read: bool,
     multi_write: bool,
+    /// An on-chip memory of this many elements (`local`/private array), not a global port.
+    onchip: Option<u32>,
 }
 
 impl Mem {
@@ -153,6 +157,9 @@ struct Region<'a> {
     /// Stages in which some load pops its response (see `wait_cN`).
     wait_stages: std::collections::BTreeSet<u32>,
     stall_terms: Vec<String>,
+    /// Why this pipeline runs one iteration at a time, when it must: an on-chip memory used
+    /// here and in a loop inside (one port, no arbitration), or a private array (one copy).
+    serial: Option<String>,
 }
 
 /// Width of a tag naming one of `regions`.
@@ -192,6 +199,7 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
             live_ins: Default::default(),
             wait_stages: Default::default(),
             stall_terms: Vec::new(),
+            serial: None,
         });
     }
     let mut e = Emitter {
@@ -381,6 +389,7 @@ impl<'a> Emitter<'a> {
                 self.use_in(pred, r, start + self.load_latency(o));
             }
         }
+        self.find_serial_regions();
         // Values leaving each loop and its exit condition, at the capture stage.
         for r in 1..self.regions.len() {
             let c = self.capture_stage(r);
@@ -390,6 +399,63 @@ impl<'a> Emitter<'a> {
             if let Some(e) = self.exit_of(r) {
                 let stop = self.k.operands(e)[0];
                 self.use_in(stop, r, c);
+            }
+        }
+    }
+
+    /// Regions that must run one iteration at a time. An on-chip memory has one read and one
+    /// write port without arbitration, so the loops using it must never run at the same time:
+    /// the innermost region enclosing all of them runs serially (a loop waits for the loops it
+    /// starts). A private array has one copy, so the work-item pipeline runs serially if any
+    /// is used.
+    fn find_serial_regions(&mut self) {
+        let k = self.k;
+        let parent = |r: usize| k.loops[r].parent.map(|p| p.index());
+        let chain = |mut r: usize| {
+            let mut v = vec![r];
+            while let Some(p) = parent(r) {
+                v.push(p);
+                r = p;
+            }
+            v
+        };
+        for (i, m) in k.mems.iter().enumerate() {
+            let mem = MemId::from_index(i);
+            let regions: std::collections::BTreeSet<usize> = k
+                .op_ids()
+                .into_iter()
+                .filter(|&o| {
+                    matches!(k.op(o).kind, OpKind::Load { mem: x } | OpKind::Store { mem: x } if x == mem)
+                })
+                .map(|o| k.op(o).region.index())
+                .collect();
+            let private = matches!(m.kind, hls_ir::MemKind::Private { .. });
+            if regions.is_empty() || matches!(m.kind, hls_ir::MemKind::Global { .. }) {
+                continue;
+            }
+            let mut lca: Option<usize> = None;
+            if regions.len() > 1 {
+                let chains: Vec<Vec<usize>> = regions.iter().map(|&r| chain(r)).collect();
+                lca = chains[0]
+                    .iter()
+                    .copied()
+                    .find(|a| chains.iter().all(|c| c.contains(a)));
+            }
+            if let Some(r) = lca {
+                self.regions[r].serial.get_or_insert_with(|| {
+                    format!(
+                        "`{}` (on-chip) is used here and in the loops inside",
+                        m.name
+                    )
+                });
+            }
+            if private && regions.contains(&0) {
+                self.regions[0].serial.get_or_insert_with(|| {
+                    format!(
+                        "the private array `{}` has one copy, for one work-item at a time",
+                        m.name
+                    )
+                });
             }
         }
     }
@@ -591,6 +657,12 @@ impl<'a> Emitter<'a> {
                         stores: vec![],
                         multi_read: false,
                         multi_write: false,
+                        onchip: match k.mem(mem).kind {
+                            hls_ir::MemKind::Local { len } | hls_ir::MemKind::Private { len } => {
+                                Some(len)
+                            }
+                            hls_ir::MemKind::Global { .. } => None,
+                        },
                     });
                     if matches!(self.k.op(o).kind, OpKind::Load { .. }) {
                         m.loads.push(o);
@@ -817,6 +889,10 @@ impl<'a> Emitter<'a> {
         let mut idle_terms: Vec<String> = Vec::new();
         for m in mems.values() {
             let p = m.prefix.clone();
+            if let Some(len) = m.onchip {
+                self.emit_onchip(&mut w, m, len, &load_info, &store_info);
+                continue;
+            }
             w.comment(format!("---- Global memory port `{p}`"));
             if !m.loads.is_empty() {
                 self.emit_read_port(&mut w, m, &load_info);
@@ -871,6 +947,7 @@ impl<'a> Emitter<'a> {
             verilog: w.finish(),
             stages,
             loop_stages,
+            serial: self.regions.iter().map(|r| r.serial.clone()).collect(),
         }
     }
 
@@ -903,6 +980,13 @@ impl<'a> Emitter<'a> {
             ("gen_active".to_string(), "launch".to_string())
         } else {
             (self.sig("run"), self.sig("start"))
+        };
+        // A serial pipeline takes a new iteration only when it is empty (see `serial`).
+        let issue = if self.regions[r].serial.is_some() && stages > 1 {
+            let busy: Vec<String> = (1..stages).map(|c| self.valid(c)).collect();
+            format!("{issue} && !({})", busy.join(" || "))
+        } else {
+            issue
         };
         if ii > 1 {
             let pw = 32 - (ii - 1).leading_zeros();
@@ -961,7 +1045,7 @@ impl<'a> Emitter<'a> {
         let mut waits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
         for o in self.ops() {
             match self.k.op(o).kind {
-                OpKind::Load { .. } => {
+                OpKind::Load { mem } if mems[&mem].onchip.is_none() => {
                     waits
                         .entry(self.start(o) + self.load_latency(o))
                         .or_default();
@@ -1302,6 +1386,107 @@ impl<'a> Emitter<'a> {
         ));
     }
 
+    /// An on-chip memory: an array with a registered read (Yosys maps it to EBR, or to LUT RAM
+    /// when small) and one write port. The regions using it never run at the same time (see
+    /// `find_serial_regions`), so requests are simply OR-ed; the read register updates only
+    /// when the reading pipeline moves, so a stalled consumer keeps its data.
+    fn emit_onchip(
+        &mut self,
+        w: &mut VWriter,
+        m: &Mem,
+        len: u32,
+        load_info: &BTreeMap<OpId, (String, String)>,
+        store_info: &BTreeMap<OpId, String>,
+    ) {
+        let p = m.prefix.clone();
+        let mem = self.k.mem(
+            match self
+                .k
+                .op(m
+                    .loads
+                    .first()
+                    .or(m.stores.first())
+                    .copied()
+                    .expect("an accessed memory"))
+                .kind
+            {
+                OpKind::Load { mem } | OpKind::Store { mem } => mem,
+                _ => unreachable!("memory accesses are loads and stores"),
+            },
+        );
+        let bits = mem.elem.bits().max(8);
+        let sh = mem.elem_bytes.trailing_zeros();
+        let aw = (32 - (len.max(2) - 1).leading_zeros()).max(1);
+        w.comment(format!(
+            "---- On-chip memory `{p}`: {len} x {bits} bits, registered read (1 cycle)"
+        ));
+        w.line(format!("reg {}{p}_mem [0:{}];", range(bits), len - 1));
+        let index = |this: &mut Self, a: String| -> String {
+            if sh + aw < 32 {
+                this.unused_bits.push(format!("{a}[31:{}]", sh + aw));
+            }
+            if sh > 0 {
+                this.unused_bits.push(format!("{a}[{}:0]", sh - 1));
+            }
+            format!("{a}[{}:{sh}]", sh + aw - 1)
+        };
+        if !m.loads.is_empty() {
+            let mut addr = String::new();
+            let mut res = Vec::new();
+            for (i, &l) in m.loads.iter().enumerate() {
+                self.cur = self.region_of(l);
+                let a = format!("{p}_ra_v{}", l.0);
+                let v = self.val(self.k.operands(l)[0], self.start(l));
+                w.wire(&a, 32, &v);
+                let ix = index(self, a);
+                let re = &load_info[&l].0;
+                res.push(re.clone());
+                if i + 1 == m.loads.len() {
+                    addr.push_str(&ix);
+                } else {
+                    addr.push_str(&format!("{re} ? {ix} : "));
+                }
+            }
+            w.wire(&format!("{p}_raddr"), aw, &addr);
+            w.reg(&format!("{p}_q"), bits);
+            let cond = res.join(" || ");
+            w.always_ff(|w| {
+                w.line(format!("if ({cond}) {p}_q <= {p}_mem[{p}_raddr];"));
+            });
+        }
+        if !m.stores.is_empty() {
+            let mut addr = String::new();
+            let mut data = String::new();
+            let mut wes = Vec::new();
+            for (i, &st) in m.stores.iter().enumerate() {
+                self.cur = self.region_of(st);
+                let ops = self.k.operands(st);
+                let c = self.start(st);
+                let a = format!("{p}_wa_v{}", st.0);
+                let v = self.val(ops[0], c);
+                w.wire(&a, 32, &v);
+                let ix = index(self, a);
+                let d = self.val(ops[1], c);
+                let we = &store_info[&st];
+                wes.push(we.clone());
+                if i + 1 == m.stores.len() {
+                    addr.push_str(&ix);
+                    data.push_str(&d);
+                } else {
+                    addr.push_str(&format!("{we} ? {ix} : "));
+                    data.push_str(&format!("{we} ? {d} : "));
+                }
+            }
+            w.wire(&format!("{p}_waddr"), aw, &addr);
+            w.wire(&format!("{p}_wdata"), bits, &data);
+            let cond = wes.join(" || ");
+            w.always_ff(|w| {
+                w.line(format!("if ({cond}) {p}_mem[{p}_waddr] <= {p}_wdata;"));
+            });
+        }
+        self.cur = 0;
+    }
+
     /// The write channel of a global memory port, with a counter of unacknowledged writes
     /// (the kernel is done only when it is 0); with several pipelines, a fixed-priority
     /// arbiter.
@@ -1580,6 +1765,26 @@ impl<'a> Emitter<'a> {
                     ConvOp::Bitcast => x,
                     other => unreachable!("the operator library rejects {other:?} before emission"),
                 }
+            }
+            OpKind::Load { mem } if mems[mem].onchip.is_some() => {
+                let re = format!("{name}_re");
+                w.wire(
+                    &re,
+                    1,
+                    &format!("{} && {} && !{}", self.valid(c), a(1), self.stall()),
+                );
+                load_info.insert(o, (re, String::new()));
+                format!("{}_q", mems[mem].prefix)
+            }
+            OpKind::Store { mem } if mems[mem].onchip.is_some() => {
+                let we = format!("{name}_we");
+                w.wire(
+                    &we,
+                    1,
+                    &format!("{} && {} && !{}", self.valid(c), a(2), self.stall()),
+                );
+                store_info.insert(o, we);
+                return;
             }
             OpKind::Load { mem } => {
                 let m = &mems[mem];

@@ -207,37 +207,40 @@ fn schedule_region(
             r = parent;
         }
     };
-    for x in k.op_ids() {
+    // The op that stands for `x` in this region: itself, the `Loop` op of the child loop
+    // whose subtree holds it, or nothing (outside this region).
+    let rep = |x: OpId| -> Option<OpId> {
         if is_invariant(k, x) {
+            return None;
+        }
+        let r = k.op(x).region;
+        if r == region {
+            return index.contains_key(&x).then_some(x);
+        }
+        child_of_region(r).map(|c| loop_ops[&c])
+    };
+    for (src, dst, dep) in k.edges() {
+        let (r_src, r_dst) = (k.op(src).region, k.op(dst).region);
+        if r_src == region && r_dst == region {
+            continue; // added above
+        }
+        // A value leaving a loop reaches its `LoopResult`, which already follows the loop.
+        if matches!(k.op(dst).kind, OpKind::LoopResult) && r_dst == region {
             continue;
         }
-        let Some(child) = child_of_region(k.op(x).region) else {
+        let (Some(a), Some(b)) = (rep(src), rep(dst)) else {
             continue;
         };
-        let lop = loop_ops[&child];
-        for (src, dep) in k.preds(x) {
-            if let Some(&s) = index.get(&src) {
-                problem.edges.push(Edge {
-                    src: s,
-                    dst: index[&lop],
-                    delay: 0,
-                    distance: dep.distance(),
-                });
-                edge_src.push((src, lop, dep));
-            }
+        if a == b {
+            continue;
         }
-        for (dst, dep) in k.succs(x) {
-            let leaves = matches!(k.op(dst).kind, OpKind::LoopResult);
-            if let (Some(&d), false) = (index.get(&dst), leaves) {
-                problem.edges.push(Edge {
-                    src: index[&lop],
-                    dst: d,
-                    delay: 0,
-                    distance: dep.distance(),
-                });
-                edge_src.push((lop, dst, dep));
-            }
-        }
+        problem.edges.push(Edge {
+            src: index[&a],
+            dst: index[&b],
+            delay: 0,
+            distance: dep.distance(),
+        });
+        edge_src.push((a, b, dep));
     }
     // No iteration starts before the previous one has decided whether it was the last: the
     // exit condition is registered before the next issue (`ops` are all of this loop's ops,
@@ -285,9 +288,14 @@ fn schedule_region(
                 lat += *latency.get(&src).unwrap_or(&0) as i64 + problem.edges[e].delay as i64;
                 dist += dep.distance();
                 spans.push(k.op(src).span);
-                if let Some(n) = &k.op(src).name {
-                    if !names.contains(n) {
-                        names.push(n.clone());
+                // A recurrence through memory is named by the array it goes through.
+                let name = match k.op(src).kind {
+                    OpKind::Store { mem } | OpKind::Load { mem } => Some(k.mem(mem).name.clone()),
+                    _ => k.op(src).name.clone(),
+                };
+                if let Some(n) = name {
+                    if !names.contains(&n) {
+                        names.push(n);
                     }
                 }
             }

@@ -109,9 +109,18 @@ impl OpLibrary {
                 ConvOp::Trunc | ConvOp::ZExt | ConvOp::SExt | ConvOp::Bitcast => comb(0.0),
                 _ => Err("floating-point conversions are not yet built in hardware".into()),
             },
-            OpKind::Load { .. } => {
-                Ok(OpTiming { latency: self.global_load_latency.max(2), delay_ns: 0.5 })
-            }
+            OpKind::Load { mem } => match k.mem(*mem).kind {
+                hls_ir::MemKind::Global { .. } => Ok(OpTiming {
+                    latency: self.global_load_latency.max(2),
+                    delay_ns: 0.5,
+                }),
+                // On-chip memory (EBR or registers) with a synchronous read: the address is
+                // registered at the end of the issuing cycle, the data is there in the next.
+                _ => Ok(OpTiming {
+                    latency: 1,
+                    delay_ns: 1.0,
+                }),
+            },
             OpKind::Store { .. } => Ok(OpTiming { latency: 1, delay_ns: 0.5 }),
             // The first iteration's value or the previous iteration's: one 2-input mux.
             OpKind::Carried => comb(0.6),

@@ -81,6 +81,8 @@ struct Lower<'a> {
     /// Enclosing loops, innermost last: `true` for a pipelined loop, `false` for one being
     /// fully unrolled (`break`/`continue` are supported in the former only).
     loops: Vec<bool>,
+    /// Accesses to each on-chip memory in program order: `(op, is_store)`.
+    onchip: BTreeMap<MemId, Vec<(OpId, bool)>>,
 }
 
 /// Lower one kernel. Errors make the result `Err`; warnings (things lowered in a simpler way
@@ -120,6 +122,7 @@ pub fn lower_kernel_with_warnings(
         depth: 0,
         stores: BTreeMap::new(),
         loops: Vec::new(),
+        onchip: BTreeMap::new(),
     };
     let t = l.konst(1, Ty::BOOL, f.span);
     let fl = l.konst(0, Ty::BOOL, f.span);
@@ -389,6 +392,9 @@ impl<'a> Lower<'a> {
         match &s.kind {
             StmtKind::Block(b) => self.block(&b.stmts),
             StmtKind::Empty => {}
+            StmtKind::Decl { var, init } if matches!(self.p.var(*var).ty, Type::Array(..)) => {
+                self.declare_array(*var, init.as_ref(), s.span)
+            }
             StmtKind::Decl { var, init } => {
                 let info = self.p.var(*var);
                 if info.space != AddrSpace::Private
@@ -633,6 +639,8 @@ impl<'a> Lower<'a> {
         carried.push((None, ret_c, before.returned));
         self.env.returned = ret_c;
         let ret_val_before = self.env.ret_val;
+        let onchip_from: BTreeMap<MemId, usize> =
+            self.onchip.iter().map(|(m, v)| (*m, v.len())).collect();
         self.env.brk = f;
         self.env.cont = f;
         self.loops.push(true);
@@ -710,6 +718,7 @@ impl<'a> Lower<'a> {
             }
         }
         self.env.vars.retain(|v, _| outer.contains(v));
+        self.order_onchip_across_iterations(lid, &onchip_from);
         self.check_loop_memory(lid);
     }
 
@@ -740,7 +749,7 @@ impl<'a> Lower<'a> {
             let OpKind::Load { mem } = self.k.op(o).kind else {
                 continue;
             };
-            if !in_loop(&self.k, o) {
+            if !in_loop(&self.k, o) || self.is_onchip(mem) {
                 continue;
             }
             if let Some(&(st, m)) = stores.iter().find(|(_, m)| self.may_alias(*m, mem)) {
@@ -755,6 +764,66 @@ impl<'a> Lower<'a> {
                 );
                 return;
             }
+        }
+    }
+
+    /// A `local` or private array becomes an on-chip memory (one read and one write port,
+    /// read latency 1); the variable is a pointer to its element 0. A private array's
+    /// initialiser list becomes stores at its declaration.
+    fn declare_array(&mut self, var: VarId, init: Option<&Init>, span: Span) {
+        let info = self.p.var(var);
+        let name = info.name.clone();
+        let mut elem_t = &info.ty;
+        while let Type::Array(e, _) = elem_t {
+            elem_t = e;
+        }
+        let (Type::Scalar(k), Some(bytes)) = (elem_t, self.type_bytes(&info.ty)) else {
+            self.unsupported(span, format!("an array of `{}`", self.p.type_name(elem_t)));
+            return;
+        };
+        let k = *k;
+        let len = bytes / k.size_bytes();
+        let kind = match info.space {
+            AddrSpace::Local => MemKind::Local { len },
+            AddrSpace::Private => MemKind::Private { len },
+            _ => {
+                self.unsupported(span, "an array in this address space");
+                return;
+            }
+        };
+        let elem = scalar_ty(k);
+        let mem = MemId::from_index(self.k.mems.len());
+        self.k.mems.push(Memory {
+            name: name.clone(),
+            kind,
+            elem: if elem == Ty::BOOL { Ty::Int(8) } else { elem },
+            elem_bytes: k.size_bytes(),
+            span,
+        });
+        let base = self.konst(0, Ty::I32, span);
+        self.env.vars.insert(var, Val::Ptr { addr: base, mem });
+        match init {
+            None => {}
+            Some(Init::List(items)) if matches!(info.ty, Type::Array(ref e, _) if matches!(**e, Type::Scalar(_))) =>
+            {
+                let items = items.clone();
+                for (i, item) in items.iter().enumerate() {
+                    let Init::Expr(e) = item else {
+                        self.unsupported(span, "a nested initialiser list");
+                        return;
+                    };
+                    let v = self.scalar(e);
+                    let off = self.konst(i as u64 * k.size_bytes() as u64, Ty::I32, span);
+                    self.store(off, mem, v, elem_t, span);
+                }
+                // C: elements without an initialiser are zero.
+                for i in items.len() as u32..len {
+                    let z = self.konst(0, elem, span);
+                    let off = self.konst(i as u64 * k.size_bytes() as u64, Ty::I32, span);
+                    self.store(off, mem, z, elem_t, span);
+                }
+            }
+            Some(_) => self.unsupported(span, "this array initialiser"),
         }
     }
 
@@ -972,6 +1041,10 @@ impl<'a> Lower<'a> {
                     Some(a) => a,
                     None => return self.dummy(&e.ty, span),
                 };
+                // A row of a multi-dimensional array is not loaded: it decays to its address.
+                if let Type::Array(..) = e.ty {
+                    return Val::Ptr { addr, mem };
+                }
                 self.load(addr, mem, &e.ty, span)
             }
             ExprKind::AddrOf(inner) => match self.address(inner) {
@@ -1208,10 +1281,26 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// Size in bytes of a scalar or (nested) array of scalars.
+    fn type_bytes(&self, t: &Type) -> Option<u32> {
+        match t {
+            Type::Scalar(k) => Some(k.size_bytes()),
+            Type::Array(e, n) => Some(self.type_bytes(e)? * n),
+            _ => None,
+        }
+    }
+
     /// Byte offset of `i` elements of memory `mem`.
+    #[allow(dead_code)]
     fn scale(&mut self, i: OpId, mem: MemId, signed: bool, span: Span) -> OpId {
+        let bytes = self.k.mem(mem).elem_bytes;
+        self.scale_by(i, bytes, signed, span)
+    }
+
+    /// Byte offset of `i` elements of `bytes` bytes each.
+    fn scale_by(&mut self, i: OpId, bytes: u32, signed: bool, span: Span) -> OpId {
         let i = self.resize(i, Ty::I32, signed, span);
-        let bytes = self.k.mem(mem).elem_bytes as u64;
+        let bytes = bytes as u64;
         if bytes == 1 {
             return i;
         }
@@ -1228,8 +1317,8 @@ impl<'a> Lower<'a> {
     fn address(&mut self, e: &Expr) -> Option<(OpId, MemId)> {
         match &e.kind {
             ExprKind::Index { base, index } => {
-                if !base.ty.is_pointer() {
-                    self.unsupported(e.span, "indexing an array variable");
+                if !base.ty.is_pointer() && !base.ty.is_array() {
+                    self.unsupported(e.span, "indexing this value");
                     return None;
                 }
                 let Val::Ptr { addr, mem } = self.rvalue(base) else {
@@ -1237,7 +1326,12 @@ impl<'a> Lower<'a> {
                     return None;
                 };
                 let i = self.scalar(index);
-                let off = self.scale(i, mem, Self::signed(&index.ty), e.span);
+                let off = self.scale_by(
+                    i,
+                    self.type_bytes(&e.ty).unwrap_or(self.k.mem(mem).elem_bytes),
+                    Self::signed(&index.ty),
+                    e.span,
+                );
                 Some((self.bin(BinOp::Add, addr, off, e.span), mem))
             }
             ExprKind::Deref(p) => match self.rvalue(p) {
@@ -1284,7 +1378,7 @@ impl<'a> Lower<'a> {
         if let Some((&m, _)) = self
             .stores
             .iter()
-            .find(|(m, s)| !s.is_empty() && self.may_alias(**m, mem))
+            .find(|(m, s)| !s.is_empty() && !self.is_onchip(mem) && self.may_alias(**m, mem))
         {
             let other = self.k.mem(m).name.clone();
             self.diags.push(
@@ -1295,6 +1389,7 @@ impl<'a> Lower<'a> {
         let elem = self.k.mem(mem).elem;
         let pred = self.effect_pred(span);
         let id = self.op(OpKind::Load { mem }, elem, span, &[addr, pred]);
+        self.order_onchip(id, mem, false);
         let v = if let Type::Scalar(ScalarKind::Bool) = ty {
             let z = self.konst(0, elem, span);
             self.cmp(CmpOp::Ne, id, z, span)
@@ -1304,9 +1399,57 @@ impl<'a> Lower<'a> {
         Val::Scalar(v)
     }
 
+    /// Program order of accesses to an on-chip memory: a load after a store, and a store after
+    /// any access (distance 0). Its latency is fixed, so the schedule can keep this order
+    /// exactly (no need to reject as for global memory).
+    fn order_onchip(&mut self, op: OpId, mem: MemId, is_store: bool) {
+        if !self.is_onchip(mem) {
+            return;
+        }
+        let earlier: Vec<(OpId, bool)> = self.onchip.get(&mem).cloned().unwrap_or_default();
+        for (prev, prev_store) in earlier {
+            if prev_store || is_store {
+                self.k.add_dep(prev, op, Dep::Order { distance: 0 });
+            }
+        }
+        self.onchip.entry(mem).or_default().push((op, is_store));
+    }
+
+    /// Accesses to on-chip memories in loop `lid` (recorded since index `from` of each list)
+    /// are also ordered from one iteration to the next (distance 1). Pairs that both sit in
+    /// one nested loop are ordered by that loop running to completion.
+    fn order_onchip_across_iterations(&mut self, lid: LoopId, from: &BTreeMap<MemId, usize>) {
+        let lists: Vec<Vec<(OpId, bool)>> = self
+            .onchip
+            .iter()
+            .map(|(m, v)| v[from.get(m).copied().unwrap_or(0)..].to_vec())
+            .collect();
+        for v in lists {
+            for &(a, sa) in &v {
+                for &(b, sb) in &v {
+                    if a == b || !(sa || sb) {
+                        continue;
+                    }
+                    let (ra, rb) = (self.k.op(a).region, self.k.op(b).region);
+                    if ra != lid && rb != lid && ra == rb {
+                        continue;
+                    }
+                    self.k.add_dep(a, b, Dep::Order { distance: 1 });
+                }
+            }
+        }
+    }
+
+    fn is_onchip(&self, m: MemId) -> bool {
+        !matches!(self.k.mem(m).kind, MemKind::Global { .. })
+    }
+
     fn may_alias(&self, a: MemId, b: MemId) -> bool {
         if a == b {
             return true;
+        }
+        if self.is_onchip(a) || self.is_onchip(b) {
+            return false;
         }
         let restrict = |m: MemId| match self.k.mem(m).kind {
             MemKind::Global { arg, .. } => {
@@ -1345,6 +1488,7 @@ impl<'a> Lower<'a> {
         let data = self.resize(data, elem, false, span);
         let pred = self.effect_pred(span);
         let st = self.op(OpKind::Store { mem }, Ty::Token, span, &[addr, data, pred]);
+        self.order_onchip(st, mem, true);
         // Stores to one memory keep program order (same-address writes of one work-item).
         if let Some(&prev) = self.stores.get(&mem).and_then(|v| v.last()) {
             self.k.add_dep(prev, st, Dep::Order { distance: 0 });
