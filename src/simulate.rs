@@ -372,6 +372,26 @@ fn run_test(
         global[d] = 1;
         local[d] = 1;
     }
+    // What the hardware was built for: `reqd_work_group_size`, and for kernels with barriers
+    // the size of the per-work-item context memories.
+    if let Some(r) = k.ir.reqd_work_group_size {
+        if t.local_size.is_some() && local != r {
+            return Err(format!(
+                "the kernel requires work-groups of {}x{}x{} (reqd_work_group_size), but this test launches {}x{}x{} (OpenCL: CL_INVALID_WORK_GROUP_SIZE)",
+                r[0], r[1], r[2], local[0], local[1], local[2]
+            )
+            .into());
+        }
+    }
+    if let Some(max) = k.ir.work_groups {
+        let items: u64 = (0..3).map(|d| local[d].min(global[d]) as u64).product();
+        if items > max as u64 {
+            return Err(format!(
+                "the kernel has barriers and its hardware holds work-groups of at most {max} work-items, but this test launches groups of {items}; give `local_size:` (or `reqd_work_group_size` in the kernel)"
+            )
+            .into());
+        }
+    }
     let memory = if a.ideal_memory {
         sim::MemConfig::ideal()
     } else {

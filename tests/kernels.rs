@@ -17,6 +17,7 @@ const CORPUS: &[&str] = &[
     "tests/kernels/even_sum.cl",
     "tests/kernels/find_first.cl",
     "tests/kernels/fir4.cl",
+    "tests/kernels/group_sum.cl",
     "tests/kernels/ids_2d.cl",
     "tests/kernels/horner.cl",
     "tests/kernels/ids_3d.cl",
@@ -289,4 +290,43 @@ fn bit_histogram() {
 #[test]
 fn reverse_local() {
     sim("tests/kernels/reverse_local.cl", &[]);
+}
+
+// ---- barriers: work-groups walked one at a time, code between barriers as phases
+
+#[test]
+fn group_sum() {
+    sim("tests/kernels/group_sum.cl", &[]);
+}
+
+#[test]
+fn rotate_group() {
+    sim("tests/kernels/rotate_group.cl", &[]);
+}
+
+#[test]
+fn transpose_tile() {
+    sim("tests/kernels/transpose_tile.cl", &[]);
+}
+
+#[test]
+fn work_groups_larger_than_the_hardware_holds_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "big.cl",
+        "/*!\n[config]\n[test]\nname: one group of 512\nkernel_name: k\nglobal_size: 512 1 1\nlocal_size: 512 1 1\narg_out: 0 buffer int[512] repeat 0\n\n[test]\nname: wrong reqd size\nkernel_name: r\nglobal_size: 8 1 1\nlocal_size: 8 1 1\narg_out: 0 buffer int[8] repeat 0\n!*/\nkernel void k(global int *o) { local int t[512]; t[get_local_id(0)] = 0; barrier(CLK_LOCAL_MEM_FENCE); o[get_global_id(0)] = t[0]; }\n__attribute__((reqd_work_group_size(4, 1, 1))) kernel void r(global int *o) { o[get_global_id(0)] = 0; }\n",
+    );
+    let o = oclhls(
+        &["sim", &src, "-o", dir.path().join("o").to_str().unwrap()],
+        dir.path(),
+    );
+    assert_eq!(o.code, 1, "{}\n{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("at most 256 work-items"), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("CL_INVALID_WORK_GROUP_SIZE"),
+        "{}",
+        o.stdout
+    );
+    assert!(o.stdout.contains("0 passed, 2 failed"), "{}", o.stdout);
 }

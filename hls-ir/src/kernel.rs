@@ -104,6 +104,9 @@ pub enum LoopKind {
     WorkItems,
     /// A loop written in the kernel (`for`, `while`, `do`).
     Source,
+    /// The code between two barriers, run for every work-item of the group in turn (kernels
+    /// with barriers, see `lower::groups`). It finishes only when its writes are acknowledged.
+    Phase,
 }
 
 #[derive(Clone, Debug)]
@@ -129,6 +132,9 @@ pub struct Kernel {
     pub loops: Vec<Loop>,
     /// `reqd_work_group_size`, when given.
     pub reqd_work_group_size: Option<[u32; 3]>,
+    /// Kernels with barriers: the work-item loop walks work-groups (one at a time), and this
+    /// is the most work-items a group may have (the size of the per-work-item contexts).
+    pub work_groups: Option<u32>,
     graph: StableDiGraph<Op, Dep>,
 }
 
@@ -160,6 +166,7 @@ impl Kernel {
             pipes: Vec::new(),
             counters: Vec::new(),
             reqd_work_group_size: None,
+            work_groups: None,
             graph: StableDiGraph::new(),
         }
     }

@@ -184,7 +184,7 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
             .op_ids()
             .into_iter()
             .find(|&o| k.op(o).kind == OpKind::Loop(id));
-        if l.kind == LoopKind::Source && loop_op.is_none() {
+        if l.kind != LoopKind::WorkItems && loop_op.is_none() {
             panic!("loop{i} has no `loop` op in its parent");
         }
         regions.push(Region {
@@ -219,6 +219,16 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
         unused_bits: Vec::new(),
     };
     e.analyse();
+    if k.work_groups.is_some() {
+        // The walk visits every work-item; the group's first (all local ids 0) leads it.
+        for d in e.dims.iter_mut() {
+            d.lid = true;
+        }
+        e.regions[0].serial = Some(
+            "work-groups run one after another (the kernel has barriers; `local` memory belongs to one group)"
+                .into(),
+        );
+    }
     for d in e.dims.iter_mut() {
         d.grouped = d.lid || d.grp || d.lsize;
     }
@@ -852,6 +862,9 @@ impl<'a> Emitter<'a> {
         w.line("");
         let mut load_info: BTreeMap<OpId, (String, String)> = BTreeMap::new(); // req, pop
         let mut store_info: BTreeMap<OpId, String> = BTreeMap::new();
+        for p in self.global_store_prefixes() {
+            w.reg(&format!("{p}_wcnt"), 16);
+        }
         let n_regions = self.regions.len();
         if n_regions > 1 {
             w.comment(
@@ -976,7 +989,9 @@ impl<'a> Emitter<'a> {
             ));
         }
         w.line(format!("wire {st};"));
-        let (issue, restart) = if r == 0 {
+        let (issue, restart) = if r == 0 && self.k.work_groups.is_some() {
+            ("gen_active && gen_leader".to_string(), "launch".to_string())
+        } else if r == 0 {
             ("gen_active".to_string(), "launch".to_string())
         } else {
             (self.sig("run"), self.sig("start"))
@@ -1012,7 +1027,21 @@ impl<'a> Emitter<'a> {
         } else {
             w.wire(&self.valid(0), 1, &issue);
         }
-        if r == 0 {
+        if r == 0 && self.k.work_groups.is_some() {
+            // Work-group mode: one pipeline entry per group; the others are walked past.
+            w.wire(
+                "gen_leader",
+                1,
+                "(lid_0 == 32'd0) && (lid_1 == 32'd0) && (lid_2 == 32'd0)",
+            );
+            w.assign(
+                "gen_take",
+                &format!(
+                    "({} && !{st}) || (gen_active && !gen_leader)",
+                    self.valid(0)
+                ),
+            );
+        } else if r == 0 {
             w.assign("gen_take", &format!("{} && !{st}", self.valid(0)));
         }
         for c in 1..stages {
@@ -1213,11 +1242,17 @@ impl<'a> Emitter<'a> {
             });
         }
         let inflight: Vec<String> = (1..stages).map(|c| self.valid(c)).collect();
-        let drained = if inflight.is_empty() {
+        let mut drained = if inflight.is_empty() {
             "1'b1".to_string()
         } else {
             format!("!({})", inflight.join(" || "))
         };
+        if self.k.loops[r].kind == LoopKind::Phase {
+            // A barrier: every write of the phase is acknowledged before the next phase.
+            for p in self.global_store_prefixes() {
+                drained.push_str(&format!(" && ({p}_wcnt == 16'd0)"));
+            }
+        }
         let (v0, enter, take, taken) = (self.valid(0), sig("enter"), sig("take"), sig("taken"));
         let parent_stall = format!("{}stall", self.regions[parent].pre);
         if !holds.is_empty() {
@@ -1257,6 +1292,27 @@ impl<'a> Emitter<'a> {
                 w.line(format!("if ({take}) {pend} <= 1'b0;"));
             });
         });
+    }
+
+    /// Prefixes of the global memory ports that have writes (their `_wcnt` counters are
+    /// declared before the pipelines).
+    fn global_store_prefixes(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .k
+            .op_ids()
+            .into_iter()
+            .filter_map(|o| match self.k.op(o).kind {
+                OpKind::Store { mem }
+                    if matches!(self.k.mem(mem).kind, hls_ir::MemKind::Global { .. }) =>
+                {
+                    Some(legal(&self.k.mem(mem).name))
+                }
+                _ => None,
+            })
+            .collect();
+        v.sort();
+        v.dedup();
+        v
     }
 
     /// The read channel of a global memory port: one response buffer per pipeline that loads
@@ -1492,7 +1548,6 @@ impl<'a> Emitter<'a> {
     /// arbiter.
     fn emit_write_port(&mut self, w: &mut VWriter, m: &Mem, store_info: &BTreeMap<OpId, String>) {
         let p = m.prefix.clone();
-        w.reg(&format!("{p}_wcnt"), 16);
         w.wire(
             &format!("{p}_wcnt_full"),
             1,

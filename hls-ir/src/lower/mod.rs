@@ -11,6 +11,8 @@
 //! (stores) take the predicate under which they run. `return` sets a `returned` flag that masks
 //! every later side effect. Helper functions are inlined at each call.
 
+mod groups;
+
 use crate::ids::{ArgId, LoopId, MemId, OpId};
 use crate::kernel::{ArgKind, Dep, Kernel, KernelArg, MemKind, Memory, Op};
 use crate::ops::{BinOp, CmpOp, ConvOp, OpKind, UnOp, WorkItemFn};
@@ -83,6 +85,8 @@ struct Lower<'a> {
     loops: Vec<bool>,
     /// Accesses to each on-chip memory in program order: `(op, is_store)`.
     onchip: BTreeMap<MemId, Vec<(OpId, bool)>>,
+    /// Work-group mode (kernels with barriers).
+    groups: groups::Groups,
 }
 
 /// Lower one kernel. Errors make the result `Err`; warnings (things lowered in a simpler way
@@ -123,6 +127,7 @@ pub fn lower_kernel_with_warnings(
         stores: BTreeMap::new(),
         loops: Vec::new(),
         onchip: BTreeMap::new(),
+        groups: groups::Groups::default(),
     };
     let t = l.konst(1, Ty::BOOL, f.span);
     let fl = l.konst(0, Ty::BOOL, f.span);
@@ -133,7 +138,17 @@ pub fn lower_kernel_with_warnings(
     for (i, &v) in f.params.iter().enumerate() {
         l.lower_param(ArgId::from_index(i), v);
     }
-    l.block(&f.body.stmts);
+    if f.body.stmts.iter().any(|s| groups::stmt_has_barrier(p, s)) {
+        let max =
+            l.k.reqd_work_group_size
+                .map(|r| r.iter().product::<u32>())
+                .unwrap_or(groups::DEFAULT_MAX_GROUP);
+        l.k.work_groups = Some(max);
+        l.groups.max_items = max;
+        l.group_block(&f.body.stmts);
+    } else {
+        l.block(&f.body.stmts);
+    }
     let (errors, warns): (Vec<Diagnostic>, Vec<Diagnostic>) =
         l.diags.into_iter().partition(|d| d.is_error());
     warnings.extend(warns);
@@ -557,6 +572,22 @@ impl<'a> Lower<'a> {
         body: &Stmt,
         test_first: bool,
     ) {
+        self.pipelined_loop_with(s, init, cond, step, body, test_first, false)
+    }
+
+    /// [`Self::pipelined_loop`]; with `group`, a loop containing a barrier: its body is
+    /// work-group code (see `groups`), one iteration per work-group.
+    #[allow(clippy::too_many_arguments)]
+    fn pipelined_loop_with(
+        &mut self,
+        s: &Stmt,
+        init: Option<&Stmt>,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &Stmt,
+        test_first: bool,
+        group: bool,
+    ) {
         let span = s.span;
         let outer: Vec<VarId> = self.env.vars.keys().copied().collect();
         if let Some(i) = init {
@@ -644,7 +675,11 @@ impl<'a> Lower<'a> {
         self.env.brk = f;
         self.env.cont = f;
         self.loops.push(true);
-        self.stmt(body);
+        if group {
+            self.group_block(std::slice::from_ref(body));
+        } else {
+            self.stmt(body);
+        }
         self.env.cont = f;
         if let Some(st) = step {
             self.rvalue(st);
@@ -719,7 +754,10 @@ impl<'a> Lower<'a> {
         }
         self.env.vars.retain(|v, _| outer.contains(v));
         self.order_onchip_across_iterations(lid, &onchip_from);
-        self.check_loop_memory(lid);
+        if !group {
+            // In a loop around barriers, each barrier orders global memory.
+            self.check_loop_memory(lid);
+        }
     }
 
     /// Loads of a loop body that may read what an earlier iteration stored: the hardware path
@@ -958,6 +996,14 @@ impl<'a> Lower<'a> {
             }
             ExprKind::Var(v) => match self.env.vars.get(v) {
                 Some(val) => *val,
+                None if self.groups.ctx.contains_key(v) => {
+                    let name = self.p.var(*v).name.clone();
+                    self.diags.push(
+                        Diagnostic::error(span, format!("`{name}` differs between work-items, but this code runs once per work-group"))
+                            .note("code around a barrier (the condition of a loop or `if` that contains a barrier) must be the same for every work-item of the group"),
+                    );
+                    Val::Undef
+                }
                 None => {
                     let name = self.p.var(*v).name.clone();
                     self.unsupported(span, format!("the variable `{name}` here"));
@@ -1612,6 +1658,11 @@ impl<'a> Lower<'a> {
                     _ => 0,
                 };
                 return Val::Scalar(self.konst(v, t, span));
+            }
+            if self.k.work_groups.is_some() {
+                if let Some(v) = self.group_work_item(f, dim as u8, t, span) {
+                    return v;
+                }
             }
             return Val::Scalar(self.op(OpKind::WorkItem(f, dim as u8), t, span, &[]));
         }

@@ -1,4 +1,5 @@
-//! `dce`: remove operations without side effects whose results are unused.
+//! `dce`: remove operations without side effects whose results are unused, and stores to
+//! on-chip memories that nothing loads from (no one outside the kernel can see them).
 //! Requires: a verified kernel. Guarantees: every remaining op has a side effect, is a loop
 //! structure op, or is (transitively) used by one.
 
@@ -17,6 +18,22 @@ pub fn run(k: &mut Kernel) {
                     && !k.has_uses(id)
             })
             .collect();
+        let loaded: std::collections::BTreeSet<crate::ids::MemId> = k
+            .op_ids()
+            .into_iter()
+            .filter_map(|id| match k.op(id).kind {
+                OpKind::Load { mem } => Some(mem),
+                _ => None,
+            })
+            .collect();
+        let mut dead = dead;
+        dead.extend(k.op_ids().into_iter().filter(|&id| match k.op(id).kind {
+            OpKind::Store { mem } => {
+                !matches!(k.mem(mem).kind, crate::kernel::MemKind::Global { .. })
+                    && !loaded.contains(&mem)
+            }
+            _ => false,
+        }));
         if dead.is_empty() {
             break;
         }

@@ -1,0 +1,437 @@
+//! Kernels with barriers: the work-item loop walks work-groups, and the code between barriers
+//! runs as *phases*, each a pipelined loop over the work-items of the group (the approach of
+//! PoCL's "work-item loops").
+//!
+//! - Statements between two barriers form a phase (`LoopKind::Phase`): every iteration is one
+//!   work-item, whose `get_local_id` values are the phase loop's counters and whose
+//!   `get_global_id` is the group's first global id plus the local id.
+//! - A loop or `if` that contains a barrier runs once per work-group (OpenCL requires every
+//!   work-item of the group to reach the same barriers): its condition is evaluated in
+//!   work-group code, which must not depend on the work-item.
+//! - A variable written in one phase and read in a later one lives in a *context* memory
+//!   (on-chip, one entry per work-item of the group, indexed by the position in the walk).
+//!
+//! The work-groups themselves run one after another, so `local` memory is the group's own.
+
+use super::{Lower, Val};
+use crate::ids::{LoopId, MemId, OpId};
+use crate::kernel::{Loop, LoopKind, MemKind, Memory};
+use crate::ops::{BinOp, CmpOp, OpKind, WorkItemFn};
+use crate::types::Ty;
+use frontend::ast::{Builtin, Expr, ExprKind, FuncId, Program, Stmt, StmtKind, VarId};
+use frontend::diag::Diagnostic;
+use frontend::span::Span;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Work-items per group that kernels with barriers support without `reqd_work_group_size`.
+pub const DEFAULT_MAX_GROUP: u32 = 256;
+
+/// The state of a kernel lowered in work-group mode.
+#[derive(Default)]
+pub(super) struct Groups {
+    pub max_items: u32,
+    /// Per-work-item variables kept between phases: their context memory.
+    pub ctx: BTreeMap<VarId, (MemId, Option<MemId>)>,
+    /// Inside a phase: the work-item's local ids.
+    pub phase: Option<Phase>,
+}
+
+#[derive(Clone, Copy)]
+pub(super) struct Phase {
+    pub lid: [OpId; 3],
+}
+
+/// Does `s` (or a helper it calls) contain a barrier?
+pub fn stmt_has_barrier(p: &Program, s: &Stmt) -> bool {
+    let mut seen = BTreeSet::new();
+    stmt_b(p, s, &mut seen)
+}
+
+fn stmt_b(p: &Program, s: &Stmt, seen: &mut BTreeSet<FuncId>) -> bool {
+    match &s.kind {
+        StmtKind::Block(b) => b.stmts.iter().any(|s| stmt_b(p, s, seen)),
+        StmtKind::Decl { init, .. } => match init {
+            Some(frontend::ast::Init::Expr(e)) => expr_b(p, e, seen),
+            _ => false,
+        },
+        StmtKind::Expr(e) => expr_b(p, e, seen),
+        StmtKind::If { cond, then, els } => {
+            expr_b(p, cond, seen)
+                || stmt_b(p, then, seen)
+                || els.as_ref().is_some_and(|e| stmt_b(p, e, seen))
+        }
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        } => {
+            init.as_ref().is_some_and(|i| stmt_b(p, i, seen))
+                || cond.as_ref().is_some_and(|c| expr_b(p, c, seen))
+                || step.as_ref().is_some_and(|c| expr_b(p, c, seen))
+                || stmt_b(p, body, seen)
+        }
+        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+            expr_b(p, cond, seen) || stmt_b(p, body, seen)
+        }
+        StmtKind::Switch { cond, cases } => {
+            expr_b(p, cond, seen)
+                || cases
+                    .iter()
+                    .any(|c| c.body.iter().any(|s| stmt_b(p, s, seen)))
+        }
+        StmtKind::Return(Some(e)) => expr_b(p, e, seen),
+        _ => false,
+    }
+}
+
+fn expr_b(p: &Program, e: &Expr, seen: &mut BTreeSet<FuncId>) -> bool {
+    let sub = |seen: &mut BTreeSet<FuncId>, xs: &[&Expr]| xs.iter().any(|x| expr_b(p, x, seen));
+    match &e.kind {
+        ExprKind::Builtin { builtin, args } => {
+            matches!(builtin, Builtin::Barrier) || args.iter().any(|a| expr_b(p, a, seen))
+        }
+        ExprKind::Call { func, args } => {
+            if args.iter().any(|a| expr_b(p, a, seen)) {
+                return true;
+            }
+            if !seen.insert(*func) {
+                return false;
+            }
+            p.func(*func).body.stmts.iter().any(|s| stmt_b(p, s, seen))
+        }
+        ExprKind::Unary { expr, .. }
+        | ExprKind::IncDec { expr, .. }
+        | ExprKind::Cast { expr, .. }
+        | ExprKind::Deref(expr)
+        | ExprKind::AddrOf(expr) => expr_b(p, expr, seen),
+        ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } => expr_b(p, base, seen),
+        ExprKind::Binary { lhs, rhs, .. } | ExprKind::Assign { lhs, rhs, .. } => {
+            sub(seen, &[lhs, rhs])
+        }
+        ExprKind::Index { base, index } => sub(seen, &[base, index]),
+        ExprKind::Comma(a, b) => sub(seen, &[a, b]),
+        ExprKind::Cond { cond, then, els } => sub(seen, &[cond, then, els]),
+        ExprKind::VecLit(xs) => xs.iter().any(|x| expr_b(p, x, seen)),
+        _ => false,
+    }
+}
+
+fn is_barrier_stmt(s: &Stmt) -> bool {
+    matches!(
+        &s.kind,
+        StmtKind::Expr(Expr {
+            kind: ExprKind::Builtin {
+                builtin: Builtin::Barrier,
+                ..
+            },
+            ..
+        })
+    )
+}
+
+impl<'a> Lower<'a> {
+    /// Lower the statements of a kernel (or of a loop or `if` containing a barrier) in
+    /// work-group code: runs of statements without barriers become phases.
+    pub(super) fn group_block(&mut self, stmts: &[Stmt]) {
+        let mut pending: Vec<&Stmt> = Vec::new();
+        for s in stmts {
+            if !stmt_has_barrier(self.p, s) {
+                pending.push(s);
+                continue;
+            }
+            self.flush_phase(&mut pending);
+            match &s.kind {
+                _ if is_barrier_stmt(s) => {
+                    // The phases before it have finished (their writes acknowledged) before
+                    // the next starts, so later loads may read what earlier phases stored.
+                    self.stores.clear();
+                }
+                StmtKind::Block(b) => self.group_block(&b.stmts),
+                StmtKind::If { cond, then, els } => {
+                    let c = self.group_cond(cond);
+                    let (then, els) = (then.as_ref(), els.as_deref());
+                    self.branch(
+                        c,
+                        s.span,
+                        |l| l.group_block(std::slice::from_ref(then)),
+                        |l| {
+                            if let Some(e) = els {
+                                l.group_block(std::slice::from_ref(e))
+                            }
+                        },
+                    );
+                }
+                StmtKind::For {
+                    init,
+                    cond,
+                    step,
+                    body,
+                } => self.pipelined_loop_with(
+                    s,
+                    init.as_deref(),
+                    cond.as_ref(),
+                    step.as_ref(),
+                    body,
+                    true,
+                    true,
+                ),
+                StmtKind::While { cond, body } => {
+                    self.pipelined_loop_with(s, None, Some(cond), None, body, true, true)
+                }
+                StmtKind::DoWhile { body, cond } => {
+                    self.pipelined_loop_with(s, None, Some(cond), None, body, false, true)
+                }
+                _ => self.diags.push(
+                    Diagnostic::error(
+                        s.span,
+                        "a barrier inside this statement is not yet supported by the hardware path",
+                    )
+                    .note("barriers are supported as statements of the kernel body, and inside `if`, `for`, `while` and `do` statements of it (not inside helper functions or `switch`)"),
+                ),
+            }
+        }
+        self.flush_phase(&mut pending);
+    }
+
+    /// A condition of work-group code: evaluated once per group.
+    fn group_cond(&mut self, e: &Expr) -> OpId {
+        self.cond(e)
+    }
+
+    /// The statements since the last barrier, as one phase: a loop over the group's work-items.
+    fn flush_phase(&mut self, pending: &mut Vec<&Stmt>) {
+        let stmts = std::mem::take(pending);
+        if stmts.iter().all(|s| matches!(s.kind, StmtKind::Empty)) {
+            return;
+        }
+        let span = stmts[0].span.to(stmts[stmts.len() - 1].span);
+        let enter = self.effect_pred(span);
+        let lid_loop = LoopId::from_index(self.k.loops.len());
+        self.k.loops.push(Loop {
+            kind: LoopKind::Phase,
+            parent: Some(self.region),
+            name: format!("{}.phase{}", self.k.name, lid_loop.index()),
+            span,
+            trip_count: None,
+            unroll: None,
+        });
+        let parent = self.region;
+        let saved_pred = self.pred;
+        let before = self.env.clone();
+        let stores_before = self.stores.clone();
+        self.region = lid_loop;
+        let t = self.konst(1, Ty::BOOL, span);
+        self.pred = t;
+        let zero = self.konst(0, Ty::I32, span);
+        let one = self.konst(1, Ty::I32, span);
+        // The walk over the group: local ids x fastest, and the position `lin`.
+        let mut lid = [zero; 3];
+        for (d, l) in lid.iter_mut().enumerate() {
+            let c = self.op(OpKind::Carried, Ty::I32, span, &[zero]);
+            self.k.op_mut(c).name = Some(format!("lid{d}"));
+            *l = c;
+        }
+        let lin = self.op(OpKind::Carried, Ty::I32, span, &[zero]);
+        self.k.op_mut(lin).name = Some("item".into());
+        self.groups.phase = Some(Phase { lid });
+        // Per-work-item variables of earlier phases.
+        let ctx: Vec<(VarId, (MemId, Option<MemId>))> =
+            self.groups.ctx.iter().map(|(v, m)| (*v, *m)).collect();
+        for (v, (mem, ptr)) in &ctx {
+            let addr = self.ctx_addr(*mem, lin, span);
+            let ty = self.k.mem(*mem).elem;
+            let pred = self.effect_pred(span);
+            let x = self.op(OpKind::Load { mem: *mem }, ty, span, &[addr, pred]);
+            self.order_onchip(x, *mem, false);
+            let name = self.p.var(*v).name.clone();
+            self.k.op_mut(x).name = Some(name);
+            let val = match ptr {
+                Some(m) => Val::Ptr { addr: x, mem: *m },
+                None => Val::Scalar(x),
+            };
+            self.env.vars.insert(*v, val);
+        }
+        for s in &stmts {
+            self.stmt(s);
+        }
+        if self.env.returned != before.returned {
+            self.unsupported(span, "`return` in a kernel with barriers");
+        }
+        // Variables this phase wrote (or declared) that later phases may read.
+        let after = self.env.clone();
+        let phase_region = lid_loop;
+        let mut new_ctx = Vec::new();
+        // Variables with the same value for the whole group (a `local` array, a constant).
+        let mut uniform = Vec::new();
+        for (v, val) in &after.vars {
+            let op = match val {
+                Val::Scalar(x) => *x,
+                Val::Ptr { addr, .. } => *addr,
+                Val::Undef => continue,
+            };
+            let per_item = self.in_subtree(self.k.op(op).region, phase_region)
+                && !self.k.op(op).kind.is_launch_invariant();
+            if per_item {
+                new_ctx.push((*v, *val));
+            } else {
+                uniform.push((*v, *val));
+            }
+        }
+        for (v, val) in new_ctx {
+            let (x, ptr) = match val {
+                Val::Scalar(x) => (x, None),
+                Val::Ptr { addr, mem } => (addr, Some(mem)),
+                Val::Undef => continue,
+            };
+            let ty = self.k.op(x).ty;
+            let mem = match self.groups.ctx.get(&v) {
+                Some((m, _)) => *m,
+                None => {
+                    let m = MemId::from_index(self.k.mems.len());
+                    let name = format!("{}_ctx", self.p.var(v).name);
+                    let bytes = ty.bits().div_ceil(8).next_power_of_two().max(1);
+                    self.k.mems.push(Memory {
+                        name,
+                        kind: MemKind::Private {
+                            len: self.groups.max_items,
+                        },
+                        elem: if ty == Ty::BOOL { Ty::Int(8) } else { ty },
+                        elem_bytes: bytes,
+                        span: self.p.var(v).span,
+                    });
+                    m
+                }
+            };
+            // An unchanged value loaded from the context need not be stored back.
+            if let OpKind::Load { mem: lm } = self.k.op(x).kind {
+                if lm == mem {
+                    self.groups.ctx.insert(v, (mem, ptr));
+                    continue;
+                }
+            }
+            let x = if ty == Ty::BOOL {
+                self.resize(x, Ty::Int(8), false, span)
+            } else {
+                x
+            };
+            let addr = self.ctx_addr(mem, lin, span);
+            let pred = t;
+            let st = self.op(OpKind::Store { mem }, Ty::Token, span, &[addr, x, pred]);
+            self.order_onchip(st, mem, true);
+            self.groups.ctx.insert(v, (mem, ptr));
+        }
+        // Next work-item of the walk; the last one ends the phase.
+        let size: Vec<OpId> = (0..3)
+            .map(|d| {
+                let w = self.op(
+                    OpKind::WorkItem(WorkItemFn::LocalSize, d as u8),
+                    Ty::I32,
+                    span,
+                    &[],
+                );
+                self.k.op_mut(w).name = Some(format!("group_size{d}"));
+                w
+            })
+            .collect();
+        let mut carry = t;
+        for d in 0..3 {
+            let inc = self.bin(BinOp::Add, lid[d], one, span);
+            let wrap = self.cmp(CmpOp::Eq, inc, size[d], span);
+            let stepped = self.select(wrap, zero, inc, span);
+            let next = self.select(carry, stepped, lid[d], span);
+            self.k.add_dep(
+                next,
+                lid[d],
+                crate::kernel::Dep::Data {
+                    operand: 1,
+                    distance: 1,
+                },
+            );
+            carry = self.and1(carry, wrap, span);
+        }
+        let lin_next = self.bin(BinOp::Add, lin, one, span);
+        self.k.add_dep(
+            lin_next,
+            lin,
+            crate::kernel::Dep::Data {
+                operand: 1,
+                distance: 1,
+            },
+        );
+        self.op(OpKind::LoopExit, Ty::Token, span, &[carry]);
+        self.groups.phase = None;
+        self.region = parent;
+        self.pred = saved_pred;
+        // Work-group code sees the variables it had; per-item ones live in their contexts.
+        let mut env = before;
+        env.vars.extend(uniform);
+        for v in self.groups.ctx.keys() {
+            env.vars.remove(v);
+        }
+        self.env = env;
+        self.stores = stores_before
+            .into_iter()
+            .chain(self.stores.clone())
+            .collect();
+        self.op(OpKind::Loop(lid_loop), Ty::Token, span, &[enter]);
+    }
+
+    fn ctx_addr(&mut self, mem: MemId, lin: OpId, span: Span) -> OpId {
+        let bytes = self.k.mem(mem).elem_bytes;
+        self.scale_by(lin, bytes, false, span)
+    }
+
+    fn in_subtree(&self, r: LoopId, top: LoopId) -> bool {
+        let mut x = Some(r);
+        while let Some(y) = x {
+            if y == top {
+                return true;
+            }
+            x = self.k.loops[y.index()].parent;
+        }
+        false
+    }
+
+    /// `get_local_id`/`get_global_id` in work-group mode: inside a phase, from the walk;
+    /// in work-group code, an error (the value differs between work-items).
+    pub(super) fn group_work_item(
+        &mut self,
+        f: WorkItemFn,
+        dim: u8,
+        t: Ty,
+        span: Span,
+    ) -> Option<Val> {
+        if !matches!(f, WorkItemFn::LocalId | WorkItemFn::GlobalId) {
+            return None;
+        }
+        let Some(ph) = self.groups.phase else {
+            self.diags.push(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "`get_{}` differs between work-items, but this code runs once per work-group",
+                        f.name()
+                    ),
+                )
+                .note("code around a barrier (the condition of a loop or `if` that contains a barrier) must be the same for every work-item of the group"),
+            );
+            return Some(Val::Scalar(self.konst(0, t, span)));
+        };
+        let l = ph.lid[dim as usize];
+        let v = match f {
+            WorkItemFn::LocalId => l,
+            _ => {
+                // The group's first work-item is its leader: its global id is the group's base.
+                let base = self.op(
+                    OpKind::WorkItem(WorkItemFn::GlobalId, dim),
+                    Ty::I32,
+                    span,
+                    &[],
+                );
+                self.bin(BinOp::Add, base, l, span)
+            }
+        };
+        Some(Val::Scalar(self.resize(v, t, false, span)))
+    }
+}
