@@ -50,10 +50,10 @@ pub fn stmt_has_barrier(p: &Program, s: &Stmt) -> bool {
 fn stmt_b(p: &Program, s: &Stmt, seen: &mut BTreeSet<FuncId>) -> bool {
     match &s.kind {
         StmtKind::Block(b) => b.stmts.iter().any(|s| stmt_b(p, s, seen)),
-        StmtKind::Decl { init, .. } => match init {
-            Some(frontend::ast::Init::Expr(e)) => expr_b(p, e, seen),
-            _ => false,
-        },
+        StmtKind::Decl {
+            init: Some(frontend::ast::Init::Expr(e)),
+            ..
+        } => expr_b(p, e, seen),
         StmtKind::Expr(e) => expr_b(p, e, seen),
         StmtKind::If { cond, then, els } => {
             expr_b(p, cond, seen)
