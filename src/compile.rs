@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use frontend::diag::Diagnostic;
 use frontend::span::{SourceMap, Span};
-use hls_ir::Kernel;
+use hls_ir::{Kernel, OpKind};
 use rtl_templates::{EmittedKernel, Interface};
 use scheduler::kernel::{KernelSchedule, LimitedBy};
 use scheduler::oplib::OpLibrary;
@@ -222,6 +222,9 @@ pub struct LoopReport {
     pub ops: usize,
     pub solver: String,
     pub solve_ms: f64,
+    /// Dependences through on-chip memory from one iteration to a later one: exact (affine
+    /// indices) or assumed (indices the analysis does not understand).
+    pub memory_dependences: Vec<String>,
 }
 
 /// "loop-carried dependence through `acc` (kernel.cl:14 → kernel.cl:14, distance 1, latency 3)".
@@ -275,6 +278,37 @@ pub fn explain(sm: &SourceMap, l: &LimitedBy, ii: u32) -> String {
     }
 }
 
+/// The loop-carried dependences through memory of loop `l`, in source terms.
+fn memory_dependences(sm: &SourceMap, k: &Kernel, l: hls_ir::LoopId) -> Vec<String> {
+    let mut v: Vec<String> = k
+        .mem_deps
+        .iter()
+        .filter(|d| d.lp == l && k.contains(d.from) && k.contains(d.to))
+        .map(|d| {
+            let what = |o: hls_ir::OpId| match k.op(o).kind {
+                OpKind::Store { mem } => format!("store to `{}`", k.mem(mem).name),
+                OpKind::Load { mem } => format!("load from `{}`", k.mem(mem).name),
+                _ => k.op(o).kind.mnemonic(),
+            };
+            format!(
+                "{} ({}) -> {} ({}), distance {}: {}",
+                what(d.from),
+                sm.describe(k.op(d.from).span),
+                what(d.to),
+                sm.describe(k.op(d.to).span),
+                d.distance,
+                if d.exact {
+                    "exact (affine indices)"
+                } else {
+                    "assumed (an index is not an affine function of the loop counter)"
+                }
+            )
+        })
+        .collect();
+    v.dedup();
+    v
+}
+
 pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
     let kernels = c
         .kernels
@@ -313,6 +347,7 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                         ops: l.ops,
                         solver: l.solver.clone(),
                         solve_ms: (l.solve_ms * 1000.0).round() / 1000.0,
+                        memory_dependences: memory_dependences(&c.sm, &k.ir, l.region),
                     }
                 })
                 .collect();

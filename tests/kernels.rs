@@ -26,6 +26,7 @@ const CORPUS: &[&str] = &[
     "tests/kernels/row_prefix.cl",
     "tests/kernels/rowsum.cl",
     "tests/kernels/saxpy_int.cl",
+    "tests/kernels/scale_prefix.cl",
     "tests/kernels/sum_pairs.cl",
     "tests/kernels/widths.cl",
 ];
@@ -329,4 +330,33 @@ fn work_groups_larger_than_the_hardware_holds_are_refused() {
         o.stdout
     );
     assert!(o.stdout.contains("0 passed, 2 failed"), "{}", o.stdout);
+}
+
+#[test]
+fn scale_prefix() {
+    // Exact dependence distances from the affine analysis: the in-place loop runs at II 1,
+    // the running sum at the II its distance-1 recurrence allows.
+    sim("tests/kernels/scale_prefix.cl", &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let o = oclhls(
+        &[
+            "tests/kernels/scale_prefix.cl",
+            "-o",
+            dir.path().to_str().unwrap(),
+        ],
+        &root(),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
+            .unwrap();
+    let loops = report["kernels"][0]["loops"].as_array().unwrap();
+    assert_eq!(loops[2]["ii"], 1, "{:#}", loops[2]);
+    assert_eq!(loops[2]["memory_dependences"].as_array().unwrap().len(), 0);
+    let deps = loops[3]["memory_dependences"].as_array().unwrap();
+    assert_eq!(deps.len(), 1, "{:#}", loops[3]);
+    assert!(
+        deps[0].as_str().unwrap().contains("distance 1: exact"),
+        "{deps:?}"
+    );
 }

@@ -120,6 +120,17 @@ pub struct Loop {
     pub unroll: Option<u32>,
 }
 
+/// A dependence through memory from one iteration of a loop to a later one, as lowering
+/// found it (`exact`: from the affine analysis; otherwise assumed, distance 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemDep {
+    pub lp: LoopId,
+    pub from: OpId,
+    pub to: OpId,
+    pub distance: u32,
+    pub exact: bool,
+}
+
 /// One kernel in IR form.
 #[derive(Clone, Debug)]
 pub struct Kernel {
@@ -135,6 +146,9 @@ pub struct Kernel {
     /// Kernels with barriers: the work-item loop walks work-groups (one at a time), and this
     /// is the most work-items a group may have (the size of the per-work-item contexts).
     pub work_groups: Option<u32>,
+    /// Loop-carried dependences through on-chip memories (for reports; the graph has them
+    /// as `Dep::Order` edges).
+    pub mem_deps: Vec<MemDep>,
     graph: StableDiGraph<Op, Dep>,
 }
 
@@ -167,6 +181,7 @@ impl Kernel {
             counters: Vec::new(),
             reqd_work_group_size: None,
             work_groups: None,
+            mem_deps: Vec::new(),
             graph: StableDiGraph::new(),
         }
     }

@@ -26,7 +26,7 @@ pub mod types;
 pub mod verify;
 
 pub use ids::{ArgId, CounterId, LoopId, MemId, OpId, PipeId};
-pub use kernel::{ArgKind, Dep, Kernel, KernelArg, Loop, LoopKind, MemKind, Memory, Op};
+pub use kernel::{ArgKind, Dep, Kernel, KernelArg, Loop, LoopKind, MemDep, MemKind, Memory, Op};
 pub use ops::{BinOp, CmpOp, ConvOp, OpKind, UnOp, WorkItemFn};
 pub use types::Ty;
 pub use verify::{verify, VerifyError};

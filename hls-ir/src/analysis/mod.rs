@@ -1,3 +1,4 @@
 //! Analyses over a [`crate::Kernel`]: results are returned (side tables), never stored on ops.
 
+pub mod affine;
 pub mod trip_count;

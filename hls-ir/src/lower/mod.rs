@@ -1462,8 +1462,10 @@ impl<'a> Lower<'a> {
     }
 
     /// Accesses to on-chip memories in loop `lid` (recorded since index `from` of each list)
-    /// are also ordered from one iteration to the next (distance 1). Pairs that both sit in
-    /// one nested loop are ordered by that loop running to completion.
+    /// are also ordered from one iteration to a later one: at the distance the affine
+    /// analysis finds, not at all when it proves them independent, and at distance 1 when it
+    /// cannot tell. Pairs that both sit in one nested loop are ordered by that loop running
+    /// to completion.
     fn order_onchip_across_iterations(&mut self, lid: LoopId, from: &BTreeMap<MemId, usize>) {
         let lists: Vec<Vec<(OpId, bool)>> = self
             .onchip
@@ -1480,7 +1482,21 @@ impl<'a> Lower<'a> {
                     if ra != lid && rb != lid && ra == rb {
                         continue;
                     }
-                    self.k.add_dep(a, b, Dep::Order { distance: 1 });
+                    use crate::analysis::affine::{distance, Distance};
+                    let (aa, ab) = (self.k.operands(a)[0], self.k.operands(b)[0]);
+                    let (d, exact) = match distance(&self.k, aa, ab, lid) {
+                        Distance::Independent => continue,
+                        Distance::Exact(d) => (d, true),
+                        Distance::Unknown => (1, false),
+                    };
+                    self.k.add_dep(a, b, Dep::Order { distance: d });
+                    self.k.mem_deps.push(crate::kernel::MemDep {
+                        lp: lid,
+                        from: a,
+                        to: b,
+                        distance: d,
+                        exact,
+                    });
                 }
             }
         }
