@@ -256,8 +256,12 @@ pub fn explain(sm: &SourceMap, l: &LimitedBy, ii: u32) -> String {
             distance,
             exit,
         } => {
-            let mut lines: Vec<String> = spans.iter().map(|s| sm.describe(*s)).collect();
-            lines.dedup();
+            let mut lines: Vec<String> = Vec::new();
+            for l in spans.iter().map(|s| sm.describe(*s)) {
+                if !lines.contains(&l) {
+                    lines.push(l);
+                }
+            }
             let through = if names.is_empty() {
                 String::new()
             } else {
@@ -265,7 +269,7 @@ pub fn explain(sm: &SourceMap, l: &LimitedBy, ii: u32) -> String {
             };
             if *exit {
                 format!(
-                    "the loop's exit condition{through} ({}) takes {latency} cycles to decide whether another iteration starts, which limits II to {ii}",
+                    "the loop's exit condition{through} ({}) must be decided before the next iteration starts, which limits II to {ii}",
                     lines.join(" → ")
                 )
             } else {

@@ -360,3 +360,8 @@ fn scale_prefix() {
         "{deps:?}"
     );
 }
+
+#[test]
+fn unroll2_sum() {
+    sim("tests/kernels/unroll2_sum.cl", &[]);
+}

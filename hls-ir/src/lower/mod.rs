@@ -614,15 +614,26 @@ impl<'a> Lower<'a> {
                     .and_then(|a| a.int_args())
                     .and_then(|v| v.first().map(|&n| n as u32))
             });
-        if let Some(n) = unroll.filter(|&n| n > 1) {
-            self.diags.push(
-                Diagnostic::warning(
+        // `#pragma unroll N`: N copies of body + step + test in one pipelined iteration; a
+        // copy whose test fails masks the copies after it like a `break`.
+        let copies = match unroll {
+            Some(n) if n > 1 && group => {
+                self.diags.push(Diagnostic::warning(
                     span,
-                    format!("partial unrolling by {n} is not implemented yet; the loop is pipelined without unrolling"),
-                )
-                .note("full unrolling (`#pragma unroll` without a count) is supported for loops with a constant trip count"),
-            );
-        }
+                    "a loop containing a barrier runs once per work-group step; its unroll count is ignored",
+                ));
+                1
+            }
+            Some(n) if n > MAX_UNROLL => {
+                self.diags.push(Diagnostic::error(
+                    span,
+                    format!("unrolling by {n} would build more than {MAX_UNROLL} copies of the loop body"),
+                ));
+                1
+            }
+            Some(n) if n > 1 => n,
+            _ => 1,
+        };
         let lid = LoopId::from_index(self.k.loops.len());
         self.k.loops.push(crate::kernel::Loop {
             kind: crate::kernel::LoopKind::Source,
@@ -675,19 +686,29 @@ impl<'a> Lower<'a> {
         self.env.brk = f;
         self.env.cont = f;
         self.loops.push(true);
-        if group {
-            self.group_block(std::slice::from_ref(body));
-        } else {
-            self.stmt(body);
+        let mut again = t;
+        for copy in 0..copies {
+            if copy > 0 {
+                // The previous copy's test failed: the loop is over, as after a `break`.
+                let over = self.not1(again, span);
+                self.env.brk = self.or1(self.env.brk, over, span);
+            }
+            if group {
+                self.group_block(std::slice::from_ref(body));
+            } else {
+                self.stmt(body);
+            }
+            self.env.cont = f;
+            // (The step of a copy that does not run changes nothing: assignments are masked
+            // by the `break` flag.)
+            if let Some(st) = step {
+                self.rvalue(st);
+            }
+            again = match cond {
+                Some(c) => self.cond(c),
+                None => t,
+            };
         }
-        self.env.cont = f;
-        if let Some(st) = step {
-            self.rvalue(st);
-        }
-        let again = match cond {
-            Some(c) => self.cond(c),
-            None => t,
-        };
         self.loops.pop();
         if self.env.ret_val != ret_val_before {
             self.unsupported(
