@@ -97,6 +97,19 @@ pub fn check(
     })
 }
 
+/// The front end only: the checked program, for the emulator.
+pub fn front(
+    path: &Path,
+    opts: &CompileOptions,
+) -> Result<std::result::Result<(SourceMap, frontend::ast::Program, Vec<Diagnostic>), CompileFailed>>
+{
+    let (sm, _, r) = front_end(path, opts)?;
+    Ok(match r {
+        Ok((p, warnings)) => Ok((sm, p, warnings)),
+        Err(d) => Err(fail(&sm, d)),
+    })
+}
+
 /// The whole flow for every selected kernel.
 pub fn compile(
     path: &Path,

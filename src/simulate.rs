@@ -50,7 +50,7 @@ pub struct SimArgs {
 
 /// Parse OpenCL `build_options` (`-D X=1 -DY -I dir -cl-std=CL2.0 ...`). Unknown options
 /// are reported so that a test never silently builds differently.
-fn build_options(
+pub(crate) fn build_options(
     opts: &[String],
     base: &CompileOptions,
 ) -> std::result::Result<CompileOptions, String> {

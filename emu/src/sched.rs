@@ -1,0 +1,708 @@
+//! The scheduler: launches, work-groups, barriers, blocking, deadlock detection.
+//!
+//! Each launch runs its work-groups one after another (OpenCL does not promise that
+//! work-groups of one kernel run concurrently); launches without an `after` dependency run
+//! concurrently, so at any time one work-group of each running launch is live. The next
+//! work-item to run is drawn with a seeded SplitMix64 generator among the runnable work-items
+//! of all live work-groups. A work-item runs until it yields (see `interp.rs`); only one runs
+//! at a time.
+
+use crate::interp::{Geometry, GroupShared, Item, ItemId, Link, Shared, ToSched};
+use crate::pipes::Pipe;
+use crate::value::{self, Val};
+use crate::{ArgValue, Config, EmuError, Outcome, RunSpec};
+use frontend::ast::{AddrSpace, FuncId, Program, Type, VarId};
+use frontend::{SourceMap, Span};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Mutex;
+
+/// Largest work-group the emulator runs (each work-item is a coroutine with its own stack).
+const MAX_GROUP: u64 = 1024;
+const STACK: usize = 16 << 20;
+
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Status {
+    Runnable,
+    AtBarrier(Span),
+    Blocked {
+        span: Span,
+        pipe: usize,
+        write: bool,
+        n: u32,
+    },
+    Done,
+}
+
+struct Slot {
+    group: usize,
+    status: Status,
+    resume: Option<Sender<()>>,
+    last: Span,
+    who: String,
+}
+
+struct LaunchState {
+    func: FuncId,
+    geom: Geometry,
+    /// Parameter values (local pointers already resolved).
+    params: Vec<Val>,
+    local_vars: Vec<(VarId, u32)>,
+    local_bytes: usize,
+    blocking: Vec<usize>,
+    after: Vec<usize>,
+    next_group: u32,
+    total_groups: u32,
+    /// Live group: (linear index, first slot, slot count).
+    active: Option<(u32, usize, usize)>,
+    finished: bool,
+}
+
+fn fail(msg: impl Into<String>) -> EmuError {
+    EmuError::Setup(msg.into())
+}
+
+pub fn run(
+    prog: &Program,
+    sm: &SourceMap,
+    spec: &RunSpec,
+    cfg: &Config,
+) -> Result<Outcome, EmuError> {
+    let mut shared = Shared::default();
+    let mut buf_addrs = Vec::new();
+    for b in &spec.buffers {
+        let a = shared
+            .global
+            .alloc(&format!("buffer `{}`", b.name), b.bytes.clone())
+            .ok_or_else(|| fail("the buffers do not fit the 2 GiB global address range"))?;
+        buf_addrs.push(a);
+    }
+    let mut global_addrs = Vec::new();
+    for g in &prog.globals {
+        let size = prog.size_of(&g.ty) as usize;
+        let a = shared
+            .global
+            .alloc(&format!("constant `{}`", g.name), vec![0; size])
+            .ok_or_else(|| fail("program-scope data does not fit"))?;
+        global_addrs.push(a);
+    }
+    for p in &spec.pipes {
+        shared.pipes.pipes.push(Pipe {
+            name: p.name.clone(),
+            packet_size: p.packet_size,
+            capacity: p.capacity,
+            fifo: VecDeque::new(),
+            held: 0,
+            pending_writes: VecDeque::new(),
+        });
+    }
+    let pipe_names: Vec<String> = spec.pipes.iter().map(|p| p.name.clone()).collect();
+    let mut launches = Vec::new();
+    for li in 0..spec.launches.len() {
+        launches.push(setup_launch(prog, spec, li, &buf_addrs)?);
+    }
+    let shared = Mutex::new(shared);
+    let steps = AtomicU64::new(0);
+    let env = Env {
+        prog,
+        shared: &shared,
+        steps: &steps,
+        max_steps: cfg.max_steps,
+        pipe_names: &pipe_names,
+        globals: &global_addrs,
+    };
+    // program-scope initialisers
+    {
+        let mut it = env.item(
+            Geometry {
+                dims: 1,
+                global: [1; 3],
+                local: [1; 3],
+                offset: [0; 3],
+                groups: [1; 3],
+            },
+            ItemId {
+                launch: usize::MAX,
+                kernel: FuncId(0),
+                group: [0; 3],
+                group_linear: 0,
+                local: [0; 3],
+                local_size: [1; 3],
+            },
+            None,
+            Vec::new(),
+        );
+        for (g, a) in prog.globals.iter().zip(&global_addrs) {
+            if let Some(init) = &g.init {
+                it.init(*a, &g.ty, init)?;
+            }
+        }
+    }
+    let mut rng = SplitMix(cfg.seed);
+    std::thread::scope(|s| -> Result<(), EmuError> {
+        let (tx, rx) = mpsc::channel::<(usize, ToSched)>();
+        let mut slots: Vec<Slot> = Vec::new();
+        loop {
+            // start work-groups
+            for li in 0..launches.len() {
+                let ready = launches[li]
+                    .after
+                    .iter()
+                    .all(|&a| launches.get(a).is_some_and(|l| l.finished));
+                let l = &mut launches[li];
+                if l.finished || l.active.is_some() || !ready {
+                    continue;
+                }
+                if l.next_group >= l.total_groups {
+                    l.finished = true;
+                    continue;
+                }
+                let linear = l.next_group;
+                l.next_group += 1;
+                let first = slots.len();
+                let n = start_group(s, &env, l, li, linear, &tx, &mut slots)?;
+                l.active = Some((linear, first, n));
+            }
+            if launches.iter().all(|l| l.finished) {
+                return Ok(());
+            }
+            if launches.iter().all(|l| l.finished || l.active.is_none()) {
+                return Err(fail(
+                    "launches wait for each other (`after` forms a cycle or names a launch that \
+                     never runs)",
+                ));
+            }
+            let runnable: Vec<usize> = {
+                let sh = shared.lock().unwrap_or_else(|e| e.into_inner());
+                launches
+                    .iter()
+                    .filter_map(|l| l.active)
+                    .flat_map(|(_, first, n)| first..first + n)
+                    .filter(|&i| match &slots[i].status {
+                        Status::Runnable => true,
+                        Status::Blocked { pipe, write, n, .. } => {
+                            let p = &sh.pipes.pipes[*pipe];
+                            if *write {
+                                p.free() >= *n
+                            } else {
+                                p.fifo.len() as u32 >= *n
+                            }
+                        }
+                        _ => false,
+                    })
+                    .collect()
+            };
+            if runnable.is_empty() {
+                return Err(deadlock(prog, sm, &launches, &slots, &shared));
+            }
+            let pick = runnable[(rng.next() % runnable.len() as u64) as usize];
+            slots[pick].status = Status::Runnable;
+            if let Some(r) = &slots[pick].resume {
+                r.send(())
+                    .map_err(|_| fail("internal: a work-item vanished"))?;
+            }
+            let (idx, msg) = rx
+                .recv()
+                .map_err(|_| fail("internal: the work-items vanished"))?;
+            let slot = &mut slots[idx];
+            match msg {
+                ToSched::Yield(span) => slot.last = span,
+                ToSched::Barrier(span) => {
+                    slot.last = span;
+                    slot.status = Status::AtBarrier(span);
+                }
+                ToSched::Blocked {
+                    span,
+                    pipe,
+                    write,
+                    n,
+                } => {
+                    slot.last = span;
+                    slot.status = Status::Blocked {
+                        span,
+                        pipe,
+                        write,
+                        n,
+                    };
+                }
+                ToSched::Done(r) => {
+                    r?;
+                    slot.status = Status::Done;
+                    slot.resume = None;
+                }
+            }
+            let li = slots[idx].group;
+            let (linear, first, n) = launches[li].active.expect("the item's group is live");
+            let group = first..first + n;
+            settle_group(sm, &mut slots, group.clone())?;
+            if slots[group].iter().all(|s| s.status == Status::Done) {
+                let mut sh = shared.lock().unwrap_or_else(|e| e.into_inner());
+                let g = sh.groups.remove(&(li, linear)).unwrap_or_default();
+                if let Some((_, span)) = g.events.iter().next() {
+                    return Err(EmuError::at(
+                        *span,
+                        format!(
+                            "work-group {linear} of kernel `{}` finished without waiting for \
+                             this async copy",
+                            prog.func(launches[li].func).name
+                        ),
+                    )
+                    .with_note("call `wait_group_events` on its event before the kernel returns"));
+                }
+                launches[li].active = None;
+            }
+        }
+    })?;
+    let sh = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    let buffers = buf_addrs
+        .iter()
+        .map(|a| {
+            sh.global
+                .regions
+                .iter()
+                .find(|r| r.base == *a)
+                .map(|r| r.bytes.clone())
+                .unwrap_or_default()
+        })
+        .collect();
+    Ok(Outcome {
+        buffers,
+        printf: String::new(),
+        steps: steps.load(Ordering::Relaxed),
+    })
+}
+
+/// What every work-item of a run shares.
+struct Env<'a> {
+    prog: &'a Program,
+    shared: &'a Mutex<Shared>,
+    steps: &'a AtomicU64,
+    max_steps: u64,
+    pipe_names: &'a [String],
+    globals: &'a [u32],
+}
+
+impl<'a> Env<'a> {
+    fn item(
+        &self,
+        geom: Geometry,
+        id: ItemId,
+        link: Option<Link>,
+        blocking: Vec<usize>,
+    ) -> Item<'a> {
+        Item {
+            prog: self.prog,
+            shared: self.shared,
+            geom,
+            id,
+            private: Vec::new(),
+            sp: 0,
+            vars: vec![0; self.prog.vars.len()],
+            link,
+            steps: self.steps,
+            max_steps: self.max_steps,
+            slice: 0,
+            bar_gen: 0,
+            blocking_pipes: blocking,
+            pipe_names: self.pipe_names,
+            globals: self.globals,
+        }
+    }
+}
+
+fn setup_launch(
+    prog: &Program,
+    spec: &RunSpec,
+    li: usize,
+    buf_addrs: &[u32],
+) -> Result<LaunchState, EmuError> {
+    let l = &spec.launches[li];
+    let (func, f) = prog
+        .function_by_name(&l.kernel)
+        .filter(|(_, f)| f.is_kernel)
+        .ok_or_else(|| fail(format!("the program has no kernel named `{}`", l.kernel)))?;
+    if f.params.len() != l.args.len() {
+        return Err(fail(format!(
+            "kernel `{}` takes {} arguments, the test gives {}",
+            l.kernel,
+            f.params.len(),
+            l.args.len()
+        )));
+    }
+    let dims = l.dims.clamp(1, 3) as usize;
+    let mut global = [1u32; 3];
+    let mut offset = [0u32; 3];
+    global[..dims].copy_from_slice(&l.global[..dims]);
+    offset[..dims].copy_from_slice(&l.offset[..dims]);
+    let reqd = f.attr("reqd_work_group_size");
+    let reqd_sizes = reqd.and_then(|a| a.int_args());
+    let mut local = [1u32; 3];
+    match (l.local, &reqd_sizes) {
+        (Some(ls), _) => local[..dims].copy_from_slice(&ls[..dims]),
+        (None, Some(r)) if r.len() == 3 => {
+            for d in 0..dims {
+                local[d] = r[d] as u32;
+            }
+        }
+        (None, _) => {
+            let mut room = MAX_GROUP as u32;
+            for d in 0..dims {
+                let g = global[d].max(1);
+                let best = (1..=room.min(g)).rev().find(|c| g % c == 0).unwrap_or(1);
+                local[d] = best;
+                room /= best;
+            }
+        }
+    }
+    if let (Some(a), Some(r)) = (reqd, &reqd_sizes) {
+        let want: Vec<u32> = r.iter().map(|&x| x as u32).collect();
+        if want.len() == 3 && want[..] != local[..] {
+            return Err(EmuError::at(
+                a.span,
+                format!(
+                    "kernel `{}` requires work-groups of {}x{}x{} but the launch uses {}x{}x{}",
+                    l.kernel, want[0], want[1], want[2], local[0], local[1], local[2]
+                ),
+            ));
+        }
+    }
+    if local.contains(&0) {
+        return Err(fail("a local size of 0"));
+    }
+    let items: u64 = local.iter().map(|&x| x as u64).product();
+    if items > MAX_GROUP {
+        return Err(fail(format!(
+            "work-groups of {items} work-items; the emulator runs at most {MAX_GROUP} per group"
+        )));
+    }
+    let mut groups = [1u32; 3];
+    for d in 0..3 {
+        groups[d] = global[d].div_ceil(local[d]);
+    }
+    let total_groups = if global.contains(&0) {
+        0
+    } else {
+        groups
+            .iter()
+            .try_fold(1u32, |a, &g| a.checked_mul(g))
+            .ok_or_else(|| fail("too many work-groups"))?
+    };
+    // local memory: the kernel's `local` variables, then local pointer arguments
+    let mut off = 0usize;
+    let mut local_vars = Vec::new();
+    for (i, v) in prog.vars.iter().enumerate() {
+        if v.func == Some(func) && v.space == AddrSpace::Local && !v.is_param {
+            let a = prog.structs.align_of(&v.ty).max(1) as usize;
+            off = off.div_ceil(a) * a;
+            local_vars.push((VarId(i as u32), crate::mem::LOCAL_BASE + off as u32));
+            off += prog.size_of(&v.ty) as usize;
+        }
+    }
+    let mut params = Vec::new();
+    let mut blocking = Vec::new();
+    for (i, (p, a)) in f.params.iter().zip(&l.args).enumerate() {
+        let info = prog.var(*p);
+        let ty = &info.ty;
+        let what = |w: &str| {
+            fail(format!(
+                "argument {i} of `{}` (`{}`, a `{}`) cannot take {w}",
+                l.kernel,
+                info.name,
+                prog.type_name(ty)
+            ))
+        };
+        let v = match (ty, a) {
+            (Type::Pointer { space, .. }, ArgValue::Local(n)) if *space == AddrSpace::Local => {
+                off = off.div_ceil(16) * 16;
+                let addr = crate::mem::LOCAL_BASE + off as u32;
+                off += *n as usize;
+                Val::uint(addr)
+            }
+            (Type::Pointer { space, .. }, ArgValue::Buffer(b)) if *space != AddrSpace::Local => {
+                Val::uint(buf_addrs[*b])
+            }
+            (Type::Pointer { .. }, ArgValue::Null) => Val::uint(0),
+            (Type::Counter32 | Type::Counter64, ArgValue::Buffer(b)) => {
+                let need = prog.size_of(ty) as usize;
+                if spec.buffers[*b].bytes.len() < need {
+                    return Err(what("a buffer smaller than the counter"));
+                }
+                Val::uint(buf_addrs[*b])
+            }
+            (Type::Pipe { packet, .. }, ArgValue::Pipe(pi)) => {
+                let want = prog.size_of(packet);
+                let have = spec.pipes[*pi].packet_size;
+                if want != have {
+                    return Err(what(&format!(
+                        "pipe `{}` of {have}-byte packets (the kernel's packets are {want} bytes)",
+                        spec.pipes[*pi].name
+                    )));
+                }
+                if info.attrs.iter().any(|a| a.name == "blocking") {
+                    blocking.push(*pi);
+                }
+                Val::uint(*pi as u32)
+            }
+            (_, ArgValue::Value(bytes))
+                if !matches!(ty, Type::Pointer { .. } | Type::Pipe { .. }) =>
+            {
+                if bytes.len() != prog.size_of(ty) as usize {
+                    return Err(what(&format!("a {}-byte value", bytes.len())));
+                }
+                value::from_bytes(bytes, ty)
+            }
+            (_, ArgValue::Buffer(_)) => return Err(what("a buffer")),
+            (_, ArgValue::Null) => return Err(what("NULL")),
+            (_, ArgValue::Pipe(_)) => return Err(what("a pipe")),
+            (_, ArgValue::Value(_)) => return Err(what("a value")),
+            (_, ArgValue::Local(_)) => return Err(what("local memory")),
+        };
+        params.push(v);
+    }
+    Ok(LaunchState {
+        func,
+        geom: Geometry {
+            dims: dims as u32,
+            global,
+            local,
+            offset,
+            groups,
+        },
+        params,
+        local_vars,
+        local_bytes: off,
+        blocking,
+        after: l.after.clone(),
+        next_group: 0,
+        total_groups,
+        active: None,
+        finished: false,
+    })
+}
+
+/// Spawns the work-items of work-group `linear` of launch `li`; returns how many.
+fn start_group<'scope, 'env>(
+    s: &'scope std::thread::Scope<'scope, 'env>,
+    env: &'scope Env<'env>,
+    l: &LaunchState,
+    li: usize,
+    linear: u32,
+    tx: &Sender<(usize, ToSched)>,
+    slots: &mut Vec<Slot>,
+) -> Result<usize, EmuError> {
+    let g = &l.geom;
+    let gid = [
+        linear % g.groups[0],
+        (linear / g.groups[0]) % g.groups[1],
+        linear / (g.groups[0] * g.groups[1]),
+    ];
+    let mut size = [1u32; 3];
+    for d in 0..3 {
+        size[d] = g.local[d].min(g.global[d] - gid[d] * g.local[d]);
+    }
+    env.shared
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .groups
+        .insert(
+            (li, linear),
+            GroupShared {
+                local: vec![0; l.local_bytes],
+                ..Default::default()
+            },
+        );
+    let mut n = 0;
+    for z in 0..size[2] {
+        for y in 0..size[1] {
+            for x in 0..size[0] {
+                let index = slots.len();
+                let (rtx, rrx): (Sender<()>, Receiver<()>) = mpsc::channel();
+                let id = ItemId {
+                    launch: li,
+                    kernel: l.func,
+                    group: gid,
+                    group_linear: linear,
+                    local: [x, y, z],
+                    local_size: size,
+                };
+                let link = Link {
+                    index,
+                    to_sched: tx.clone(),
+                    resume: rrx,
+                };
+                let mut item = env.item(g.clone(), id, Some(link), l.blocking.clone());
+                let who = item.who();
+                let params = l.params.clone();
+                let local_vars = l.local_vars.clone();
+                let func = l.func;
+                let done_tx = tx.clone();
+                std::thread::Builder::new()
+                    .stack_size(STACK)
+                    .spawn_scoped(s, move || {
+                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            let Some(link) = &item.link else {
+                                return Ok(());
+                            };
+                            if link.resume.recv().is_err() {
+                                return Err(EmuError::Aborted);
+                            }
+                            for (v, a) in &local_vars {
+                                item.vars[v.0 as usize] = *a;
+                            }
+                            let span = item.prog.func(func).span;
+                            item.call(func, params, span).map(|_| ())
+                        }));
+                        let r = r.unwrap_or_else(|_| {
+                            Err(fail("internal error: the emulator panicked in a work-item"))
+                        });
+                        let _ = done_tx.send((index, ToSched::Done(r)));
+                    })
+                    .map_err(|e| fail(format!("cannot start a work-item thread: {e}")))?;
+                slots.push(Slot {
+                    group: li,
+                    status: Status::Runnable,
+                    resume: Some(rtx),
+                    last: env.prog.func(l.func).span,
+                    who,
+                });
+                n += 1;
+            }
+        }
+    }
+    Ok(n)
+}
+
+/// Releases a barrier once every work-item of the group has reached it; reports divergence.
+fn settle_group(
+    sm: &SourceMap,
+    slots: &mut [Slot],
+    group: std::ops::Range<usize>,
+) -> Result<(), EmuError> {
+    let items = &slots[group.clone()];
+    let waiting: Vec<&Slot> = items
+        .iter()
+        .filter(|s| matches!(s.status, Status::AtBarrier(_)))
+        .collect();
+    let Some(first) = waiting.first() else {
+        return Ok(());
+    };
+    if !items
+        .iter()
+        .all(|s| matches!(s.status, Status::AtBarrier(_) | Status::Done))
+    {
+        return Ok(());
+    }
+    let Status::AtBarrier(span) = first.status else {
+        unreachable!("filtered above")
+    };
+    if let Some(done) = items.iter().find(|s| s.status == Status::Done) {
+        return Err(EmuError::at(
+            span,
+            format!(
+                "divergent barrier: the barrier at {} is reached by {} but {} finished without \
+                 reaching it",
+                sm.describe(span),
+                first.who,
+                done.who
+            ),
+        )
+        .with_note("every work-item of a work-group must reach the same barriers"));
+    }
+    if let Some(other) = waiting
+        .iter()
+        .find(|s| !matches!(s.status, Status::AtBarrier(sp) if sp == span))
+    {
+        let Status::AtBarrier(sp2) = other.status else {
+            unreachable!("filtered above")
+        };
+        return Err(EmuError::at(
+            span,
+            format!(
+                "divergent barrier: {} waits at the barrier at {} while {} waits at {}",
+                first.who,
+                sm.describe(span),
+                other.who,
+                sm.describe(sp2)
+            ),
+        )
+        .with_note("every work-item of a work-group must reach the same barriers"));
+    }
+    for s in &mut slots[group] {
+        s.status = Status::Runnable;
+    }
+    Ok(())
+}
+
+fn deadlock(
+    prog: &Program,
+    sm: &SourceMap,
+    launches: &[LaunchState],
+    slots: &[Slot],
+    shared: &Mutex<Shared>,
+) -> EmuError {
+    let sh = shared.lock().unwrap_or_else(|e| e.into_inner());
+    let mut notes = Vec::new();
+    let mut primary = None;
+    for l in launches {
+        let Some((_, first, n)) = l.active else {
+            continue;
+        };
+        let name = &prog.func(l.func).name;
+        let items = &slots[first..first + n];
+        let blocked = items.iter().find_map(|s| match &s.status {
+            Status::Blocked {
+                span,
+                pipe,
+                write,
+                n,
+            } => Some((s, *span, *pipe, *write, *n)),
+            _ => None,
+        });
+        if let Some((s, span, pipe, write, n)) = blocked {
+            primary.get_or_insert(span);
+            let p = &sh.pipes.pipes[pipe];
+            notes.push(format!(
+                "kernel `{name}` is blocked at {}: {} waits to {} {n} packet(s) {} pipe `{}` ({})",
+                sm.describe(span),
+                s.who,
+                if write { "write" } else { "read" },
+                if write { "to" } else { "from" },
+                p.name,
+                p.fill()
+            ));
+        } else if let Some(s) = items
+            .iter()
+            .find(|s| matches!(s.status, Status::AtBarrier(_)))
+        {
+            primary.get_or_insert(s.last);
+            notes.push(format!(
+                "kernel `{name}` is blocked at {}: {} waits at a barrier for work-items of its \
+                 group that are blocked",
+                sm.describe(s.last),
+                s.who
+            ));
+        }
+    }
+    let span = primary.unwrap_or_default();
+    let mut e = EmuError::at(
+        span,
+        "deadlock: every running kernel is blocked".to_string(),
+    );
+    for n in notes {
+        e = e.with_note(n);
+    }
+    e
+}
