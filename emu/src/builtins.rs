@@ -626,8 +626,22 @@ impl Item<'_> {
                     drop(sh);
                     return Ok(int(-1));
                 };
+                if r.published {
+                    drop(sh);
+                    return Err(self.err(
+                        span,
+                        format!(
+                            "this reservation on pipe `{}` was already committed and its packets \
+                             published",
+                            self.pipe_name(p)
+                        ),
+                    ));
+                }
+                let n = r.slots.len();
+                if let Some(w) = r.written.get_mut(index as usize) {
+                    *w |= slot_data.is_some();
+                }
                 let Some(slot) = r.slots.get_mut(index as usize) else {
-                    let n = r.slots.len();
                     drop(sh);
                     return Err(self.err(
                         span,
@@ -641,6 +655,7 @@ impl Item<'_> {
                 match slot_data {
                     Some(d) => {
                         *slot = d;
+                        sh.pipes.publish(p);
                         Ok(int(0))
                     }
                     None => {
@@ -665,11 +680,12 @@ impl Item<'_> {
                         | Builtin::SubGroupReserveWritePipe
                 );
                 let collective = !matches!(b, Builtin::ReserveReadPipe | Builtin::ReserveWritePipe);
+                let owner = (self.id.launch, self.id.group_linear);
                 loop {
                     let id = if collective {
-                        self.collective(span, |sh| sh.pipes.reserve(p, n, write))?
+                        self.collective(span, |sh| sh.pipes.reserve(p, n, write, owner))?
                     } else {
-                        let id = self.lock().pipes.reserve(p, n, write);
+                        let id = self.lock().pipes.reserve(p, n, write, owner);
                         self.to_sched(ToSched::Yield(span))?;
                         id
                     };

@@ -5,6 +5,12 @@
 //! reservation is committed. Write reservations become visible to readers in reservation order:
 //! a reservation's packets enter the FIFO once it and every earlier write reservation of the
 //! pipe have been committed. Read reservations take the next packets in reservation order.
+//!
+//! A committed write reservation is published once every slot of it has been written: the
+//! pipes tutorial has every work-item of a group commit the group's shared reservation right
+//! after writing its own slot, so the first commit must not publish slots that other
+//! work-items have yet to fill. When the work-group that made a reservation finishes, its
+//! committed reservations are published whatever was written.
 
 use std::collections::VecDeque;
 
@@ -26,7 +32,13 @@ pub struct Reservation {
     pub pipe: usize,
     pub write: bool,
     pub slots: Vec<Vec<u8>>,
+    /// Which slots have been written (write reservations).
+    pub written: Vec<bool>,
     pub committed: bool,
+    /// Published into the FIFO (write reservations).
+    pub published: bool,
+    /// The (launch, work-group) that made it.
+    pub owner: (usize, u32),
 }
 
 #[derive(Debug, Default)]
@@ -71,7 +83,7 @@ impl Pipes {
     }
 
     /// Reserves `n` packets; the id, or 0 when the pipe cannot hold / does not have them.
-    pub fn reserve(&mut self, p: usize, n: u32, write: bool) -> u32 {
+    pub fn reserve(&mut self, p: usize, n: u32, write: bool, owner: (usize, u32)) -> u32 {
         let pipe = &mut self.pipes[p];
         if n == 0 {
             return 0;
@@ -91,8 +103,11 @@ impl Pipes {
         self.reservations.push(Reservation {
             pipe: p,
             write,
+            written: vec![false; slots.len()],
             slots,
             committed: false,
+            published: false,
+            owner,
         });
         let id = self.reservations.len() as u32;
         if write {
@@ -120,17 +135,37 @@ impl Pipes {
             self.pipes[p].held -= n;
             return;
         }
-        // Publish committed write reservations in reservation order.
+        self.publish(p);
+    }
+
+    /// Publishes complete committed write reservations of pipe `p`, in reservation order.
+    pub fn publish(&mut self, p: usize) {
         while let Some(&front) = self.pipes[p].pending_writes.front() {
             let r = &mut self.reservations[front as usize - 1];
-            if !r.committed {
+            if !r.committed || !r.written.iter().all(|w| *w) {
                 break;
             }
-            let slots = std::mem::take(&mut r.slots);
+            r.published = true;
+            let slots = r.slots.clone();
             let pipe = &mut self.pipes[p];
             pipe.pending_writes.pop_front();
             pipe.held -= slots.len() as u32;
             pipe.fifo.extend(slots);
+        }
+    }
+
+    /// A work-group finished: its committed write reservations count as complete.
+    pub fn group_done(&mut self, owner: (usize, u32)) {
+        let mut touched = Vec::new();
+        for r in &mut self.reservations {
+            if r.owner == owner && r.write && r.committed && !r.published {
+                r.written.fill(true);
+                touched.push(r.pipe);
+            }
+        }
+        touched.dedup();
+        for p in touched {
+            self.publish(p);
         }
     }
 }
@@ -156,23 +191,27 @@ mod tests {
     #[test]
     fn reservations_publish_in_order() {
         let mut p = pipes(4);
-        let a = p.reserve(0, 2, true);
-        let b = p.reserve(0, 2, true);
-        assert_eq!(p.reserve(0, 1, true), 0, "full");
+        let a = p.reserve(0, 2, true, (0, 0));
+        let b = p.reserve(0, 2, true, (0, 0));
+        assert_eq!(p.reserve(0, 1, true, (0, 0)), 0, "full");
         assert!(!p.write(0, vec![9]));
         p.reservation(b).unwrap().slots[0] = vec![3];
+        p.reservation(b).unwrap().written.fill(true);
         p.commit(b);
         assert_eq!(p.read(0), None, "b waits for a");
         p.reservation(a).unwrap().slots[1] = vec![2];
+        p.reservation(a).unwrap().written[1] = true;
         p.commit(a);
+        assert_eq!(p.read(0), None, "a is not complete");
+        p.group_done((0, 0));
         assert_eq!(p.read(0), Some(vec![0]));
         assert_eq!(p.read(0), Some(vec![2]));
         assert_eq!(p.read(0), Some(vec![3]));
-        let r = p.reserve(0, 1, false);
+        let r = p.reserve(0, 1, false, (0, 0));
         assert_ne!(r, 0);
         assert_eq!(p.pipes[0].occupied(), 1);
         p.commit(r);
         assert_eq!(p.pipes[0].occupied(), 0);
-        assert_eq!(p.reserve(0, 1, false), 0, "empty");
+        assert_eq!(p.reserve(0, 1, false, (0, 0)), 0, "empty");
     }
 }

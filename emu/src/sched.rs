@@ -251,6 +251,7 @@ pub fn run(
             if slots[group].iter().all(|s| s.status == Status::Done) {
                 let mut sh = shared.lock().unwrap_or_else(|e| e.into_inner());
                 let g = sh.groups.remove(&(li, linear)).unwrap_or_default();
+                sh.pipes.group_done((li, linear));
                 if let Some((_, span)) = g.events.iter().next() {
                     return Err(EmuError::at(
                         *span,
