@@ -3,7 +3,7 @@
 
 use crate::compile::{self, CompileOptions};
 use crate::simulate::build_options;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use frontend::ast::Program;
 use frontend::SourceMap;
@@ -223,8 +223,13 @@ pub fn emulate(
 }
 
 pub fn run(a: &EmuArgs) -> Result<ExitCode> {
-    let text =
-        std::fs::read(&a.file).with_context(|| format!("cannot read {}", a.file.display()))?;
+    let text = match std::fs::read(&a.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", a.file.display());
+            return Ok(ExitCode::from(2));
+        }
+    };
     let text = String::from_utf8_lossy(&text);
     let name = a.file.display().to_string();
     let tf = match testfile::parse(&name, &text) {

@@ -128,6 +128,8 @@ pub enum EmuError {
     Runtime {
         span: Span,
         message: String,
+        /// Further places involved (e.g. the other blocked kernels of a deadlock).
+        labels: Vec<(Span, String)>,
         notes: Vec<String>,
     },
     /// The run was stopped because another work-item failed (internal; never returned).
@@ -140,8 +142,16 @@ impl EmuError {
         EmuError::Runtime {
             span,
             message: message.into(),
+            labels: Vec::new(),
             notes: Vec::new(),
         }
+    }
+
+    pub(crate) fn with_label(mut self, span: Span, text: impl Into<String>) -> EmuError {
+        if let EmuError::Runtime { labels, .. } = &mut self {
+            labels.push((span, text.into()));
+        }
+        self
     }
 
     pub(crate) fn with_note(mut self, note: impl Into<String>) -> EmuError {
@@ -157,9 +167,13 @@ impl EmuError {
             EmuError::Runtime {
                 span,
                 message,
+                labels,
                 notes,
             } => {
                 let mut d = Diagnostic::error(*span, message.clone());
+                for (s, t) in labels {
+                    d = d.label(*s, t.clone());
+                }
                 for n in notes {
                     d = d.note(n.clone());
                 }

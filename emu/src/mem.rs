@@ -86,7 +86,7 @@ impl GlobalMem {
 
 fn describe(r: &Region, what: &str) -> String {
     format!(
-        "{what} is `{}` at {:#010x}..{:#010x} ({} bytes)",
+        "{what} is {} at {:#010x}..{:#010x} ({} bytes)",
         r.name,
         r.base,
         r.base as u64 + r.bytes.len() as u64,

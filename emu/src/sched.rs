@@ -656,6 +656,7 @@ fn deadlock(
 ) -> EmuError {
     let sh = shared.lock().unwrap_or_else(|e| e.into_inner());
     let mut notes = Vec::new();
+    let mut labels = Vec::new();
     let mut primary = None;
     for l in launches {
         let Some((_, first, n)) = l.active else {
@@ -675,6 +676,15 @@ fn deadlock(
         if let Some((s, span, pipe, write, n)) = blocked {
             primary.get_or_insert(span);
             let p = &sh.pipes.pipes[pipe];
+            labels.push((
+                span,
+                format!(
+                    "`{name}` waits here on pipe `{}` ({} of {} packets)",
+                    p.name,
+                    p.fifo.len(),
+                    p.capacity
+                ),
+            ));
             notes.push(format!(
                 "kernel `{name}` is blocked at {}: {} waits to {} {n} packet(s) {} pipe `{}` ({})",
                 sm.describe(span),
@@ -689,6 +699,7 @@ fn deadlock(
             .find(|s| matches!(s.status, Status::AtBarrier(_)))
         {
             primary.get_or_insert(s.last);
+            labels.push((s.last, format!("`{name}` waits at this barrier")));
             notes.push(format!(
                 "kernel `{name}` is blocked at {}: {} waits at a barrier for work-items of its \
                  group that are blocked",
@@ -702,6 +713,9 @@ fn deadlock(
         span,
         "deadlock: every running kernel is blocked".to_string(),
     );
+    for (s, t) in labels {
+        e = e.with_label(s, t);
+    }
     for n in notes {
         e = e.with_note(n);
     }
