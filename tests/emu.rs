@@ -38,7 +38,12 @@ fn corpus_passes_on_the_emulator() {
         let o = oclhls(&["emu", f], &root());
         let ok = o.code == 0
             && o.stdout.contains(" 0 failed")
-            && !o.stdout.lines().last().unwrap_or("").starts_with("0 passed");
+            && !o
+                .stdout
+                .lines()
+                .last()
+                .unwrap_or("")
+                .starts_with("0 passed");
         if !ok {
             failures.push(format!("{f} (exit {}):\n{}{}", o.code, o.stdout, o.stderr));
         }
@@ -129,7 +134,8 @@ fn a_wrong_expected_value_fails_with_the_first_difference() {
     let o = oclhls(&["emu", &f], Path::new("."));
     assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
     assert!(
-        o.stdout.contains("FAIL off by one: argument 0 (`o`, line 7): int[3]: expected 4"),
+        o.stdout
+            .contains("FAIL off by one: argument 0 (`o`, line 7): int[3]: expected 4"),
         "{}",
         o.stdout
     );
