@@ -40,6 +40,8 @@ pub struct EmuArgs {
 pub struct Check {
     /// Index into the run's buffers.
     pub buffer: usize,
+    /// The kernel argument index (single-kernel tests).
+    pub arg: Option<u32>,
     /// How to name it in a message: "argument 2 (`c`, line 12)".
     pub label: String,
     pub ty: ValueType,
@@ -112,6 +114,7 @@ pub fn run_spec(prog: &Program, t: &TestCase) -> Result<(emu::RunSpec, Vec<Check
             let b = &m.buffers[e.buffer];
             checks.push(Check {
                 buffer: e.buffer,
+                arg: None,
                 label: format!("buffer `{}` (line {})", b.name, e.expect.line),
                 ty: e.ty,
                 expect: e.expect.clone(),
@@ -154,6 +157,7 @@ pub fn run_spec(prog: &Program, t: &TestCase) -> Result<(emu::RunSpec, Vec<Check
                 if let Some(e) = expect {
                     checks.push(Check {
                         buffer: index,
+                        arg: Some(a.index),
                         label: format!("argument {} (`{pname}`, line {})", a.index, e.line),
                         ty: *ty,
                         expect: e.clone(),
@@ -219,6 +223,43 @@ pub fn emulate(
             Some(d) => frontend::render(sm, &[d], false),
             None => format!("line {}: {e}", t.line),
         })),
+    }
+}
+
+/// The emulator's side of a differential run (`oclhls sim`): its output bytes per kernel
+/// argument, and what is wrong with its own run, if anything.
+pub struct Verdict {
+    pub outputs: BTreeMap<u32, Vec<u8>>,
+    pub problem: Option<String>,
+}
+
+/// Runs a single-kernel test on the emulator and judges it against the expected values
+/// (honouring `expect_test_fail`).
+pub fn verdict(prog: &Program, sm: &SourceMap, t: &TestCase, seed: u64) -> Verdict {
+    let cfg = emu::Config {
+        seed,
+        ..Default::default()
+    };
+    match emulate(prog, sm, t, &cfg) {
+        Err(Failure::Other(w) | Failure::Mismatch(w)) => Verdict {
+            outputs: BTreeMap::new(),
+            problem: Some(w.trim_end().to_string()),
+        },
+        Ok((o, checks)) => {
+            let outputs = checks
+                .iter()
+                .filter_map(|c| c.arg.map(|i| (i, o.buffers[c.buffer].clone())))
+                .collect();
+            let problem = match (check_outputs(&checks, &o.buffers), t.expect_test_fail) {
+                (Ok(()), true) => Some(
+                    "every output matched, but the test expects a difference (`expect_test_fail`)"
+                        .to_string(),
+                ),
+                (Ok(()), false) | (Err(_), true) => None,
+                (Err(m), false) => Some(m),
+            };
+            Verdict { outputs, problem }
+        }
     }
 }
 

@@ -1,8 +1,10 @@
 //! `oclhls sim FILE.cl`: compile the kernels a file's test vectors name, build each into a
 //! Verilator model (cached), run every test against the memory model and compare the buffers
-//! with the expected values.
+//! with the expected values and with the reference emulator's (`emu`, which runs the same test
+//! from the checked AST); any disagreement fails the test.
 
 use crate::compile::{self, CompileOptions, Compiled};
+use crate::emulate;
 use anyhow::{Context, Result};
 use clap::Args;
 use sim::testfile::{self, ArgKind, TestCase};
@@ -173,6 +175,7 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
         })
         .collect();
     let mut skipped = 0u32;
+    let mut fronts = BTreeMap::new();
     for t in tests {
         if t.multi.is_some() {
             // Reported, never counted as a pass.
@@ -205,11 +208,28 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
             };
             builds.insert(key.clone(), r);
         }
+        // The reference emulator runs the same test from the checked AST.
+        if !fronts.contains_key(&key) {
+            let f = match build_options(&t.build_options, &base) {
+                Err(e) => Err(e),
+                Ok(opts) => compile::front(&a.file, &opts)?
+                    .map(|(sm, prog, _)| (sm, prog))
+                    .map_err(|f| f.rendered),
+            };
+            fronts.insert(key.clone(), f);
+        }
+        let emu = match &fronts[&key] {
+            Ok((sm, prog)) => emulate::verdict(prog, sm, t, a.seed),
+            Err(e) => emulate::Verdict {
+                outputs: BTreeMap::new(),
+                problem: Some(format!("the front end rejects the file:\n{e}")),
+            },
+        };
         let outcome = match &builds[&key] {
             Err(e) => Err(TestError::Other(format!(
                 "the kernel file does not compile:\n{e}"
             ))),
-            Ok((c, dir)) => run_test(a, &toolchain, c, dir, t),
+            Ok((c, dir)) => run_test(a, &toolchain, c, dir, t, &emu.outputs),
         };
         // piglit's `expect_test_fail`: the test passes when an output differs (and only then:
         // a build or simulation error is still a failure).
@@ -223,6 +243,14 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
             ),
             (Ok(s), false) => Ok(s),
             (Err(TestError::Mismatch(w) | TestError::Other(w)), _) => Err(w),
+        };
+        let outcome = match (outcome, emu.problem) {
+            (Ok(s), None) => Ok(format!("{s}; the emulator agrees")),
+            (Ok(_), Some(p)) => Err(format!(
+                "Verilator matches the expected values, but the emulator does not: {p}"
+            )),
+            (Err(w), None) => Err(w),
+            (Err(w), Some(p)) => Err(format!("{w}\n  emulator: {p}")),
         };
         match outcome {
             Ok(summary) => {
@@ -265,6 +293,7 @@ fn run_test(
     c: &Compiled,
     dir: &Path,
     t: &TestCase,
+    emu_outputs: &BTreeMap<u32, Vec<u8>>,
 ) -> std::result::Result<String, TestError> {
     let k = c
         .kernels
@@ -416,6 +445,21 @@ fn run_test(
         .map_err(|e| e.to_string())?;
     for (index, name, ty, addr, size, expect) in outputs {
         let got = mem.read_bytes(addr, size).map_err(|e| e.to_string())?;
+        // Verilator against the emulator first: a disagreement is a failure even where
+        // `expect_test_fail` allows a difference from the expected values.
+        if let Some(e_bytes) = emu_outputs.get(&index) {
+            let as_expect = testfile::Expect {
+                bytes: e_bytes.clone(),
+                ..expect.clone()
+            };
+            if let Err(m) = testfile::compare(&ty, &as_expect, got) {
+                let m = m.to_string().replacen("expected", "emulator", 1);
+                return Err(TestError::Other(format!(
+                    "the emulator and Verilator disagree on argument {index} (`{name}`): {}",
+                    m.replacen(", got", ", Verilator", 1)
+                )));
+            }
+        }
         if let Err(m) = testfile::compare(&ty, &expect, got) {
             return Err(TestError::Mismatch(format!(
                 "argument {index} (`{name}`, line {}): {m}",

@@ -141,3 +141,67 @@ fn a_wrong_expected_value_fails_with_the_first_difference() {
     );
     assert!(o.stdout.contains("0 passed, 1 failed"), "{}", o.stdout);
 }
+
+#[test]
+fn sim_compares_verilator_with_the_emulator() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rtl");
+    let o = oclhls(
+        &[
+            "sim",
+            "tests/kernels/widths.cl",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        &root(),
+    );
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("; the emulator agrees)"), "{}", o.stdout);
+    // a wrong expectation: both Verilator and the emulator report it
+    let f = common::write(
+        dir.path(),
+        "wrong.cl",
+        "/*!\n[config]\n[test]\nname: off by one\nkernel_name: k\nglobal_size: 4 0 0\n\
+         arg_out: 0 buffer int[4] 0 1 2 4\n!*/\n\
+         kernel void k(global int *o) { o[get_global_id(0)] = get_global_id(0); }\n",
+    );
+    let out2 = dir.path().join("rtl2");
+    let o = oclhls(&["sim", &f, "-o", out2.to_str().unwrap()], &root());
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert!(
+        o.stdout.contains(
+            "int[3]: expected 4 (0x00000004), got 3 (0x00000003)\n  emulator: argument 0"
+        ),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn sim_skips_multi_kernel_tests_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rtl");
+    let o = oclhls(
+        &[
+            "sim",
+            "tests/emu/pipes_concurrent.cl",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        &root(),
+    );
+    assert!(
+        o.stdout.contains(
+            "SKIP many producing work-items, one consumer: multi-kernel tests (`launch:` lines) \
+             do not run in Verilator yet"
+        ),
+        "{}{}",
+        o.stdout,
+        o.stderr
+    );
+    assert!(
+        o.stdout.contains("0 passed, 0 failed, 3 skipped"),
+        "{}",
+        o.stdout
+    );
+}
