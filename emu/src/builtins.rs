@@ -393,7 +393,7 @@ impl Item<'_> {
                     M::Isgreaterequal => x >= y,
                     M::Isless => x < y,
                     M::Islessequal => x <= y,
-                    M::Islessgreater => x < y || x > y,
+                    M::Islessgreater => x.partial_cmp(&y).is_some_and(|o| o.is_ne()),
                     M::Isordered => !x.is_nan() && !y.is_nan(),
                     _ => x.is_nan() || y.is_nan(),
                 })
@@ -597,14 +597,14 @@ impl Item<'_> {
                             }
                         };
                         if ok {
-                            self.to_sched(ToSched::Yield(span))?;
+                            self.hand_over(ToSched::Yield(span))?;
                             return Ok(int(0));
                         }
                         if !blocking {
-                            self.to_sched(ToSched::Yield(span))?;
+                            self.hand_over(ToSched::Yield(span))?;
                             return Ok(int(-1));
                         }
-                        self.to_sched(ToSched::Blocked {
+                        self.hand_over(ToSched::Blocked {
                             span,
                             pipe: p,
                             write,
@@ -686,13 +686,13 @@ impl Item<'_> {
                         self.collective(span, |sh| sh.pipes.reserve(p, n, write, owner))?
                     } else {
                         let id = self.lock().pipes.reserve(p, n, write, owner);
-                        self.to_sched(ToSched::Yield(span))?;
+                        self.hand_over(ToSched::Yield(span))?;
                         id
                     };
                     if id != 0 || !blocking {
                         return Ok(Val::uint(id));
                     }
-                    self.to_sched(ToSched::Blocked {
+                    self.hand_over(ToSched::Blocked {
                         span,
                         pipe: p,
                         write,
@@ -711,7 +711,7 @@ impl Item<'_> {
                     })?;
                 } else {
                     self.lock().pipes.commit(rid);
-                    self.to_sched(ToSched::Yield(span))?;
+                    self.hand_over(ToSched::Yield(span))?;
                 }
                 Ok(Val::Void)
             }

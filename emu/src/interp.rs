@@ -183,13 +183,13 @@ impl<'a> Item<'a> {
         self.slice += 1;
         if self.slice >= SLICE {
             self.slice = 0;
-            self.to_sched(ToSched::Yield(span))?;
+            self.hand_over(ToSched::Yield(span))?;
         }
         Ok(())
     }
 
     /// Sends a message to the scheduler and waits until it resumes this work-item.
-    pub fn to_sched(&mut self, msg: ToSched) -> R<()> {
+    pub fn hand_over(&mut self, msg: ToSched) -> R<()> {
         let Some(link) = &self.link else {
             return Ok(());
         };
@@ -206,7 +206,7 @@ impl<'a> Item<'a> {
         if self.link.is_none() {
             return Err(EmuError::at(span, "a barrier outside a kernel launch"));
         }
-        self.to_sched(ToSched::Barrier(span))
+        self.hand_over(ToSched::Barrier(span))
     }
 
     // ---- memory ----
@@ -221,7 +221,7 @@ impl<'a> Item<'a> {
         data: Option<&[u8]>,
     ) -> R<Vec<u8>> {
         let what = if data.is_some() { "write" } else { "read" };
-        if align > 1 && addr % align != 0 {
+        if align > 1 && !addr.is_multiple_of(align) {
             return Err(self.err(
                 span,
                 format!(
