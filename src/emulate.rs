@@ -264,29 +264,10 @@ pub fn verdict(prog: &Program, sm: &SourceMap, t: &TestCase, seed: u64) -> Verdi
 }
 
 pub fn run(a: &EmuArgs) -> Result<ExitCode> {
-    let text = match std::fs::read(&a.file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", a.file.display());
-            return Ok(ExitCode::from(2));
-        }
-    };
-    let text = String::from_utf8_lossy(&text);
     let name = a.file.display().to_string();
-    let tf = match testfile::parse(&name, &text) {
-        Ok(Some(t)) => t,
-        Ok(None) => {
-            eprintln!(
-                "error: {name} has no test vectors; add a `/*! [config] ... [test] ... !*/` header (see docs/test-format.md)"
-            );
-            return Ok(ExitCode::from(2));
-        }
-        Err(errs) => {
-            for e in errs {
-                eprintln!("error: {e}");
-            }
-            return Ok(ExitCode::from(2));
-        }
+    let tf = match crate::simulate::read_tests(&a.file, 2) {
+        Ok(t) => t,
+        Err(code) => return Ok(code),
     };
     let base = CompileOptions {
         defines: crate::parse_defines(&a.defines),

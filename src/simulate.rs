@@ -5,7 +5,7 @@
 
 use crate::compile::{self, CompileOptions, Compiled};
 use crate::emulate;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use sim::testfile::{self, ArgKind, TestCase};
 use std::collections::BTreeMap;
@@ -101,25 +101,39 @@ fn scalar_value(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(v)
 }
 
-pub fn run(a: &SimArgs) -> Result<ExitCode> {
-    let text =
-        std::fs::read(&a.file).with_context(|| format!("cannot read {}", a.file.display()))?;
+/// Reads FILE and parses its test header; on a problem prints it and returns `Err(fail)`.
+pub(crate) fn read_tests(
+    file: &Path,
+    fail: u8,
+) -> std::result::Result<testfile::TestFile, ExitCode> {
+    let text = std::fs::read(file).map_err(|e| {
+        eprintln!("error: cannot read {}: {e}", file.display());
+        ExitCode::from(fail)
+    })?;
     let text = String::from_utf8_lossy(&text);
-    let name = a.file.display().to_string();
-    let tf = match testfile::parse(&name, &text) {
-        Ok(Some(t)) => t,
+    let name = file.display().to_string();
+    match testfile::parse(&name, &text) {
+        Ok(Some(t)) => Ok(t),
         Ok(None) => {
             eprintln!(
                 "error: {name} has no test vectors; add a `/*! [config] ... [test] ... !*/` header (see docs/test-format.md)"
             );
-            return Ok(ExitCode::from(1));
+            Err(ExitCode::from(fail))
         }
         Err(errs) => {
             for e in errs {
                 eprintln!("error: {e}");
             }
-            return Ok(ExitCode::from(1));
+            Err(ExitCode::from(fail))
         }
+    }
+}
+
+pub fn run(a: &SimArgs) -> Result<ExitCode> {
+    let name = a.file.display().to_string();
+    let tf = match read_tests(&a.file, 1) {
+        Ok(t) => t,
+        Err(code) => return Ok(code),
     };
     if !(a.stall_prob >= 0.0 && a.stall_prob < 1.0) || a.max_latency == 0 {
         eprintln!("error: --stall-prob must be in [0, 1) and --max-latency at least 1");

@@ -121,16 +121,15 @@ fn usage_and_compile_errors_exit_2() {
     assert_eq!(o.code, 2);
 }
 
+/// A test whose last expected value is wrong.
+const WRONG_EXPECTATION: &str = "/*!\n[config]\n[test]\nname: off by one\nkernel_name: k\n\
+    global_size: 4 0 0\narg_out: 0 buffer int[4] 0 1 2 4\n!*/\n\
+    kernel void k(global int *o) { o[get_global_id(0)] = get_global_id(0); }\n";
+
 #[test]
 fn a_wrong_expected_value_fails_with_the_first_difference() {
     let dir = tempfile::tempdir().unwrap();
-    let f = common::write(
-        dir.path(),
-        "wrong.cl",
-        "/*!\n[config]\n[test]\nname: off by one\nkernel_name: k\nglobal_size: 4 0 0\n\
-         arg_out: 0 buffer int[4] 0 1 2 4\n!*/\n\
-         kernel void k(global int *o) { o[get_global_id(0)] = get_global_id(0); }\n",
-    );
+    let f = common::write(dir.path(), "wrong.cl", WRONG_EXPECTATION);
     let o = oclhls(&["emu", &f], Path::new("."));
     assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
     assert!(
@@ -158,13 +157,7 @@ fn sim_compares_verilator_with_the_emulator() {
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert!(o.stdout.contains("; the emulator agrees)"), "{}", o.stdout);
     // a wrong expectation: both Verilator and the emulator report it
-    let f = common::write(
-        dir.path(),
-        "wrong.cl",
-        "/*!\n[config]\n[test]\nname: off by one\nkernel_name: k\nglobal_size: 4 0 0\n\
-         arg_out: 0 buffer int[4] 0 1 2 4\n!*/\n\
-         kernel void k(global int *o) { o[get_global_id(0)] = get_global_id(0); }\n",
-    );
+    let f = common::write(dir.path(), "wrong.cl", WRONG_EXPECTATION);
     let out2 = dir.path().join("rtl2");
     let o = oclhls(&["sim", &f, "-o", out2.to_str().unwrap()], &root());
     assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);

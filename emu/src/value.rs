@@ -399,29 +399,27 @@ pub fn float_binop(op: BinOp, k: ScalarKind, a: u64, b: u64) -> u64 {
     if op.is_comparison() {
         return cmp_holds(op, x.partial_cmp(&y)) as u64;
     }
-    if k == ScalarKind::Float {
-        let (x, y) = (x as f32, y as f32);
-        let r = match op {
-            BinOp::Add => x + y,
-            BinOp::Sub => x - y,
-            BinOp::Mul => x * y,
-            BinOp::Div => x / y,
-            BinOp::Rem => x % y,
-            BinOp::LogAnd => ((x != 0.0) && (y != 0.0)) as u32 as f32,
-            _ => ((x != 0.0) || (y != 0.0)) as u32 as f32,
-        };
-        return r.to_bits() as u64;
+    // One rounding per operation: in `f32` for float; double is exact in f64, and half
+    // operations on exact f64 values round once correctly in `from_f64`.
+    macro_rules! arith {
+        ($x:expr, $y:expr, $zero:expr, $one:expr) => {{
+            let (x, y) = ($x, $y);
+            match op {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => x / y,
+                BinOp::Rem => x % y,
+                BinOp::LogAnd if x != $zero && y != $zero => $one,
+                BinOp::LogOr if x != $zero || y != $zero => $one,
+                _ => $zero,
+            }
+        }};
     }
-    // double is exact in f64; half operations on exact f64 values round once correctly.
-    let r = match op {
-        BinOp::Add => x + y,
-        BinOp::Sub => x - y,
-        BinOp::Mul => x * y,
-        BinOp::Div => x / y,
-        BinOp::Rem => x % y,
-        BinOp::LogAnd => ((x != 0.0) && (y != 0.0)) as u32 as f64,
-        _ => ((x != 0.0) || (y != 0.0)) as u32 as f64,
-    };
+    if k == ScalarKind::Float {
+        return arith!(x as f32, y as f32, 0f32, 1f32).to_bits() as u64;
+    }
+    let r = arith!(x, y, 0f64, 1f64);
     from_f64(k, r)
 }
 
