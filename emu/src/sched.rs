@@ -15,7 +15,7 @@ use frontend::ast::{AddrSpace, FuncId, Program, Type, VarId};
 use frontend::{SourceMap, Span};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Sender};
 use std::sync::Mutex;
 
 /// Largest work-group the emulator runs (each work-item is a coroutine with its own stack).
@@ -50,7 +50,8 @@ enum Status {
 struct Slot {
     group: usize,
     status: Status,
-    resume: Option<Sender<()>>,
+    /// The thread running this work-item until it is done.
+    worker: Option<Worker>,
     last: Span,
     who: String,
 }
@@ -155,6 +156,7 @@ pub fn run(
     std::thread::scope(|s| -> Result<(), EmuError> {
         let (tx, rx) = mpsc::channel::<(usize, ToSched)>();
         let mut slots: Vec<Slot> = Vec::new();
+        let mut idle: Vec<Worker> = Vec::new();
         loop {
             // start work-groups
             for li in 0..launches.len() {
@@ -173,7 +175,7 @@ pub fn run(
                 let linear = l.next_group;
                 l.next_group += 1;
                 let first = slots.len();
-                let n = start_group(s, &env, l, li, linear, &tx, &mut slots)?;
+                let n = start_group(s, &env, l, li, linear, &tx, &mut slots, &mut idle)?;
                 l.active = Some((linear, first, n));
             }
             if launches.iter().all(|l| l.finished) {
@@ -210,8 +212,9 @@ pub fn run(
             }
             let pick = runnable[(rng.next() % runnable.len() as u64) as usize];
             slots[pick].status = Status::Runnable;
-            if let Some(r) = &slots[pick].resume {
-                r.send(())
+            if let Some(w) = &slots[pick].worker {
+                w.resume
+                    .send(())
                     .map_err(|_| fail("internal: a work-item vanished"))?;
             }
             let (idx, msg) = rx
@@ -241,7 +244,7 @@ pub fn run(
                 ToSched::Done(r) => {
                     r?;
                     slot.status = Status::Done;
-                    slot.resume = None;
+                    idle.extend(slot.worker.take());
                 }
             }
             let li = slots[idx].group;
@@ -494,7 +497,79 @@ fn setup_launch(
     })
 }
 
-/// Spawns the work-items of work-group `linear` of launch `li`; returns how many.
+/// A work-item for a pooled thread to run.
+struct Job {
+    index: usize,
+    geom: Geometry,
+    id: ItemId,
+    blocking: Vec<usize>,
+    params: Vec<Val>,
+    local_vars: Vec<(VarId, u32)>,
+    func: FuncId,
+}
+
+/// A pooled thread: work-items run on it one after another (creating a thread per
+/// work-item would dominate the run time of large NDRanges).
+struct Worker {
+    job: Sender<Job>,
+    resume: Sender<()>,
+}
+
+fn spawn_worker<'scope, 'env>(
+    s: &'scope std::thread::Scope<'scope, 'env>,
+    env: &'scope Env<'env>,
+    tx: &Sender<(usize, ToSched)>,
+) -> Result<Worker, EmuError> {
+    let (job_tx, job_rx) = mpsc::channel::<Job>();
+    let (resume_tx, resume_rx) = mpsc::channel::<()>();
+    let to_sched = tx.clone();
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn_scoped(s, move || {
+            let mut resume = Some(resume_rx);
+            while let Ok(job) = job_rx.recv() {
+                let Some(r) = resume.take() else {
+                    break;
+                };
+                let link = Link {
+                    index: job.index,
+                    to_sched: to_sched.clone(),
+                    resume: r,
+                };
+                let mut item = env.item(job.geom, job.id, Some(link), job.blocking);
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let Some(link) = &item.link else {
+                        return Ok(());
+                    };
+                    if link.resume.recv().is_err() {
+                        return Err(EmuError::Aborted);
+                    }
+                    for (v, a) in &job.local_vars {
+                        item.vars[v.0 as usize] = *a;
+                    }
+                    let span = item.prog.func(job.func).span;
+                    item.call(job.func, job.params, span).map(|_| ())
+                }));
+                let panicked = r.is_err();
+                let r = r.unwrap_or_else(|_| {
+                    Err(fail("internal error: the emulator panicked in a work-item"))
+                });
+                resume = item.link.take().map(|l| l.resume);
+                if to_sched.send((job.index, ToSched::Done(r))).is_err() || panicked {
+                    break;
+                }
+            }
+        })
+        .map_err(|e| fail(format!("cannot start a work-item thread: {e}")))?;
+    Ok(Worker {
+        job: job_tx,
+        resume: resume_tx,
+    })
+}
+
+/// Starts the work-items of work-group `linear` of launch `li` on pooled threads; returns how
+/// many.
+#[allow(clippy::too_many_arguments)]
 fn start_group<'scope, 'env>(
     s: &'scope std::thread::Scope<'scope, 'env>,
     env: &'scope Env<'env>,
@@ -503,6 +578,7 @@ fn start_group<'scope, 'env>(
     linear: u32,
     tx: &Sender<(usize, ToSched)>,
     slots: &mut Vec<Slot>,
+    idle: &mut Vec<Worker>,
 ) -> Result<usize, EmuError> {
     let g = &l.geom;
     let gid = [
@@ -530,7 +606,6 @@ fn start_group<'scope, 'env>(
         for y in 0..size[1] {
             for x in 0..size[0] {
                 let index = slots.len();
-                let (rtx, rrx): (Sender<()>, Receiver<()>) = mpsc::channel();
                 let id = ItemId {
                     launch: li,
                     kernel: l.func,
@@ -539,43 +614,27 @@ fn start_group<'scope, 'env>(
                     local: [x, y, z],
                     local_size: size,
                 };
-                let link = Link {
-                    index,
-                    to_sched: tx.clone(),
-                    resume: rrx,
+                let who = env.item(g.clone(), id.clone(), None, Vec::new()).who();
+                let worker = match idle.pop() {
+                    Some(w) => w,
+                    None => spawn_worker(s, env, tx)?,
                 };
-                let mut item = env.item(g.clone(), id, Some(link), l.blocking.clone());
-                let who = item.who();
-                let params = l.params.clone();
-                let local_vars = l.local_vars.clone();
-                let func = l.func;
-                let done_tx = tx.clone();
-                std::thread::Builder::new()
-                    .stack_size(STACK)
-                    .spawn_scoped(s, move || {
-                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            let Some(link) = &item.link else {
-                                return Ok(());
-                            };
-                            if link.resume.recv().is_err() {
-                                return Err(EmuError::Aborted);
-                            }
-                            for (v, a) in &local_vars {
-                                item.vars[v.0 as usize] = *a;
-                            }
-                            let span = item.prog.func(func).span;
-                            item.call(func, params, span).map(|_| ())
-                        }));
-                        let r = r.unwrap_or_else(|_| {
-                            Err(fail("internal error: the emulator panicked in a work-item"))
-                        });
-                        let _ = done_tx.send((index, ToSched::Done(r)));
+                worker
+                    .job
+                    .send(Job {
+                        index,
+                        geom: g.clone(),
+                        id,
+                        blocking: l.blocking.clone(),
+                        params: l.params.clone(),
+                        local_vars: l.local_vars.clone(),
+                        func: l.func,
                     })
-                    .map_err(|e| fail(format!("cannot start a work-item thread: {e}")))?;
+                    .map_err(|_| fail("internal: a work-item thread vanished"))?;
                 slots.push(Slot {
                     group: li,
                     status: Status::Runnable,
-                    resume: Some(rtx),
+                    worker: Some(worker),
                     last: env.prog.func(l.func).span,
                     who,
                 });
