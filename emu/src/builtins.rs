@@ -345,6 +345,23 @@ impl Item<'_> {
                     (0, (1i128 << bits) - 1)
                 };
                 let iv = |j: usize, i: usize| int_value(ak, lane(&vals[j], i));
+                // a * b exactly, as (high bits >> width, low bits): 64-bit unsigned products
+                // need 128 unsigned bits.
+                let prod_hi = |x: i128, y: i128| -> i128 {
+                    if !signed && bits == 64 {
+                        ((x as u128 * y as u128) >> 64) as i128
+                    } else {
+                        (x * y) >> bits
+                    }
+                };
+                let mad_sat = |x: i128, y: i128, z: i128| -> u64 {
+                    if !signed && bits == 64 {
+                        let r = (x as u128 * y as u128).saturating_add(z as u128);
+                        r.min(u64::MAX as u128) as u64
+                    } else {
+                        rk.truncate((x * y + z).clamp(lo, hi) as u64)
+                    }
+                };
                 let raw = |j: usize, i: usize| ak.truncate(lane(&vals[j], i));
                 let wrap = |x: i128| rk.truncate(x as u64);
                 let sat = |x: i128| rk.truncate(x.clamp(lo, hi) as u64);
@@ -354,11 +371,11 @@ impl Item<'_> {
                     M::SubSat => sat(iv(0, i) - iv(1, i)),
                     M::Hadd => wrap((iv(0, i) + iv(1, i)) >> 1),
                     M::Rhadd => wrap((iv(0, i) + iv(1, i) + 1) >> 1),
-                    M::MulHi => wrap((iv(0, i) * iv(1, i)) >> bits),
-                    M::MadHi => wrap(((iv(0, i) * iv(1, i)) >> bits) + iv(2, i)),
-                    M::MadSat => sat(iv(0, i) * iv(1, i) + iv(2, i)),
-                    M::Mul24 => wrap(iv(0, i) * iv(1, i)),
-                    M::Mad24 => wrap(iv(0, i) * iv(1, i) + iv(2, i)),
+                    M::MulHi => wrap(prod_hi(iv(0, i), iv(1, i))),
+                    M::MadHi => wrap(prod_hi(iv(0, i), iv(1, i)) + iv(2, i)),
+                    M::MadSat => mad_sat(iv(0, i), iv(1, i), iv(2, i)),
+                    M::Mul24 => wrap(iv(0, i).wrapping_mul(iv(1, i))),
+                    M::Mad24 => wrap(iv(0, i).wrapping_mul(iv(1, i)) + iv(2, i)),
                     M::Rotate => {
                         let s = (raw(1, i) % bits as u64) as u32;
                         let x = raw(0, i);

@@ -21,6 +21,8 @@ use std::sync::Mutex;
 /// Largest work-group the emulator runs (each work-item is a coroutine with its own stack).
 const MAX_GROUP: u64 = 1024;
 const STACK: usize = 16 << 20;
+/// Largest local memory of one work-group.
+const MAX_LOCAL: usize = 64 << 20;
 
 struct SplitMix(u64);
 
@@ -155,7 +157,17 @@ pub fn run(
     let mut rng = SplitMix(cfg.seed);
     std::thread::scope(|s| -> Result<(), EmuError> {
         let (tx, rx) = mpsc::channel::<(usize, ToSched)>();
-        let mut slots: Vec<Slot> = Vec::new();
+        // Launch `li` owns slots `li * MAX_GROUP ..`, reused by each of its work-groups, so
+        // memory stays bounded however many work-groups run.
+        let mut slots: Vec<Slot> = (0..launches.len() * MAX_GROUP as usize)
+            .map(|_| Slot {
+                group: 0,
+                status: Status::Done,
+                worker: None,
+                last: Span::default(),
+                who: String::new(),
+            })
+            .collect();
         let mut idle: Vec<Worker> = Vec::new();
         loop {
             // start work-groups
@@ -174,8 +186,8 @@ pub fn run(
                 }
                 let linear = l.next_group;
                 l.next_group += 1;
-                let first = slots.len();
-                let n = start_group(s, &env, l, li, linear, &tx, &mut slots, &mut idle)?;
+                let first = li * MAX_GROUP as usize;
+                let n = start_group(s, &env, l, li, linear, &tx, &mut slots[first..], &mut idle)?;
                 l.active = Some((linear, first, n));
             }
             if launches.iter().all(|l| l.finished) {
@@ -417,6 +429,17 @@ fn setup_launch(
     }
     let mut params = Vec::new();
     let mut blocking = Vec::new();
+    let local_limit = |off: usize| {
+        if off > MAX_LOCAL {
+            Err(fail(format!(
+                "kernel `{}` needs {off} bytes of local memory; the emulator allows {MAX_LOCAL}",
+                l.kernel
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    local_limit(off)?;
     for (i, (p, a)) in f.params.iter().zip(&l.args).enumerate() {
         let info = prog.var(*p);
         let ty = &info.ty;
@@ -476,6 +499,7 @@ fn setup_launch(
         };
         params.push(v);
     }
+    local_limit(off)?;
     Ok(LaunchState {
         func,
         geom: Geometry {
@@ -577,7 +601,7 @@ fn start_group<'scope, 'env>(
     li: usize,
     linear: u32,
     tx: &Sender<(usize, ToSched)>,
-    slots: &mut Vec<Slot>,
+    slots: &mut [Slot],
     idle: &mut Vec<Worker>,
 ) -> Result<usize, EmuError> {
     let g = &l.geom;
@@ -605,7 +629,7 @@ fn start_group<'scope, 'env>(
     for z in 0..size[2] {
         for y in 0..size[1] {
             for x in 0..size[0] {
-                let index = slots.len();
+                let index = li * MAX_GROUP as usize + n;
                 let id = ItemId {
                     launch: li,
                     kernel: l.func,
@@ -631,13 +655,13 @@ fn start_group<'scope, 'env>(
                         func: l.func,
                     })
                     .map_err(|_| fail("internal: a work-item thread vanished"))?;
-                slots.push(Slot {
+                slots[n] = Slot {
                     group: li,
                     status: Status::Runnable,
                     worker: Some(worker),
                     last: env.prog.func(l.func).span,
                     who,
-                });
+                };
                 n += 1;
             }
         }
