@@ -297,7 +297,7 @@ impl<'a> Item<'a> {
             }
             Hit::Miss(note) => {
                 drop(sh);
-                let note = if addr < crate::mem::GLOBAL_BASE {
+                let note = if addr < 0x1000 {
                     "a null (or nearly null) pointer".to_string()
                 } else {
                     note
@@ -394,6 +394,12 @@ impl<'a> Item<'a> {
                 let info = self.prog.var(*var);
                 if info.space == AddrSpace::Local {
                     // allocated per work-group when the kernel starts
+                    if self.vars[var.0 as usize] == 0 {
+                        return Err(self.unsupported(
+                            s.span,
+                            "a `local` variable declared outside the kernel function",
+                        ));
+                    }
                     return Ok(Flow::Normal);
                 }
                 let ty = info.ty.clone();

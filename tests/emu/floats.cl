@@ -12,9 +12,10 @@ arg_out: 1 buffer float[24] \
 arg_out: 2 buffer int[13] 2147483647 -2 -3 -2 -2 1 1 1 1 1069547520 0 1 4
 # transcendental functions: OpenCL allows 3 to 4 ulp; we check within 2 of the correctly
 # rounded value (computed in double precision and rounded to float)
-arg_out: 3 buffer float[8] \
+arg_out: 3 buffer float[10] \
     4.481688976287842 1.0986123085021973 0.9974949955940247 -0.9899924993515015 \
     2.601173162460327 5.196152210235596 -0.9866142868995667 1.4422495365142822 \
+    0.9661051630973816 2.2090496713644825e-05 \
     tolerance 2 ulp
 !*/
 
@@ -65,4 +66,6 @@ kernel void floats(global const float *a, global float *o, global int *i, global
     t[5] = pow(a[2], a[0]);
     t[6] = tanh(a[1]);
     t[7] = cbrt(a[2]);
+    t[8] = erf(a[0]);
+    t[9] = erfc(a[2]);
 }
