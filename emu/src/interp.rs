@@ -92,7 +92,7 @@ pub enum Flow {
 }
 
 /// Statements and expressions run before a work-item hands control back.
-const SLICE: u32 = 200;
+const SLICE: u32 = 1000;
 
 pub struct Item<'a> {
     pub prog: &'a Program,

@@ -19,7 +19,7 @@
 //! Design: the interpreter (`interp.rs`) walks the AST with an explicit per-work-item state
 //! (private memory, variable addresses). Work-items are coroutines: each runs on its own
 //! thread, but only one runs at a time, handing control back to the scheduler (`sched.rs`) at
-//! barriers, work-group functions, pipe operations, and every few hundred steps. The
+//! barriers, work-group functions, pipe operations, and every thousand steps. The
 //! scheduler picks the next work-item with a seeded generator among all launches that run
 //! concurrently, which is what makes barriers, blocking pipes and fair interleaving of
 //! several kernels work without any true parallelism.
