@@ -192,9 +192,9 @@ fn step_float(k: ScalarKind, bits: u64, up: bool) -> u64 {
     }
 }
 
-/// Rounds the exact value `exact_cmp` (compared through `cmp`) to float kind `k` with `r`.
-/// `nearest` is the round-to-nearest result; `cmp(v)` tells how candidate `v` compares with the
-/// exact value.
+/// Applies rounding mode `r` to `nearest`, the round-to-nearest-even result of converting an
+/// exact value to float kind `k`; `cmp(c)` orders a candidate `c` against the exact value.
+/// Round-to-nearest is off by at most one step, so one step in the right direction is enough.
 fn directed(
     k: ScalarKind,
     nearest: u64,
@@ -211,22 +211,9 @@ fn directed(
         Rounding::Default | Rounding::Rte => nearest,
         Rounding::Rtp if o == Less => step_float(k, nearest, true),
         Rounding::Rtn if o == Greater => step_float(k, nearest, false),
-        Rounding::Rtz => {
-            // too large in magnitude: step towards zero
-            let exact_positive = if o == Equal {
-                v >= 0.0
-            } else {
-                (o == Less) ^ (v < 0.0)
-            };
-            let _ = exact_positive;
-            if (v > 0.0 && o == Greater) || (v < 0.0 && o == Less) {
-                step_float(k, nearest, v < 0.0)
-            } else if v.is_infinite() {
-                // overflowed to infinity: the exact value is finite
-                step_float(k, nearest, v < 0.0)
-            } else {
-                nearest
-            }
+        // too large in magnitude (including an overflow to infinity): one step towards zero
+        Rounding::Rtz if (v > 0.0 && o == Greater) || (v < 0.0 && o == Less) => {
+            step_float(k, nearest, v < 0.0)
         }
         _ => nearest,
     }
@@ -513,6 +500,79 @@ mod tests {
         let nan = f32::NAN.to_bits() as u64;
         assert_eq!(float_binop(BinOp::Ne, Float, nan, nan), 1);
         assert_eq!(float_binop(BinOp::Eq, Float, nan, nan), 0);
+    }
+
+    #[test]
+    fn directed_rounding_between_float_types() {
+        let d = |x: f64| x.to_bits();
+        let third = 1.0f64 / 3.0;
+        let (lo, hi) = (0.333_333_313_465_118_4f32, 0.333_333_343_267_440_8f32);
+        let to_f = |r| f32::from_bits(convert_lane(Double, d(third), Float, false, r) as u32);
+        assert_eq!(to_f(Rounding::Rtn), lo);
+        assert_eq!(to_f(Rounding::Rtz), lo);
+        assert_eq!(to_f(Rounding::Rtp), hi);
+        assert_eq!(to_f(Rounding::Rte), hi);
+        let neg = |r| f32::from_bits(convert_lane(Double, d(-third), Float, false, r) as u32);
+        assert_eq!(neg(Rounding::Rtz), -lo);
+        assert_eq!(neg(Rounding::Rtn), -hi);
+        // overflow: rtz and rtn stop at the largest finite float, rte goes to infinity
+        let big = |r| f32::from_bits(convert_lane(Double, d(1e39), Float, false, r) as u32);
+        assert_eq!(big(Rounding::Rtz), f32::MAX);
+        assert_eq!(big(Rounding::Rtn), f32::MAX);
+        assert_eq!(big(Rounding::Rte), f32::INFINITY);
+        // exact values are never moved
+        assert_eq!(
+            convert_lane(Int, 8, Float, false, Rounding::Rtp),
+            8f32.to_bits() as u64
+        );
+        // double to half
+        assert_eq!(
+            convert_lane(Double, d(1.0 / 3.0), Half, false, Rounding::Rtp),
+            0x3556
+        );
+        assert_eq!(
+            convert_lane(Double, d(1.0 / 3.0), Half, false, Rounding::Rtz),
+            0x3555
+        );
+    }
+
+    #[test]
+    fn sixty_four_bit_edges() {
+        let min = i64::MIN as u64;
+        assert_eq!(int_binop(BinOp::Div, Long, min, u64::MAX).unwrap(), min);
+        assert_eq!(int_binop(BinOp::Rem, Long, min, u64::MAX).unwrap(), 0);
+        assert_eq!(int_binop(BinOp::Shl, ULong, 1, 65).unwrap(), 2);
+        assert_eq!(int_binop(BinOp::Shr, Long, min, 127).unwrap(), u64::MAX);
+        assert_eq!(int_binop(BinOp::Mul, ULong, u64::MAX, u64::MAX).unwrap(), 1);
+        assert_eq!(convert_lane(Long, min, UInt, true, Rounding::Default), 0);
+        assert_eq!(
+            convert_lane(ULong, u64::MAX, Int, true, Rounding::Default),
+            0x7fff_ffff
+        );
+        assert_eq!(
+            convert_lane(
+                Float,
+                (-1e20f32).to_bits() as u64,
+                Long,
+                true,
+                Rounding::Default
+            ),
+            min
+        );
+        assert_eq!(
+            convert_lane(Bool, 1, Float, false, Rounding::Default),
+            1f32.to_bits() as u64
+        );
+        assert_eq!(
+            convert_lane(
+                Float,
+                (-0.0f32).to_bits() as u64,
+                Bool,
+                false,
+                Rounding::Default
+            ),
+            0
+        );
     }
 
     #[test]
