@@ -506,7 +506,7 @@ mod tests {
     fn directed_rounding_between_float_types() {
         let d = |x: f64| x.to_bits();
         let third = 1.0f64 / 3.0;
-        let (lo, hi) = (0.333_333_313_465_118_4f32, 0.333_333_343_267_440_8f32);
+        let (lo, hi) = (f32::from_bits(0x3eaa_aaaa), f32::from_bits(0x3eaa_aaab));
         let to_f = |r| f32::from_bits(convert_lane(Double, d(third), Float, false, r) as u32);
         assert_eq!(to_f(Rounding::Rtn), lo);
         assert_eq!(to_f(Rounding::Rtz), lo);
