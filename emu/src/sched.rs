@@ -791,6 +791,22 @@ fn deadlock(
             ));
         }
     }
+    for l in launches
+        .iter()
+        .filter(|l| l.active.is_none() && !l.finished)
+    {
+        let waits: Vec<String> = l
+            .after
+            .iter()
+            .filter(|&&a| !launches[a].finished)
+            .map(|&a| format!("`{}`", prog.func(launches[a].func).name))
+            .collect();
+        notes.push(format!(
+            "kernel `{}` has not started: it runs after {}",
+            prog.func(l.func).name,
+            waits.join(" and ")
+        ));
+    }
     let span = primary.unwrap_or_default();
     let mut e = EmuError::at(
         span,
