@@ -11,7 +11,9 @@ use crate::interp::{Geometry, GroupShared, Item, ItemId, Link, Shared, ToSched};
 use crate::pipes::Pipe;
 use crate::value::{self, Val};
 use crate::{ArgValue, Config, EmuError, Outcome, RunSpec};
-use frontend::ast::{AddrSpace, FuncId, Program, Type, VarId};
+use frontend::ast::{
+    AddrSpace, Builtin, Expr, ExprKind, FuncId, Init, Program, Stmt, StmtKind, Type, VarId,
+};
 use frontend::{SourceMap, Span};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -71,6 +73,11 @@ struct LaunchState {
     total_groups: u32,
     /// Live group: (linear index, first slot, slot count).
     active: Option<(u32, usize, usize)>,
+    /// The kernel never synchronises (no barrier, pipe, work-group function or async copy
+    /// anywhere in its call graph), so its work-items cannot observe each other's progress
+    /// and a work-group runs as one coroutine, work-item after work-item: one hand-over per
+    /// work-group instead of one per work-item.
+    sequential: bool,
     finished: bool,
 }
 
@@ -517,6 +524,7 @@ fn setup_launch(
         next_group: 0,
         total_groups,
         active: None,
+        sequential: !synchronises(prog, func, &mut Vec::new()),
         finished: false,
     })
 }
@@ -525,7 +533,9 @@ fn setup_launch(
 struct Job {
     index: usize,
     geom: Geometry,
-    id: ItemId,
+    /// One work-item, or a whole work-group run one work-item after another (kernels that
+    /// never synchronise, see `LaunchState::sequential`).
+    ids: Vec<ItemId>,
     blocking: Vec<usize>,
     params: Vec<Val>,
     local_vars: Vec<(VarId, u32)>,
@@ -555,31 +565,40 @@ fn spawn_worker<'scope, 'env>(
                 let Some(r) = resume.take() else {
                     break;
                 };
-                let link = Link {
-                    index: job.index,
-                    to_sched: to_sched.clone(),
-                    resume: r,
-                };
-                let mut item = env.item(job.geom, job.id, Some(link), job.blocking);
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let Some(link) = &item.link else {
-                        return Ok(());
+                // wait for the scheduler to pick this job
+                if r.recv().is_err() {
+                    break;
+                }
+                resume = Some(r);
+                let mut result = Ok(());
+                let mut panicked = false;
+                for id in job.ids {
+                    let Some(r) = resume.take() else {
+                        break;
                     };
-                    if link.resume.recv().is_err() {
-                        return Err(EmuError::Aborted);
+                    let link = Link {
+                        index: job.index,
+                        to_sched: to_sched.clone(),
+                        resume: r,
+                    };
+                    let mut item = env.item(job.geom.clone(), id, Some(link), job.blocking.clone());
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        for (v, a) in &job.local_vars {
+                            item.vars[v.0 as usize] = *a;
+                        }
+                        let span = item.prog.func(job.func).span;
+                        item.call(job.func, job.params.clone(), span).map(|_| ())
+                    }));
+                    panicked = r.is_err();
+                    result = r.unwrap_or_else(|_| {
+                        Err(fail("internal error: the emulator panicked in a work-item"))
+                    });
+                    resume = item.link.take().map(|l| l.resume);
+                    if result.is_err() {
+                        break;
                     }
-                    for (v, a) in &job.local_vars {
-                        item.vars[v.0 as usize] = *a;
-                    }
-                    let span = item.prog.func(job.func).span;
-                    item.call(job.func, job.params, span).map(|_| ())
-                }));
-                let panicked = r.is_err();
-                let r = r.unwrap_or_else(|_| {
-                    Err(fail("internal error: the emulator panicked in a work-item"))
-                });
-                resume = item.link.take().map(|l| l.resume);
-                if to_sched.send((job.index, ToSched::Done(r))).is_err() || panicked {
+                }
+                if to_sched.send((job.index, ToSched::Done(result))).is_err() || panicked {
                     break;
                 }
             }
@@ -625,48 +644,206 @@ fn start_group<'scope, 'env>(
                 ..Default::default()
             },
         );
-    let mut n = 0;
+    let mut ids = Vec::new();
     for z in 0..size[2] {
         for y in 0..size[1] {
             for x in 0..size[0] {
-                let index = li * MAX_GROUP as usize + n;
-                let id = ItemId {
+                ids.push(ItemId {
                     launch: li,
                     kernel: l.func,
                     group: gid,
                     group_linear: linear,
                     local: [x, y, z],
                     local_size: size,
-                };
-                let who = env.item(g.clone(), id.clone(), None, Vec::new()).who();
-                let worker = match idle.pop() {
-                    Some(w) => w,
-                    None => spawn_worker(s, env, tx)?,
-                };
-                worker
-                    .job
-                    .send(Job {
-                        index,
-                        geom: g.clone(),
-                        id,
-                        blocking: l.blocking.clone(),
-                        params: l.params.clone(),
-                        local_vars: l.local_vars.clone(),
-                        func: l.func,
-                    })
-                    .map_err(|_| fail("internal: a work-item thread vanished"))?;
-                slots[n] = Slot {
-                    group: li,
-                    status: Status::Runnable,
-                    worker: Some(worker),
-                    last: env.prog.func(l.func).span,
-                    who,
-                };
-                n += 1;
+                });
             }
         }
     }
+    let jobs: Vec<Vec<ItemId>> = if l.sequential {
+        vec![ids]
+    } else {
+        ids.into_iter().map(|id| vec![id]).collect()
+    };
+    let mut n = 0;
+    for ids in jobs {
+        let index = li * MAX_GROUP as usize + n;
+        let who = match &ids[..] {
+            [one] => env.item(g.clone(), one.clone(), None, Vec::new()).who(),
+            _ => format!(
+                "work-group {linear} of kernel `{}` (run one work-item after another)",
+                env.prog.func(l.func).name
+            ),
+        };
+        let worker = match idle.pop() {
+            Some(w) => w,
+            None => spawn_worker(s, env, tx)?,
+        };
+        worker
+            .job
+            .send(Job {
+                index,
+                geom: g.clone(),
+                ids,
+                blocking: l.blocking.clone(),
+                params: l.params.clone(),
+                local_vars: l.local_vars.clone(),
+                func: l.func,
+            })
+            .map_err(|_| fail("internal: a work-item thread vanished"))?;
+        slots[n] = Slot {
+            group: li,
+            status: Status::Runnable,
+            worker: Some(worker),
+            last: env.prog.func(l.func).span,
+            who,
+        };
+        n += 1;
+    }
     Ok(n)
+}
+
+/// Whether `f` or a function it calls uses a barrier, a pipe, a work-group function or an
+/// async copy.
+fn synchronises(prog: &Program, f: FuncId, seen: &mut Vec<FuncId>) -> bool {
+    if seen.contains(&f) {
+        return false;
+    }
+    seen.push(f);
+    let mut calls = Vec::new();
+    let mut sync = false;
+    visit_block(&prog.func(f).body.stmts, &mut |e| match &e.kind {
+        ExprKind::Call { func, .. } => calls.push(*func),
+        ExprKind::Builtin { builtin, .. } => {
+            sync |= !matches!(
+                builtin,
+                Builtin::GetWorkDim
+                    | Builtin::GetGlobalSize
+                    | Builtin::GetGlobalId
+                    | Builtin::GetLocalSize
+                    | Builtin::GetEnqueuedLocalSize
+                    | Builtin::GetLocalId
+                    | Builtin::GetNumGroups
+                    | Builtin::GetGroupId
+                    | Builtin::GetGlobalOffset
+                    | Builtin::GetGlobalLinearId
+                    | Builtin::GetLocalLinearId
+                    | Builtin::MemFence
+                    | Builtin::ReadMemFence
+                    | Builtin::WriteMemFence
+                    | Builtin::Min
+                    | Builtin::Max
+                    | Builtin::Clamp
+                    | Builtin::Mad
+                    | Builtin::Abs
+                    | Builtin::Select
+                    | Builtin::Math(_)
+                    | Builtin::NativeMath(_)
+                    | Builtin::Convert { .. }
+                    | Builtin::AsType
+                    | Builtin::VLoad(_)
+                    | Builtin::VStore(_)
+                    | Builtin::VLoadHalf(_)
+                    | Builtin::VStoreHalf(_)
+                    | Builtin::Atomic(_)
+                    | Builtin::Prefetch
+            );
+        }
+        _ => {}
+    });
+    sync || calls.into_iter().any(|c| synchronises(prog, c, seen))
+}
+
+fn visit_block(stmts: &[Stmt], f: &mut dyn FnMut(&Expr)) {
+    for s in stmts {
+        visit_stmt(s, f);
+    }
+}
+
+fn visit_stmt(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    match &s.kind {
+        StmtKind::Block(b) => visit_block(&b.stmts, f),
+        StmtKind::Decl { init, .. } => {
+            if let Some(i) = init {
+                visit_init(i, f);
+            }
+        }
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => visit_expr(e, f),
+        StmtKind::If { cond, then, els } => {
+            visit_expr(cond, f);
+            visit_stmt(then, f);
+            if let Some(e) = els {
+                visit_stmt(e, f);
+            }
+        }
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        } => {
+            if let Some(i) = init {
+                visit_stmt(i, f);
+            }
+            for e in cond.iter().chain(step) {
+                visit_expr(e, f);
+            }
+            visit_stmt(body, f);
+        }
+        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+            visit_expr(cond, f);
+            visit_stmt(body, f);
+        }
+        StmtKind::Switch { cond, cases } => {
+            visit_expr(cond, f);
+            for c in cases {
+                visit_block(&c.body, f);
+            }
+        }
+        StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) | StmtKind::Empty => {}
+    }
+}
+
+fn visit_init(i: &Init, f: &mut dyn FnMut(&Expr)) {
+    match i {
+        Init::Expr(e) => visit_expr(e, f),
+        Init::List(items) => items.iter().for_each(|i| visit_init(i, f)),
+    }
+}
+
+fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Unary { expr, .. }
+        | ExprKind::IncDec { expr, .. }
+        | ExprKind::Cast { expr, .. }
+        | ExprKind::Deref(expr)
+        | ExprKind::AddrOf(expr)
+        | ExprKind::Member { base: expr, .. }
+        | ExprKind::Swizzle { base: expr, .. } => visit_expr(expr, f),
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Assign { lhs, rhs, .. }
+        | ExprKind::Index {
+            base: lhs,
+            index: rhs,
+        }
+        | ExprKind::Comma(lhs, rhs) => {
+            visit_expr(lhs, f);
+            visit_expr(rhs, f);
+        }
+        ExprKind::Cond { cond, then, els } => {
+            visit_expr(cond, f);
+            visit_expr(then, f);
+            visit_expr(els, f);
+        }
+        ExprKind::VecLit(items)
+        | ExprKind::Call { args: items, .. }
+        | ExprKind::Builtin { args: items, .. } => items.iter().for_each(|a| visit_expr(a, f)),
+        ExprKind::IntLit(_)
+        | ExprKind::FloatLit(_)
+        | ExprKind::Var(_)
+        | ExprKind::Global(_)
+        | ExprKind::SizeOf(_) => {}
+    }
 }
 
 /// Releases a barrier once every work-item of the group has reached it; reports divergence.
