@@ -10,6 +10,24 @@ use crate::value::{self, int_value, lane_shape, Val};
 use frontend::ast::{AddrSpace, AtomicOp, Builtin, Expr, MathClass, MathFn, ScalarKind, Type};
 use frontend::Span;
 
+/// `get_global_id` and the other work-item functions.
+pub fn is_work_item_query(b: Builtin) -> bool {
+    matches!(
+        b,
+        Builtin::GetWorkDim
+            | Builtin::GetGlobalSize
+            | Builtin::GetGlobalId
+            | Builtin::GetLocalSize
+            | Builtin::GetEnqueuedLocalSize
+            | Builtin::GetLocalId
+            | Builtin::GetNumGroups
+            | Builtin::GetGroupId
+            | Builtin::GetGlobalOffset
+            | Builtin::GetGlobalLinearId
+            | Builtin::GetLocalLinearId
+    )
+}
+
 impl Item<'_> {
     pub fn builtin(&mut self, b: Builtin, args: &[Expr], e: &Expr) -> R<Val> {
         let span = e.span;

@@ -714,39 +714,31 @@ fn synchronises(prog: &Program, f: FuncId, seen: &mut Vec<FuncId>) -> bool {
     visit_block(&prog.func(f).body.stmts, &mut |e| match &e.kind {
         ExprKind::Call { func, .. } => calls.push(*func),
         ExprKind::Builtin { builtin, .. } => {
-            sync |= !matches!(
-                builtin,
-                Builtin::GetWorkDim
-                    | Builtin::GetGlobalSize
-                    | Builtin::GetGlobalId
-                    | Builtin::GetLocalSize
-                    | Builtin::GetEnqueuedLocalSize
-                    | Builtin::GetLocalId
-                    | Builtin::GetNumGroups
-                    | Builtin::GetGroupId
-                    | Builtin::GetGlobalOffset
-                    | Builtin::GetGlobalLinearId
-                    | Builtin::GetLocalLinearId
-                    | Builtin::MemFence
-                    | Builtin::ReadMemFence
-                    | Builtin::WriteMemFence
-                    | Builtin::Min
-                    | Builtin::Max
-                    | Builtin::Clamp
-                    | Builtin::Mad
-                    | Builtin::Abs
-                    | Builtin::Select
-                    | Builtin::Math(_)
-                    | Builtin::NativeMath(_)
-                    | Builtin::Convert { .. }
-                    | Builtin::AsType
-                    | Builtin::VLoad(_)
-                    | Builtin::VStore(_)
-                    | Builtin::VLoadHalf(_)
-                    | Builtin::VStoreHalf(_)
-                    | Builtin::Atomic(_)
-                    | Builtin::Prefetch
-            );
+            // a list of what is known not to synchronise, so that a new built-in is
+            // treated as synchronising until it is added here
+            sync |= !(crate::builtins::is_work_item_query(*builtin)
+                || matches!(
+                    builtin,
+                    Builtin::MemFence
+                        | Builtin::ReadMemFence
+                        | Builtin::WriteMemFence
+                        | Builtin::Min
+                        | Builtin::Max
+                        | Builtin::Clamp
+                        | Builtin::Mad
+                        | Builtin::Abs
+                        | Builtin::Select
+                        | Builtin::Math(_)
+                        | Builtin::NativeMath(_)
+                        | Builtin::Convert { .. }
+                        | Builtin::AsType
+                        | Builtin::VLoad(_)
+                        | Builtin::VStore(_)
+                        | Builtin::VLoadHalf(_)
+                        | Builtin::VStoreHalf(_)
+                        | Builtin::Atomic(_)
+                        | Builtin::Prefetch
+                ));
         }
         _ => {}
     });
