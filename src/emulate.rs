@@ -335,12 +335,7 @@ pub fn run(a: &EmuArgs) -> Result<ExitCode> {
                 "every output matched, but the test expects a difference (`expect_test_fail`)"
                     .to_string(),
             ),
-            (Ok(o), false) => {
-                if !o.printf.is_empty() {
-                    print!("{}", o.printf);
-                }
-                Ok(format!("{} steps", o.steps))
-            }
+            (Ok(o), false) => Ok(format!("{} steps", o.steps)),
             (Err(Failure::Mismatch(w) | Failure::Other(w)), _) => Err(w),
         };
         match outcome {

@@ -16,6 +16,9 @@
 //!   expression counts against [`Config::max_steps`];
 //! - a construct the emulator does not model is an error saying so at its span, never a value.
 //!
+//! Not modelled: `printf` (the front end rejects it: the device has no console), and
+//! `erf`/`erfc` in double precision.
+//!
 //! Design: the interpreter (`interp.rs`) walks the AST with an explicit per-work-item state
 //! (private memory, variable addresses). Work-items are coroutines: each runs on its own
 //! thread, but only one runs at a time, handing control back to the scheduler (`sched.rs`) at
@@ -110,9 +113,6 @@ impl Default for Config {
 pub struct Outcome {
     /// Final contents of every buffer, in [`RunSpec::buffers`] order.
     pub buffers: Vec<Vec<u8>>,
-    /// Text written by `printf` (the front end rejects `printf` today, so this stays empty
-    /// until it accepts it).
-    pub printf: String,
     /// Statements and expressions evaluated.
     pub steps: u64,
 }

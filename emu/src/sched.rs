@@ -303,7 +303,6 @@ pub fn run(
         .collect();
     Ok(Outcome {
         buffers,
-        printf: String::new(),
         steps: steps.load(Ordering::Relaxed),
     })
 }
