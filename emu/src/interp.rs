@@ -9,6 +9,7 @@ use crate::mem::{GlobalMem, Hit, LOCAL_BASE, PRIVATE_BASE, PRIVATE_LIMIT};
 use crate::pipes::Pipes;
 use crate::value::{self, lane_shape, to_bytes, ArithError, Val};
 use crate::EmuError;
+use corosensei::Yielder;
 use frontend::ast::{
     AddrSpace, BinOp, Expr, ExprKind, FuncId, Init, Program, Rounding, ScalarKind, Stmt, StmtKind,
     Type, UnOp,
@@ -16,7 +17,6 @@ use frontend::ast::{
 use frontend::Span;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Mutex, MutexGuard};
 
 pub type R<T> = Result<T, EmuError>;
@@ -78,10 +78,10 @@ pub enum ToSched {
     Done(R<()>),
 }
 
-pub struct Link {
-    pub index: usize,
-    pub to_sched: Sender<(usize, ToSched)>,
-    pub resume: Receiver<()>,
+/// How a work-item hands control back to the scheduler: it runs as a stackful coroutine
+/// (corosensei) on the scheduler's thread and suspends itself with a message.
+pub struct Link<'a> {
+    pub yielder: &'a Yielder<(), ToSched>,
 }
 
 pub enum Flow {
@@ -102,7 +102,7 @@ pub struct Item<'a> {
     pub private: Vec<u8>,
     pub sp: u32,
     pub vars: Vec<u32>,
-    pub link: Option<Link>,
+    pub link: Option<Link<'a>>,
     pub steps: &'a AtomicU64,
     pub max_steps: u64,
     pub slice: u32,
@@ -188,15 +188,13 @@ impl<'a> Item<'a> {
         Ok(())
     }
 
-    /// Sends a message to the scheduler and waits until it resumes this work-item.
+    /// Suspends this work-item with a message to the scheduler until it resumes it. (If the
+    /// run ends meanwhile, the coroutine is dropped and unwound from here.)
     pub fn hand_over(&mut self, msg: ToSched) -> R<()> {
-        let Some(link) = &self.link else {
-            return Ok(());
-        };
-        link.to_sched
-            .send((link.index, msg))
-            .map_err(|_| EmuError::Aborted)?;
-        link.resume.recv().map_err(|_| EmuError::Aborted)
+        if let Some(link) = &self.link {
+            link.yielder.suspend(msg);
+        }
+        Ok(())
     }
 
     /// A barrier (or the synchronisation of a work-group function).

@@ -20,11 +20,11 @@
 //! `erf`/`erfc` in double precision.
 //!
 //! Design: the interpreter (`interp.rs`) walks the AST with an explicit per-work-item state
-//! (private memory, variable addresses). Work-items are coroutines: each runs on its own
-//! thread, but only one runs at a time, handing control back to the scheduler (`sched.rs`) at
-//! barriers, work-group functions, pipe operations, and every thousand steps. The
-//! scheduler picks the next work-item with a seeded generator among all launches that run
-//! concurrently, which is what makes barriers, blocking pipes and fair interleaving of
+//! (private memory, variable addresses). Work-items are stackful coroutines (corosensei) on
+//! the caller's thread: a work-item runs until it hands control back to the scheduler
+//! (`sched.rs`) at a barrier, a work-group function, a pipe operation, or every thousand
+//! steps. The scheduler picks the next work-item with a seeded generator among all launches
+//! that run concurrently, which is what makes barriers, blocking pipes and fair interleaving of
 //! several kernels work without any true parallelism.
 
 mod builtins;
@@ -132,9 +132,6 @@ pub enum EmuError {
         labels: Vec<(Span, String)>,
         notes: Vec<String>,
     },
-    /// The run was stopped because another work-item failed (internal; never returned).
-    #[error("aborted")]
-    Aborted,
 }
 
 impl EmuError {

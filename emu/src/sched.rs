@@ -4,24 +4,28 @@
 //! work-groups of one kernel run concurrently); launches without an `after` dependency run
 //! concurrently, so at any time one work-group of each running launch is live. The next
 //! work-item to run is drawn with a seeded SplitMix64 generator among the runnable work-items
-//! of all live work-groups. A work-item runs until it yields (see `interp.rs`); only one runs
-//! at a time.
+//! of all live work-groups. A work-item is a stackful coroutine (corosensei) on the caller's
+//! thread: it runs until it yields (see `interp.rs`), so only one runs at a time and a switch
+//! costs no system call. Coroutine stacks are pooled and reused.
 
 use crate::interp::{Geometry, GroupShared, Item, ItemId, Link, Shared, ToSched};
 use crate::pipes::Pipe;
 use crate::value::{self, Val};
 use crate::{ArgValue, Config, EmuError, Outcome, RunSpec};
+use corosensei::stack::DefaultStack;
+use corosensei::{Coroutine, CoroutineResult};
 use frontend::ast::{
     AddrSpace, Builtin, Expr, ExprKind, FuncId, Init, Program, Stmt, StmtKind, Type, VarId,
 };
 use frontend::{SourceMap, Span};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Sender};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Largest work-group the emulator runs (each work-item is a coroutine with its own stack).
 const MAX_GROUP: u64 = 1024;
+/// Stack of one work-item coroutine (address space only; pages are committed when touched).
+/// The front end bounds nesting, so the interpreter's recursion is bounded too.
 const STACK: usize = 16 << 20;
 /// Largest local memory of one work-group.
 const MAX_LOCAL: usize = 64 << 20;
@@ -54,8 +58,8 @@ enum Status {
 struct Slot {
     group: usize,
     status: Status,
-    /// The thread running this work-item until it is done.
-    worker: Option<Worker>,
+    /// The coroutine running this work-item (or sequential work-group) until it is done.
+    co: Option<Co>,
     last: Span,
     who: String,
 }
@@ -124,15 +128,15 @@ pub fn run(
     for li in 0..spec.launches.len() {
         launches.push(setup_launch(prog, spec, li, &buf_addrs)?);
     }
-    let shared = Mutex::new(shared);
-    let steps = AtomicU64::new(0);
+    let shared = Arc::new(Mutex::new(shared));
+    let steps = Arc::new(AtomicU64::new(0));
     let env = Env {
-        prog,
-        shared: &shared,
-        steps: &steps,
+        prog: Arc::new(prog.clone()),
+        shared: shared.clone(),
+        steps: steps.clone(),
         max_steps: cfg.max_steps,
-        pipe_names: &pipe_names,
-        globals: &global_addrs,
+        pipe_names: pipe_names.into(),
+        globals: global_addrs.clone().into(),
     };
     // program-scope initialisers
     {
@@ -162,20 +166,19 @@ pub fn run(
         }
     }
     let mut rng = SplitMix(cfg.seed);
-    std::thread::scope(|s| -> Result<(), EmuError> {
-        let (tx, rx) = mpsc::channel::<(usize, ToSched)>();
+    let mut sched = || -> Result<(), EmuError> {
         // Launch `li` owns slots `li * MAX_GROUP ..`, reused by each of its work-groups, so
         // memory stays bounded however many work-groups run.
         let mut slots: Vec<Slot> = (0..launches.len() * MAX_GROUP as usize)
             .map(|_| Slot {
                 group: 0,
                 status: Status::Done,
-                worker: None,
+                co: None,
                 last: Span::default(),
                 who: String::new(),
             })
             .collect();
-        let mut idle: Vec<Worker> = Vec::new();
+        let mut stacks: Vec<DefaultStack> = Vec::new();
         loop {
             // start work-groups
             for li in 0..launches.len() {
@@ -194,7 +197,7 @@ pub fn run(
                 let linear = l.next_group;
                 l.next_group += 1;
                 let first = li * MAX_GROUP as usize;
-                let n = start_group(s, &env, l, li, linear, &tx, &mut slots[first..], &mut idle)?;
+                let n = start_group(&env, l, li, linear, &mut slots[first..], &mut stacks)?;
                 l.active = Some((linear, first, n));
             }
             if launches.iter().all(|l| l.finished) {
@@ -231,14 +234,24 @@ pub fn run(
             }
             let pick = runnable[(rng.next() % runnable.len() as u64) as usize];
             slots[pick].status = Status::Runnable;
-            if let Some(w) = &slots[pick].worker {
-                w.resume
-                    .send(())
-                    .map_err(|_| fail("internal: a work-item vanished"))?;
-            }
-            let (idx, msg) = rx
-                .recv()
-                .map_err(|_| fail("internal: the work-items vanished"))?;
+            let idx = pick;
+            let Some(co) = slots[idx].co.as_mut() else {
+                return Err(fail("internal: a runnable work-item has no coroutine"));
+            };
+            let msg = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| co.resume(())))
+            {
+                Ok(CoroutineResult::Yield(msg)) => msg,
+                Ok(CoroutineResult::Return(r)) => {
+                    if let Some(done) = slots[idx].co.take() {
+                        stacks.push(done.into_stack());
+                    }
+                    ToSched::Done(r)
+                }
+                Err(_) => {
+                    slots[idx].co = None;
+                    return Err(fail("internal error: the emulator panicked in a work-item"));
+                }
+            };
             let slot = &mut slots[idx];
             match msg {
                 ToSched::Yield(span) => slot.last = span,
@@ -263,7 +276,6 @@ pub fn run(
                 ToSched::Done(r) => {
                     r?;
                     slot.status = Status::Done;
-                    idle.extend(slot.worker.take());
                 }
             }
             let li = slots[idx].group;
@@ -288,8 +300,10 @@ pub fn run(
                 launches[li].active = None;
             }
         }
-    })?;
-    let sh = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    };
+    // Every coroutine is dropped (unwound if suspended) when `sched` returns.
+    sched()?;
+    let sh = shared.lock().unwrap_or_else(|e| e.into_inner());
     let buffers = buf_addrs
         .iter()
         .map(|a| {
@@ -307,40 +321,41 @@ pub fn run(
     })
 }
 
-/// What every work-item of a run shares.
-struct Env<'a> {
-    prog: &'a Program,
-    shared: &'a Mutex<Shared>,
-    steps: &'a AtomicU64,
+/// What every work-item of a run shares (owned, so that coroutines can hold a copy).
+#[derive(Clone)]
+struct Env {
+    prog: Arc<Program>,
+    shared: Arc<Mutex<Shared>>,
+    steps: Arc<AtomicU64>,
     max_steps: u64,
-    pipe_names: &'a [String],
-    globals: &'a [u32],
+    pipe_names: Arc<[String]>,
+    globals: Arc<[u32]>,
 }
 
-impl<'a> Env<'a> {
-    fn item(
-        &self,
+impl Env {
+    fn item<'a>(
+        &'a self,
         geom: Geometry,
         id: ItemId,
-        link: Option<Link>,
+        link: Option<Link<'a>>,
         blocking: Vec<usize>,
     ) -> Item<'a> {
         Item {
-            prog: self.prog,
-            shared: self.shared,
+            prog: &self.prog,
+            shared: &self.shared,
             geom,
             id,
             private: Vec::new(),
             sp: 0,
             vars: vec![0; self.prog.vars.len()],
             link,
-            steps: self.steps,
+            steps: &self.steps,
             max_steps: self.max_steps,
             slice: 0,
             bar_gen: 0,
             blocking_pipes: blocking,
-            pipe_names: self.pipe_names,
-            globals: self.globals,
+            pipe_names: &self.pipe_names,
+            globals: &self.globals,
         }
     }
 }
@@ -528,9 +543,11 @@ fn setup_launch(
     })
 }
 
-/// A work-item for a pooled thread to run.
+/// A work-item (or a sequential work-group) as a coroutine.
+type Co = Coroutine<(), ToSched, Result<(), EmuError>, DefaultStack>;
+
+/// What a coroutine runs.
 struct Job {
-    index: usize,
     geom: Geometry,
     /// One work-item, or a whole work-group run one work-item after another (kernels that
     /// never synchronise, see `LaunchState::sequential`).
@@ -541,86 +558,36 @@ struct Job {
     func: FuncId,
 }
 
-/// A pooled thread: work-items run on it one after another (creating a thread per
-/// work-item would dominate the run time of large NDRanges).
-struct Worker {
-    job: Sender<Job>,
-    resume: Sender<()>,
-}
-
-fn spawn_worker<'scope, 'env>(
-    s: &'scope std::thread::Scope<'scope, 'env>,
-    env: &'scope Env<'env>,
-    tx: &Sender<(usize, ToSched)>,
-) -> Result<Worker, EmuError> {
-    let (job_tx, job_rx) = mpsc::channel::<Job>();
-    let (resume_tx, resume_rx) = mpsc::channel::<()>();
-    let to_sched = tx.clone();
-    std::thread::Builder::new()
-        .stack_size(STACK)
-        .spawn_scoped(s, move || {
-            let mut resume = Some(resume_rx);
-            while let Ok(job) = job_rx.recv() {
-                let Some(r) = resume.take() else {
-                    break;
-                };
-                // wait for the scheduler to pick this job
-                if r.recv().is_err() {
-                    break;
-                }
-                resume = Some(r);
-                let mut result = Ok(());
-                let mut panicked = false;
-                for id in job.ids {
-                    let Some(r) = resume.take() else {
-                        break;
-                    };
-                    let link = Link {
-                        index: job.index,
-                        to_sched: to_sched.clone(),
-                        resume: r,
-                    };
-                    let mut item = env.item(job.geom.clone(), id, Some(link), job.blocking.clone());
-                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        for (v, a) in &job.local_vars {
-                            item.vars[v.0 as usize] = *a;
-                        }
-                        let span = item.prog.func(job.func).span;
-                        item.call(job.func, job.params.clone(), span).map(|_| ())
-                    }));
-                    panicked = r.is_err();
-                    result = r.unwrap_or_else(|_| {
-                        Err(fail("internal error: the emulator panicked in a work-item"))
-                    });
-                    resume = item.link.take().map(|l| l.resume);
-                    if result.is_err() {
-                        break;
-                    }
-                }
-                if to_sched.send((job.index, ToSched::Done(result))).is_err() || panicked {
-                    break;
-                }
+fn coroutine(env: &Env, job: Job, stacks: &mut Vec<DefaultStack>) -> Result<Co, EmuError> {
+    let stack = match stacks.pop() {
+        Some(s) => s,
+        None => DefaultStack::new(STACK)
+            .map_err(|e| fail(format!("cannot allocate a work-item stack: {e}")))?,
+    };
+    let env = env.clone();
+    Ok(Coroutine::with_stack(stack, move |yielder, ()| {
+        for id in job.ids {
+            let link = Link { yielder };
+            let mut item = env.item(job.geom.clone(), id, Some(link), job.blocking.clone());
+            for (v, a) in &job.local_vars {
+                item.vars[v.0 as usize] = *a;
             }
-        })
-        .map_err(|e| fail(format!("cannot start a work-item thread: {e}")))?;
-    Ok(Worker {
-        job: job_tx,
-        resume: resume_tx,
-    })
+            let span = item.prog.func(job.func).span;
+            item.call(job.func, job.params.clone(), span)?;
+        }
+        Ok(())
+    }))
 }
 
-/// Starts the work-items of work-group `linear` of launch `li` on pooled threads; returns how
-/// many.
-#[allow(clippy::too_many_arguments)]
-fn start_group<'scope, 'env>(
-    s: &'scope std::thread::Scope<'scope, 'env>,
-    env: &'scope Env<'env>,
+/// Starts the work-items of work-group `linear` of launch `li` as coroutines; returns how many
+/// coroutines.
+fn start_group(
+    env: &Env,
     l: &LaunchState,
     li: usize,
     linear: u32,
-    tx: &Sender<(usize, ToSched)>,
     slots: &mut [Slot],
-    idle: &mut Vec<Worker>,
+    stacks: &mut Vec<DefaultStack>,
 ) -> Result<usize, EmuError> {
     let g = &l.geom;
     let gid = [
@@ -665,7 +632,6 @@ fn start_group<'scope, 'env>(
     };
     let mut n = 0;
     for ids in jobs {
-        let index = li * MAX_GROUP as usize + n;
         let who = match &ids[..] {
             [one] => env.item(g.clone(), one.clone(), None, Vec::new()).who(),
             _ => format!(
@@ -673,26 +639,18 @@ fn start_group<'scope, 'env>(
                 env.prog.func(l.func).name
             ),
         };
-        let worker = match idle.pop() {
-            Some(w) => w,
-            None => spawn_worker(s, env, tx)?,
+        let job = Job {
+            geom: g.clone(),
+            ids,
+            blocking: l.blocking.clone(),
+            params: l.params.clone(),
+            local_vars: l.local_vars.clone(),
+            func: l.func,
         };
-        worker
-            .job
-            .send(Job {
-                index,
-                geom: g.clone(),
-                ids,
-                blocking: l.blocking.clone(),
-                params: l.params.clone(),
-                local_vars: l.local_vars.clone(),
-                func: l.func,
-            })
-            .map_err(|_| fail("internal: a work-item thread vanished"))?;
         slots[n] = Slot {
             group: li,
             status: Status::Runnable,
-            worker: Some(worker),
+            co: Some(coroutine(env, job, stacks)?),
             last: env.prog.func(l.func).span,
             who,
         };
