@@ -1,6 +1,7 @@
 //! `oclhls`: OpenCL C to Verilog high-level synthesis. A thin driver over the stage crates.
 //!
-//! Exit status: 0 success, 1 compile or test failure (with diagnostics), 2 usage error.
+//! Exit status: 0 success, 1 compile or test failure (with diagnostics), 2 usage error
+//! (`oclhls emu` also exits 2 when the header or the program does not compile).
 
 mod compile;
 mod emulate;
