@@ -78,9 +78,10 @@ struct LaunchState {
     /// Live group: (linear index, first slot, slot count).
     active: Option<(u32, usize, usize)>,
     /// The kernel never synchronises (no barrier, pipe, work-group function or async copy
-    /// anywhere in its call graph), so its work-items cannot observe each other's progress
-    /// and a work-group runs as one coroutine, work-item after work-item: one hand-over per
-    /// work-group instead of one per work-item.
+    /// anywhere in its call graph). OpenCL promises no forward progress between such
+    /// work-items (a spin-wait on another work-item's atomic is not guaranteed to end), so
+    /// running a work-group as one coroutine, work-item after work-item, is one of the allowed
+    /// executions: one hand-over per work-group instead of one per work-item.
     sequential: bool,
     finished: bool,
 }
