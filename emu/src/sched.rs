@@ -24,9 +24,9 @@ use std::sync::{Arc, Mutex};
 
 /// Largest work-group the emulator runs (each work-item is a coroutine with its own stack).
 const MAX_GROUP: u64 = 1024;
-/// Stack of one work-item coroutine (address space only; pages are committed when touched).
-/// The front end bounds nesting, so the interpreter's recursion is bounded too.
-const STACK: usize = 16 << 20;
+/// Stack of one work-item coroutine: address space only, pages are committed when touched
+/// (`interp::MAX_DEPTH` levels of the interpreter's recursion fit, even in a debug build).
+const STACK: usize = 256 << 20;
 /// Largest local memory of one work-group.
 const MAX_LOCAL: usize = 64 << 20;
 
@@ -139,30 +139,45 @@ pub fn run(
         pipe_names: pipe_names.into(),
         globals: global_addrs.clone().into(),
     };
-    // program-scope initialisers
+    // Program-scope initialisers, on a coroutine stack like every work-item (the caller's
+    // stack may be too small for deeply nested initialisers in a debug build).
     {
-        let mut it = env.item(
-            Geometry {
-                dims: 1,
-                global: [1; 3],
-                local: [1; 3],
-                offset: [0; 3],
-                groups: [1; 3],
-            },
-            ItemId {
-                launch: usize::MAX,
-                kernel: FuncId(0),
-                group: [0; 3],
-                group_linear: 0,
-                local: [0; 3],
-                local_size: [1; 3],
-            },
-            None,
-            Vec::new(),
-        );
-        for (g, a) in prog.globals.iter().zip(&global_addrs) {
-            if let Some(init) = &g.init {
-                it.init(*a, &g.ty, init)?;
+        let env = env.clone();
+        let globals = global_addrs.clone();
+        let stack = DefaultStack::new(STACK)
+            .map_err(|e| fail(format!("cannot allocate a work-item stack: {e}")))?;
+        let mut co: Co = Coroutine::with_stack(stack, move |_, ()| {
+            let mut it = env.item(
+                Geometry {
+                    dims: 1,
+                    global: [1; 3],
+                    local: [1; 3],
+                    offset: [0; 3],
+                    groups: [1; 3],
+                },
+                ItemId {
+                    launch: usize::MAX,
+                    kernel: FuncId(0),
+                    group: [0; 3],
+                    group_linear: 0,
+                    local: [0; 3],
+                    local_size: [1; 3],
+                },
+                None,
+                Vec::new(),
+            );
+            let prog = env.prog.clone();
+            for (g, a) in prog.globals.iter().zip(globals.iter()) {
+                if let Some(init) = &g.init {
+                    it.init(*a, &g.ty, init)?;
+                }
+            }
+            Ok(())
+        });
+        match co.resume(()) {
+            CoroutineResult::Return(r) => r?,
+            CoroutineResult::Yield(_) => {
+                return Err(fail("internal: a program-scope initialiser yielded"));
             }
         }
     }
@@ -353,6 +368,7 @@ impl Env {
             steps: &self.steps,
             max_steps: self.max_steps,
             slice: 0,
+            depth: 0,
             bar_gen: 0,
             blocking_pipes: blocking,
             pipe_names: &self.pipe_names,
