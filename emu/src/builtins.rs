@@ -118,37 +118,29 @@ impl Item<'_> {
                 return Ok(Val::Void);
             }
             Builtin::VLoad(n) | Builtin::VLoadHalf(n) => {
-                let off = self.eval(&args[0])?.first();
-                let p = self.eval(&args[1])?.first() as u32;
-                let Type::Pointer { pointee, .. } = &args[1].ty else {
-                    return Err(self.unsupported(span, "vload from a non-pointer"));
-                };
-                let ek = pointee.elem_kind().unwrap_or(ScalarKind::Float);
+                let (addr, ek, len) = self.vector_address(n, &args[0], &args[1], span)?;
                 let es = ek.size_bytes();
-                let n = (n as u32).max(1);
-                let addr = p.wrapping_add((off as u32).wrapping_mul(n * es));
-                let bytes = self.access(addr, n * es, es, span, None)?;
-                let src = value::from_bytes(&bytes, &Type::Vector(ek, n.max(2) as u8));
-                let mut lanes = src.lanes()[..n as usize].to_vec();
+                let bytes = self.access(addr, len, es, span, None)?;
                 let (rk, _) = lane_shape(&e.ty).unwrap_or((ek, 1));
-                if matches!(b, Builtin::VLoadHalf(_)) {
-                    lanes = lanes
-                        .iter()
-                        .map(|&h| value::from_f64(rk, value::f16_to_f64(h as u16)))
-                        .collect();
-                }
+                let lanes = bytes
+                    .chunks(es as usize)
+                    .map(|c| {
+                        let mut buf = [0u8; 8];
+                        buf[..c.len()].copy_from_slice(c);
+                        let bits = u64::from_le_bytes(buf);
+                        if matches!(b, Builtin::VLoadHalf(_)) {
+                            value::from_f64(rk, value::f16_to_f64(bits as u16))
+                        } else {
+                            bits
+                        }
+                    })
+                    .collect();
                 return Ok(Val::Lanes(rk, lanes));
             }
             Builtin::VStore(n) | Builtin::VStoreHalf(n) => {
                 let data = self.eval(&args[0])?;
-                let off = self.eval(&args[1])?.first();
-                let p = self.eval(&args[2])?.first() as u32;
-                let Type::Pointer { pointee, .. } = &args[2].ty else {
-                    return Err(self.unsupported(span, "vstore to a non-pointer"));
-                };
-                let ek = pointee.elem_kind().unwrap_or(ScalarKind::Float);
-                let es = ek.size_bytes();
-                let n = (n as u32).max(1);
+                let (addr, ek, len) = self.vector_address(n, &args[1], &args[2], span)?;
+                let es = ek.size_bytes() as usize;
                 let dk = args[0].ty.elem_kind().unwrap_or(ek);
                 let mut bytes = Vec::new();
                 for &l in data.lanes() {
@@ -157,10 +149,9 @@ impl Item<'_> {
                     } else {
                         l
                     };
-                    bytes.extend_from_slice(&bits.to_le_bytes()[..es as usize]);
+                    bytes.extend_from_slice(&bits.to_le_bytes()[..es]);
                 }
-                let addr = p.wrapping_add((off as u32).wrapping_mul(n * es));
-                self.access(addr, n * es, es, span, Some(&bytes))?;
+                self.access(addr, len, es as u32, span, Some(&bytes))?;
                 return Ok(Val::Void);
             }
             _ => {}
@@ -244,6 +235,25 @@ impl Item<'_> {
             Builtin::Math(f) | Builtin::NativeMath(f) => self.math(f, &vals, args, rt, span),
             _ => Err(self.unsupported(span, &format!("built-in {b:?}"))),
         }
+    }
+
+    /// `vloadN`/`vstoreN` addressing: `p + offset * N` elements of the pointee; the address,
+    /// the element kind and the byte length of the access.
+    fn vector_address(
+        &mut self,
+        n: u8,
+        offset: &Expr,
+        ptr: &Expr,
+        span: Span,
+    ) -> R<(u32, ScalarKind, u32)> {
+        let off = self.eval(offset)?.first() as u32;
+        let p = self.eval(ptr)?.first() as u32;
+        let Type::Pointer { pointee, .. } = &ptr.ty else {
+            return Err(self.unsupported(span, "vload/vstore through a non-pointer"));
+        };
+        let ek = pointee.elem_kind().unwrap_or(ScalarKind::Float);
+        let len = (n as u32).max(1) * ek.size_bytes();
+        Ok((p.wrapping_add(off.wrapping_mul(len)), ek, len))
     }
 
     fn math(&mut self, f: MathFn, vals: &[Val], args: &[Expr], rt: &Type, span: Span) -> R<Val> {

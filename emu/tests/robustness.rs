@@ -105,58 +105,15 @@ fn every_corpus_kernel_runs_or_reports() {
     assert!(ran >= 25, "only {ran} kernels ran");
 }
 
-/// Calls stack the front end's per-expression nesting bound: past `MAX_DEPTH` levels the
-/// emulator reports an error at the span instead of overflowing its stack.
-#[test]
-fn deep_nesting_through_calls_is_reported_not_a_crash() {
-    let (n, m) = (400, 25);
+/// A chain of `m` helper functions, each adding 399 to the one below inside a 400-level
+/// expression, and a kernel `k` writing `f<m>(1)` to `o[0]`.
+fn call_chain(m: usize) -> (frontend::SourceMap, frontend::ast::Program, RunSpec) {
     let mut src = String::from("int f0(int x) { return x; }\n");
     for i in 1..=m {
         src.push_str(&format!(
             "int f{i}(int x) {{ return f{}(x){}; }}\n",
             i - 1,
-            "+x".repeat(n - 1)
-        ));
-    }
-    src.push_str(&format!(
-        "kernel void k(global int *o) {{ o[0] = f{m}(1); o[1] = f10(1); }}\n"
-    ));
-    let mut sm = frontend::SourceMap::new();
-    let file = sm.add_file("deep.cl", src);
-    let (prog, _) = frontend::compile(&mut sm, file, &Default::default()).expect("compiles");
-    let spec = RunSpec {
-        buffers: vec![BufferSpec {
-            name: "o".into(),
-            bytes: vec![0; 8],
-        }],
-        launches: vec![LaunchSpec {
-            kernel: "k".into(),
-            dims: 1,
-            global: [1, 1, 1],
-            local: Some([1, 1, 1]),
-            offset: [0; 3],
-            args: vec![ArgValue::Buffer(0)],
-            after: Vec::new(),
-        }],
-        ..Default::default()
-    };
-    match emu::run(&prog, &sm, &spec, &Config::default()) {
-        Err(e @ EmuError::Runtime { .. }) => {
-            assert!(e.to_string().contains("deeper than"), "{e}");
-        }
-        other => panic!("expected a nesting error, got {other:?}"),
-    }
-}
-
-#[test]
-fn four_thousand_levels_of_recursion_run() {
-    let (n, m) = (400, 10);
-    let mut src = String::from("int f0(int x) { return x; }\n");
-    for i in 1..=m {
-        src.push_str(&format!(
-            "int f{i}(int x) {{ return f{}(x){}; }}\n",
-            i - 1,
-            "+x".repeat(n - 1)
+            "+x".repeat(399)
         ));
     }
     src.push_str(&format!(
@@ -181,6 +138,25 @@ fn four_thousand_levels_of_recursion_run() {
         }],
         ..Default::default()
     };
+    (sm, prog, spec)
+}
+
+/// Calls stack the front end's per-expression nesting bound: past `MAX_DEPTH` levels the
+/// emulator reports an error at the span instead of overflowing its stack.
+#[test]
+fn deep_nesting_through_calls_is_reported_not_a_crash() {
+    let (sm, prog, spec) = call_chain(25);
+    match emu::run(&prog, &sm, &spec, &Config::default()) {
+        Err(e @ EmuError::Runtime { .. }) => {
+            assert!(e.to_string().contains("deeper than"), "{e}");
+        }
+        other => panic!("expected a nesting error, got {other:?}"),
+    }
+}
+
+#[test]
+fn four_thousand_levels_of_recursion_run() {
+    let (sm, prog, spec) = call_chain(10);
     let o = emu::run(&prog, &sm, &spec, &Config::default()).expect("runs");
     // f10(1) = 1 + 10 * 399
     assert_eq!(o.buffers[0], 3991i32.to_le_bytes());
