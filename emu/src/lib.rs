@@ -17,7 +17,8 @@
 //! - a construct the emulator does not model is an error saying so at its span, never a value.
 //!
 //! Not modelled: `printf` (the front end rejects it: the device has no console), and
-//! `erf`/`erfc` in double precision.
+//! `erf`/`erfc` in double precision. A sub-group is the whole work-group (`sub_group_*` pipe
+//! reservations act like the `work_group_*` ones), which OpenCL allows.
 //!
 //! Design: the interpreter (`interp.rs`) walks the AST with an explicit per-work-item state
 //! (private memory, variable addresses). Work-items are stackful coroutines (corosensei) on
