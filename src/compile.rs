@@ -97,6 +97,21 @@ pub fn check(
     })
 }
 
+/// What the front end alone produces: the source map, the checked program and its warnings.
+pub type Front = (SourceMap, frontend::ast::Program, Vec<Diagnostic>);
+
+/// The front end only: the checked program, for the emulator.
+pub fn front(
+    path: &Path,
+    opts: &CompileOptions,
+) -> Result<std::result::Result<Front, CompileFailed>> {
+    let (sm, _, r) = front_end(path, opts)?;
+    Ok(match r {
+        Ok((p, warnings)) => Ok((sm, p, warnings)),
+        Err(d) => Err(fail(&sm, d)),
+    })
+}
+
 /// The whole flow for every selected kernel.
 pub fn compile(
     path: &Path,

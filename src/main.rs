@@ -1,8 +1,10 @@
 //! `oclhls`: OpenCL C to Verilog high-level synthesis. A thin driver over the stage crates.
 //!
-//! Exit status: 0 success, 1 compile or test failure (with diagnostics), 2 usage error.
+//! Exit status: 0 success, 1 compile or test failure (with diagnostics), 2 usage error
+//! (`oclhls emu` also exits 2 when the header or the program does not compile).
 
 mod compile;
+mod emulate;
 mod simulate;
 
 use anyhow::Result;
@@ -69,6 +71,8 @@ enum Command {
     },
     /// Run the test vectors in FILE's header in Verilator.
     Sim(simulate::SimArgs),
+    /// Run the test vectors in FILE's header on the reference emulator (checked AST).
+    Emu(emulate::EmuArgs),
     /// List the external tools oclhls uses, where each was found, and its version.
     Doctor {
         /// Do not install missing tools; only report.
@@ -140,6 +144,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Some(Command::Sim(args)) => simulate::run(&args),
+        Some(Command::Emu(args)) => emulate::run(&args),
         Some(Command::Doctor { offline }) => doctor(offline),
         None => {
             let file = cli.file.expect("clap requires FILE.cl");

@@ -1,9 +1,13 @@
 //! `oclhls sim FILE.cl`: compile the kernels a file's test vectors name, build each into a
 //! Verilator model (cached), run every test against the memory model and compare the buffers
-//! with the expected values.
+//! with the expected values and with the reference emulator's (`emu`, which runs the same test
+//! from the checked AST); any disagreement fails the test. Tests Verilator cannot run yet
+//! (multi-kernel tests, files the hardware path cannot build) are skips with the reason, and
+//! the emulator still judges them.
 
 use crate::compile::{self, CompileOptions, Compiled};
-use anyhow::{Context, Result};
+use crate::emulate;
+use anyhow::Result;
 use clap::Args;
 use sim::testfile::{self, ArgKind, TestCase};
 use std::collections::BTreeMap;
@@ -50,7 +54,7 @@ pub struct SimArgs {
 
 /// Parse OpenCL `build_options` (`-D X=1 -DY -I dir -cl-std=CL2.0 ...`). Unknown options
 /// are reported so that a test never silently builds differently.
-fn build_options(
+pub(crate) fn build_options(
     opts: &[String],
     base: &CompileOptions,
 ) -> std::result::Result<CompileOptions, String> {
@@ -99,25 +103,39 @@ fn scalar_value(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(v)
 }
 
-pub fn run(a: &SimArgs) -> Result<ExitCode> {
-    let text =
-        std::fs::read(&a.file).with_context(|| format!("cannot read {}", a.file.display()))?;
+/// Reads FILE and parses its test header; on a problem prints it and returns `Err(fail)`.
+pub(crate) fn read_tests(
+    file: &Path,
+    fail: u8,
+) -> std::result::Result<testfile::TestFile, ExitCode> {
+    let text = std::fs::read(file).map_err(|e| {
+        eprintln!("error: cannot read {}: {e}", file.display());
+        ExitCode::from(fail)
+    })?;
     let text = String::from_utf8_lossy(&text);
-    let name = a.file.display().to_string();
-    let tf = match testfile::parse(&name, &text) {
-        Ok(Some(t)) => t,
+    let name = file.display().to_string();
+    match testfile::parse(&name, &text) {
+        Ok(Some(t)) => Ok(t),
         Ok(None) => {
             eprintln!(
                 "error: {name} has no test vectors; add a `/*! [config] ... [test] ... !*/` header (see docs/test-format.md)"
             );
-            return Ok(ExitCode::from(1));
+            Err(ExitCode::from(fail))
         }
         Err(errs) => {
             for e in errs {
                 eprintln!("error: {e}");
             }
-            return Ok(ExitCode::from(1));
+            Err(ExitCode::from(fail))
         }
+    }
+}
+
+pub fn run(a: &SimArgs) -> Result<ExitCode> {
+    let name = a.file.display().to_string();
+    let tf = match read_tests(&a.file, 1) {
+        Ok(t) => t,
+        Err(code) => return Ok(code),
     };
     if !(a.stall_prob >= 0.0 && a.stall_prob < 1.0) || a.max_latency == 0 {
         eprintln!("error: --stall-prob must be in [0, 1) and --max-latency at least 1");
@@ -172,8 +190,49 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
                 .is_none_or(|f| t.name.contains(f.as_str()))
         })
         .collect();
+    let mut skipped = 0u32;
+    let mut fronts = BTreeMap::new();
     for t in tests {
         let key = t.build_options.clone();
+        // The reference emulator runs the same test from the checked AST.
+        if !fronts.contains_key(&key) {
+            let f = match build_options(&t.build_options, &base) {
+                Err(e) => Err(e),
+                Ok(opts) => compile::front(&a.file, &opts)?
+                    .map(|(sm, prog, _)| (sm, prog))
+                    .map_err(|f| f.rendered),
+            };
+            fronts.insert(key.clone(), f);
+        }
+        let emu = match &fronts[&key] {
+            Ok((sm, prog)) => emulate::verdict(prog, sm, t, a.seed),
+            Err(e) => emulate::Verdict {
+                outputs: BTreeMap::new(),
+                problem: Some(format!("the front end rejects the file:\n{e}")),
+            },
+        };
+        if t.multi.is_some() {
+            // Verilator cannot run it yet: a skip with the reason, never a pass; the
+            // emulator's verdict still counts.
+            match emu.problem {
+                None => {
+                    skipped += 1;
+                    println!(
+                        "SKIP {}: multi-kernel tests (`launch:` lines) do not run in Verilator \
+                         yet; the emulator passes it",
+                        t.name
+                    );
+                }
+                Some(p) => {
+                    failed += 1;
+                    println!(
+                        "FAIL {}: (not run in Verilator: multi-kernel test) emulator: {p}",
+                        t.name
+                    );
+                }
+            }
+            continue;
+        }
         if !builds.contains_key(&key) {
             let idx = builds.len();
             let dir = if idx == 0 {
@@ -194,11 +253,41 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
             };
             builds.insert(key.clone(), r);
         }
+        // A kernel the hardware path cannot build yet (but the front end accepts) is a skip
+        // with the reason, never a pass; the emulator's verdict still counts.
+        if let (Err(e), Ok(_)) = (&builds[&key], &fronts[&key]) {
+            if e.contains("not yet supported by the hardware path") {
+                let reason = e
+                    .lines()
+                    .find(|l| l.contains("not yet supported"))
+                    .unwrap_or("")
+                    .trim()
+                    .trim_start_matches("error: ");
+                match emu.problem {
+                    None => {
+                        skipped += 1;
+                        println!(
+                            "SKIP {}: the hardware path cannot build this file yet ({reason}); the \
+                             emulator passes it",
+                            t.name
+                        );
+                    }
+                    Some(p) => {
+                        failed += 1;
+                        println!(
+                            "FAIL {}: (not run in Verilator: {reason}) emulator: {p}",
+                            t.name
+                        );
+                    }
+                }
+                continue;
+            }
+        }
         let outcome = match &builds[&key] {
             Err(e) => Err(TestError::Other(format!(
                 "the kernel file does not compile:\n{e}"
             ))),
-            Ok((c, dir)) => run_test(a, &toolchain, c, dir, t),
+            Ok((c, dir)) => run_test(a, &toolchain, c, dir, t, &emu.outputs),
         };
         // piglit's `expect_test_fail`: the test passes when an output differs (and only then:
         // a build or simulation error is still a failure).
@@ -213,6 +302,14 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
             (Ok(s), false) => Ok(s),
             (Err(TestError::Mismatch(w) | TestError::Other(w)), _) => Err(w),
         };
+        let outcome = match (outcome, emu.problem) {
+            (Ok(s), None) => Ok(format!("{s}; the emulator agrees")),
+            (Ok(_), Some(p)) => Err(format!(
+                "Verilator matches the expected values, but the emulator does not: {p}"
+            )),
+            (Err(w), None) => Err(w),
+            (Err(w), Some(p)) => Err(format!("{w}\n  emulator: {p}")),
+        };
         match outcome {
             Ok(summary) => {
                 passed += 1;
@@ -224,7 +321,11 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    if skipped > 0 {
+        println!("{passed} passed, {failed} failed, {skipped} skipped");
+    } else {
+        println!("{passed} passed, {failed} failed");
+    }
     Ok(if failed == 0 {
         ExitCode::SUCCESS
     } else {
@@ -250,6 +351,7 @@ fn run_test(
     c: &Compiled,
     dir: &Path,
     t: &TestCase,
+    emu_outputs: &BTreeMap<u32, Vec<u8>>,
 ) -> std::result::Result<String, TestError> {
     let k = c
         .kernels
@@ -421,6 +523,21 @@ fn run_test(
         .map_err(|e| e.to_string())?;
     for (index, name, ty, addr, size, expect) in outputs {
         let got = mem.read_bytes(addr, size).map_err(|e| e.to_string())?;
+        // Verilator against the emulator first: a disagreement is a failure even where
+        // `expect_test_fail` allows a difference from the expected values.
+        if let Some(e_bytes) = emu_outputs.get(&index) {
+            let as_expect = testfile::Expect {
+                bytes: e_bytes.clone(),
+                ..expect.clone()
+            };
+            if let Err(m) = testfile::compare(&ty, &as_expect, got) {
+                let m = m.to_string().replacen("expected", "emulator", 1);
+                return Err(TestError::Other(format!(
+                    "the emulator and Verilator disagree on argument {index} (`{name}`): {}",
+                    m.replacen(", got", ", Verilator", 1)
+                )));
+            }
+        }
         if let Err(m) = testfile::compare(&ty, &expect, got) {
             return Err(TestError::Mismatch(format!(
                 "argument {index} (`{name}`, line {}): {m}",

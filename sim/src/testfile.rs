@@ -15,9 +15,9 @@
 //! - Parsing never panics and never allocates more than [`MAX_BUFFER_BYTES`] per buffer, whatever
 //!   the input.
 //!
-//! The parser is line-oriented with a section state machine (`parser.rs`), so that the planned
-//! multi-kernel lines (`launch:`, `pipe:`, `buffer:`, `arg:`, `expect:`) are new arms of the same
-//! key dispatch.
+//! The parser is line-oriented with a section state machine (`parser.rs`); the multi-kernel
+//! lines (`launch:`, `pipe:`, `buffer:`, `arg:`, `expect:`, `parser/multi.rs`) are further arms
+//! of the same key dispatch and fill [`TestCase::multi`].
 
 mod compare;
 mod header;
@@ -27,7 +27,7 @@ mod values;
 
 use std::fmt;
 
-pub use compare::{compare, Mismatch};
+pub use compare::{compare, compare_unordered, Mismatch};
 pub use types::{ScalarType, ValueType};
 pub use values::MAX_BUFFER_BYTES;
 
@@ -78,8 +78,98 @@ pub struct TestCase {
     pub build_options: Vec<String>,
     /// `expect_test_fail: true`: at least one output is expected to differ.
     pub expect_test_fail: bool,
-    /// One entry per kernel argument, sorted by index, indices `0..args.len()`.
+    /// One entry per kernel argument, sorted by index, indices `0..args.len()`. Empty for a
+    /// multi-kernel test.
     pub args: Vec<Arg>,
+    /// A multi-kernel test (`launch:` lines). Then `kernel_name`, `dimensions`, `global_size`,
+    /// `local_size` and `global_offset` repeat the first launch, and `args` is empty.
+    pub multi: Option<MultiTest>,
+}
+
+/// Several kernels launched together, connected by pipes and sharing buffers.
+///
+/// Invariants: names of buffers and pipes are unique; every launch names a different kernel,
+/// and its arguments are complete (`0..args.len()`, sorted); `after` and argument references
+/// are indices into the vectors of this struct.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MultiTest {
+    pub buffers: Vec<BufferDecl>,
+    pub pipes: Vec<PipeDecl>,
+    pub launches: Vec<Launch>,
+    pub expects: Vec<BufferExpect>,
+}
+
+/// `buffer: <name> <type>[<n>] [<values>]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferDecl {
+    pub line: u32,
+    pub name: String,
+    pub ty: ValueType,
+    pub len: u32,
+    /// `None`: unspecified contents (a runner poisons them, as for output-only arguments).
+    pub bytes: Option<Vec<u8>>,
+}
+
+/// `pipe: <name> <packet type> <max_packets>`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PipeDecl {
+    pub line: u32,
+    pub name: String,
+    /// The packet type as written: a scalar or vector type name, or the name of a struct or
+    /// typedef of the program (resolved by the runner).
+    pub packet_type: String,
+    /// `packet_type` when it is a scalar or vector type.
+    pub packet_value_type: Option<ValueType>,
+    pub max_packets: u32,
+}
+
+/// `launch: <kernel> <global> [<local>] [offset <o>] [after <kernel>]...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Launch {
+    pub line: u32,
+    pub kernel: String,
+    /// Number of comma-separated sizes in `<global>`.
+    pub dimensions: u32,
+    /// Entries past `dimensions` are 1.
+    pub global_size: [u32; 3],
+    /// `None` when not given (or `NULL`): the runner chooses.
+    pub local_size: Option<[u32; 3]>,
+    pub global_offset: [u32; 3],
+    /// Launches (indices) that must finish before this one starts.
+    pub after: Vec<usize>,
+    pub args: Vec<LaunchArg>,
+}
+
+/// `arg: <kernel> <index> <what>`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchArg {
+    pub index: u32,
+    pub line: u32,
+    pub value: LaunchArgValue,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LaunchArgValue {
+    /// Index into [`MultiTest::buffers`].
+    Buffer(usize),
+    /// Index into [`MultiTest::pipes`].
+    Pipe(usize),
+    /// A by-value argument.
+    Value { ty: ValueType, bytes: Vec<u8> },
+    /// `local <type>[<n>]`.
+    Local { ty: ValueType, len: u32 },
+}
+
+/// `expect: <buffer> <type>[<n>] [unordered] <values> [tolerance ...]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferExpect {
+    /// Index into [`MultiTest::buffers`].
+    pub buffer: usize,
+    pub ty: ValueType,
+    pub len: u32,
+    pub expect: Expect,
+    /// Compare as multisets of elements (the order of a pipe's packets is not fixed).
+    pub unordered: bool,
 }
 
 /// One kernel argument of a test.

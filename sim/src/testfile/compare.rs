@@ -96,6 +96,65 @@ pub fn compare(ty: &ValueType, expect: &Expect, actual: &[u8]) -> Result<(), Mis
     }
 }
 
+/// Like [`compare`], but the buffer is compared as a multiset of elements: both sides are sorted
+/// by value (lane by lane, NaNs last) before the element-wise comparison, so a mismatch names an
+/// index in sorted order.
+///
+/// # Panics
+/// As [`compare`].
+pub fn compare_unordered(ty: &ValueType, expect: &Expect, actual: &[u8]) -> Result<(), Mismatch> {
+    assert_eq!(
+        actual.len(),
+        expect.bytes.len(),
+        "testfile::compare_unordered: read back {} bytes of a {} buffer that has {} bytes",
+        actual.len(),
+        ty,
+        expect.bytes.len()
+    );
+    let sorted = |bytes: &[u8]| -> Vec<u8> {
+        let el = ty.byte_size();
+        let mut elems: Vec<&[u8]> = bytes.chunks(el).collect();
+        elems.sort_by(|a, b| {
+            let (ka, kb) = (sort_key(ty, a), sort_key(ty, b));
+            ka.iter()
+                .zip(&kb)
+                .map(|(x, y)| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)))
+                .find(|o| o.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        elems.concat()
+    };
+    let e = Expect {
+        bytes: sorted(&expect.bytes),
+        ..expect.clone()
+    };
+    compare(ty, &e, &sorted(actual)).map_err(|mut m| {
+        m.expected.push_str(" (in sorted order)");
+        m
+    })
+}
+
+/// The lanes of one element as numbers, for sorting (integers also exactly, as `i128`).
+fn sort_key(ty: &ValueType, el: &[u8]) -> Vec<(f64, i128)> {
+    let size = ty.scalar.size();
+    (0..ty.lanes as usize)
+        .map(|lane| {
+            let bits = read_bits(&el[lane * size..(lane + 1) * size]);
+            let v = match ty.scalar {
+                ScalarType::Half => f16_bits_to_f64(bits as u16),
+                ScalarType::Float => f32::from_bits(bits as u32) as f64,
+                ScalarType::Double => f64::from_bits(bits),
+                s if s.is_signed_int() => {
+                    let i = sign_extend(bits, s.bits()) as i128;
+                    return (i as f64, i);
+                }
+                _ => return (bits as f64, bits as i128),
+            };
+            (if v.is_nan() { f64::INFINITY } else { v }, 0)
+        })
+        .collect()
+}
+
 fn lane_matches(scalar: ScalarType, e: &[u8], a: &[u8], tolerance: Tolerance) -> bool {
     let (eb, ab) = (read_bits(e), read_bits(a));
     if scalar.is_float() {

@@ -6,6 +6,8 @@
 //! defaults are folded into the tests at the end, when every key is known. Problems are
 //! collected, not returned at the first one, and parsing goes on with the next line.
 
+mod multi;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::header::{self, Header, Line};
@@ -39,7 +41,9 @@ const LAUNCH_KEYS: &[&str] = &[
     "expect_test_fail",
     "tolerance",
 ];
-const TEST_ONLY_KEYS: &[&str] = &["name", "arg_in", "arg_out"];
+const TEST_ONLY_KEYS: &[&str] = &[
+    "name", "arg_in", "arg_out", "launch", "pipe", "buffer", "arg", "expect",
+];
 
 /// A value and the line it came from.
 #[derive(Clone)]
@@ -88,6 +92,8 @@ struct TestSection {
     mentioned: BTreeSet<u32>,
     ins: BTreeMap<u32, ParsedArg>,
     outs: BTreeMap<u32, ParsedArg>,
+    /// `launch:`, `pipe:`, `buffer:`, `arg:`, `expect:` lines (a multi-kernel test).
+    multi: multi::Lines,
 }
 
 /// One `arg_in:`/`arg_out:` line, decoded.
@@ -289,6 +295,7 @@ impl Parser<'_> {
                     mentioned: BTreeSet::new(),
                     ins: BTreeMap::new(),
                     outs: BTreeMap::new(),
+                    multi: multi::Lines::default(),
                 });
                 self.state = State::Test(self.tests.len() - 1);
             }
@@ -348,7 +355,7 @@ impl Parser<'_> {
                 "`{key}` is not supported in a kernel file's header: the program is the file \
                  itself"
             )),
-            "arg_in" | "arg_out" => Err(format!(
+            "arg_in" | "arg_out" | "launch" | "pipe" | "buffer" | "arg" | "expect" => Err(format!(
                 "`{key}` belongs in a [test] section; [config] only holds defaults"
             )),
             _ => match launch_key(&mut c.launch, key, value, line, true) {
@@ -364,6 +371,10 @@ impl Parser<'_> {
     fn test_key(&mut self, i: usize, key: &str, value: &str, line: u32) {
         if key == "arg_in" || key == "arg_out" {
             self.arg(i, key == "arg_in", value, line);
+            return;
+        }
+        if multi::KEYS.contains(&key) {
+            self.multi_line(i, key, value, line);
             return;
         }
         let t = &mut self.tests[i];
@@ -633,6 +644,9 @@ impl Parser<'_> {
 
     /// Applies the `[config]` defaults to a test and checks it as a whole.
     fn finish_test(&mut self, t: TestSection) -> Option<TestCase> {
+        if t.multi.first.is_some() {
+            return self.finish_multi(t);
+        }
         let d = &self.config.launch;
         let kernel_name = pick(&t.launch.kernel_name, &d.kernel_name).and_then(|k| k.value);
         let dimensions = pick(&t.launch.dimensions, &d.dimensions).map_or(1, |a| a.value);
@@ -725,6 +739,7 @@ impl Parser<'_> {
             build_options: self.config.build_options.clone(),
             expect_test_fail,
             args,
+            multi: None,
         })
     }
 

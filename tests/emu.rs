@@ -1,0 +1,225 @@
+//! The emulator corpus: every kernel file under tests/emu/, tests/kernels/ and examples/ runs
+//! its own test vectors on the reference emulator (`oclhls emu`), and every file under
+//! tests/emu/errors/ must fail with the diagnostics its `// EXPECT:` lines name (an
+//! `// ARGS:` line adds command-line options). Expected values in the files are computed
+//! independently of the emulator (by hand or with a short script; see each file).
+
+mod common;
+
+use common::{oclhls, root};
+use std::path::Path;
+
+/// The `.cl` files of a directory of the repository, sorted.
+fn cl_files(dir: &str) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(root().join(dir))
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "cl"))
+        .map(|p| format!("{dir}/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    v.sort();
+    v
+}
+
+fn has_header(file: &str) -> bool {
+    std::fs::read_to_string(root().join(file))
+        .unwrap()
+        .contains("/*!")
+}
+
+#[test]
+fn corpus_passes_on_the_emulator() {
+    let mut files = cl_files("tests/emu");
+    files.extend(cl_files("tests/kernels"));
+    files.extend(cl_files("examples").into_iter().filter(|f| has_header(f)));
+    assert!(files.len() >= 20, "the corpus shrank: {files:?}");
+    let mut failures = Vec::new();
+    for f in &files {
+        let o = oclhls(&["emu", f], &root());
+        let ok = o.code == 0
+            && o.stdout.contains(" 0 failed")
+            && !o
+                .stdout
+                .lines()
+                .last()
+                .unwrap_or("")
+                .starts_with("0 passed");
+        if !ok {
+            failures.push(format!("{f} (exit {}):\n{}{}", o.code, o.stdout, o.stderr));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn runtime_errors_are_reported_with_spans() {
+    let files = cl_files("tests/emu/errors");
+    assert!(files.len() >= 8, "{files:?}");
+    let mut failures = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(root().join(f)).unwrap();
+        let expects: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("// EXPECT: "))
+            .collect();
+        assert!(!expects.is_empty(), "{f} has no `// EXPECT:` line");
+        let mut args = vec!["emu", f.as_str()];
+        if let Some(extra) = text.lines().find_map(|l| l.strip_prefix("// ARGS: ")) {
+            args.extend(extra.split_whitespace());
+        }
+        let o = oclhls(&args, &root());
+        if o.code != 1 || !o.stdout.contains("0 passed, 1 failed") {
+            failures.push(format!("{f}: exit {}\n{}{}", o.code, o.stdout, o.stderr));
+            continue;
+        }
+        for e in expects {
+            if !o.stdout.contains(e) {
+                failures.push(format!("{f}: missing `{e}` in\n{}", o.stdout));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn other_seeds_give_the_same_results() {
+    for seed in ["2", "77"] {
+        let o = oclhls(
+            &["emu", "tests/emu/pipes_concurrent.cl", "--seed", seed],
+            &root(),
+        );
+        assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+        assert!(o.stdout.contains("3 passed, 0 failed"), "{}", o.stdout);
+    }
+}
+
+#[test]
+fn usage_and_compile_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = common::write(
+        dir.path(),
+        "bad.cl",
+        "/*!\n[config]\n[test]\nkernel_name: k\narg_out: 0 buffer int[1] 1\n!*/\nkernel void k(global int *o) { o[0] = ; }\n",
+    );
+    let o = oclhls(&["emu", &bad], Path::new("."));
+    assert_eq!(o.code, 2, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("error"), "{}", o.stderr);
+    let header = common::write(
+        dir.path(),
+        "header.cl",
+        "/*!\n[config]\n[test]\nlaunch: k 4\narg: k 0 nowhere\n!*/\nkernel void k(global int *o) { }\n",
+    );
+    let o = oclhls(&["emu", &header], Path::new("."));
+    assert_eq!(o.code, 2, "{}{}", o.stdout, o.stderr);
+    assert!(
+        o.stderr
+            .contains("header.cl:5: `nowhere` is not a buffer or pipe of this test"),
+        "{}",
+        o.stderr
+    );
+    let o = oclhls(&["emu", &header, "--no-such-flag"], Path::new("."));
+    assert_eq!(o.code, 2);
+}
+
+/// A test whose last expected value is wrong.
+const WRONG_EXPECTATION: &str = "/*!\n[config]\n[test]\nname: off by one\nkernel_name: k\n\
+    global_size: 4 0 0\narg_out: 0 buffer int[4] 0 1 2 4\n!*/\n\
+    kernel void k(global int *o) { o[get_global_id(0)] = get_global_id(0); }\n";
+
+#[test]
+fn a_wrong_expected_value_fails_with_the_first_difference() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = common::write(dir.path(), "wrong.cl", WRONG_EXPECTATION);
+    let o = oclhls(&["emu", &f], Path::new("."));
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert!(
+        o.stdout
+            .contains("FAIL off by one: argument 0 (`o`, line 7): int[3]: expected 4"),
+        "{}",
+        o.stdout
+    );
+    assert!(o.stdout.contains("0 passed, 1 failed"), "{}", o.stdout);
+}
+
+#[test]
+fn sim_compares_verilator_with_the_emulator() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rtl");
+    let o = oclhls(
+        &[
+            "sim",
+            "tests/kernels/widths.cl",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        &root(),
+    );
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("; the emulator agrees)"), "{}", o.stdout);
+    // a wrong expectation: both Verilator and the emulator report it
+    let f = common::write(dir.path(), "wrong.cl", WRONG_EXPECTATION);
+    let out2 = dir.path().join("rtl2");
+    let o = oclhls(&["sim", &f, "-o", out2.to_str().unwrap()], &root());
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert!(
+        o.stdout.contains(
+            "int[3]: expected 4 (0x00000004), got 3 (0x00000003)\n  emulator: argument 0"
+        ),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn sim_skips_multi_kernel_tests_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rtl");
+    let o = oclhls(
+        &[
+            "sim",
+            "tests/emu/pipes_concurrent.cl",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        &root(),
+    );
+    assert!(
+        o.stdout.contains(
+            "SKIP many producing work-items, one consumer: multi-kernel tests (`launch:` lines) \
+             do not run in Verilator yet; the emulator passes it"
+        ),
+        "{}{}",
+        o.stdout,
+        o.stderr
+    );
+    assert!(
+        o.stdout.contains("0 passed, 0 failed, 3 skipped"),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn sim_skips_what_the_hardware_path_cannot_build_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rtl");
+    let o = oclhls(
+        &["sim", "tests/emu/floats.cl", "-o", out.to_str().unwrap()],
+        &root(),
+    );
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(
+        o.stdout.contains(
+            "SKIP arithmetic, rounding, conversions and relational functions: the hardware path \
+             cannot build this file yet (floating-point arithmetic is not yet supported by the \
+             hardware path); the emulator passes it"
+        ),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("0 passed, 0 failed, 1 skipped"),
+        "{}",
+        o.stdout
+    );
+}
