@@ -17,6 +17,7 @@ const CORPUS: &[&str] = &[
     "tests/kernels/even_sum.cl",
     "tests/kernels/find_first.cl",
     "tests/kernels/fir4.cl",
+    "tests/kernels/global_exchange.cl",
     "tests/kernels/group_sum.cl",
     "tests/kernels/ids_2d.cl",
     "tests/kernels/horner.cl",
@@ -364,4 +365,14 @@ fn scale_prefix() {
 #[test]
 fn unroll2_sum() {
     sim("tests/kernels/unroll2_sum.cl", &[]);
+}
+
+#[test]
+fn global_exchange() {
+    // Phases talk through global memory: the barrier waits for the writes' acknowledgements,
+    // here with slow, random memory.
+    sim(
+        "tests/kernels/global_exchange.cl",
+        &["--stall-prob", "0.5", "--max-latency", "20"],
+    );
 }

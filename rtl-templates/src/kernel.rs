@@ -429,6 +429,20 @@ impl<'a> Emitter<'a> {
             }
             v
         };
+        // A loop around barriers: its phases of one iteration must all finish before the
+        // next iteration's start (they may talk through global memory).
+        for l in &k.loops {
+            if l.kind == LoopKind::Phase {
+                if let Some(p) = l.parent {
+                    if p.index() != 0 {
+                        self.regions[p.index()].serial.get_or_insert_with(|| {
+                            "its body contains barriers (one step of the work-group at a time)"
+                                .into()
+                        });
+                    }
+                }
+            }
+        }
         for (i, m) in k.mems.iter().enumerate() {
             let mem = MemId::from_index(i);
             let regions: std::collections::BTreeSet<usize> = k

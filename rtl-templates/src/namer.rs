@@ -242,7 +242,7 @@ const KEYWORDS: &[&str] = &[
 
 /// Make `name` a legal identifier that is not a keyword.
 pub fn legal(name: &str) -> String {
-    let mut s: String = name
+    let s: String = name
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '_' {
@@ -252,11 +252,23 @@ pub fn legal(name: &str) -> String {
             }
         })
         .collect();
-    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+    // No `__` anywhere and no trailing `_`: names get suffixes (`<name>_rreq_valid`), and the
+    // simulation shim's C++ reserves identifiers with double underscores.
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if !(c == '_' && out.ends_with('_')) {
+            out.push(c);
+        }
+    }
+    while out.len() > 1 && out.ends_with('_') {
+        out.pop();
+    }
+    let mut s = out;
+    if s.is_empty() || s == "_" || s.starts_with(|c: char| c.is_ascii_digit()) {
         s.insert(0, 'n');
     }
     if KEYWORDS.contains(&s.as_str()) {
-        s.push('_');
+        s.push_str("_k");
     }
     s
 }
@@ -272,7 +284,11 @@ mod tests {
 
     #[test]
     fn legal_names() {
-        assert_eq!(legal("reg"), "reg_");
+        assert_eq!(legal("reg"), "reg_k");
+        assert_eq!(legal("buf"), "buf_k");
+        assert_eq!(legal("a__b"), "a_b");
+        assert_eq!(legal("x_"), "x");
+        assert_eq!(legal("_"), "n_");
         assert_eq!(legal("9x"), "n9x");
         assert_eq!(legal("a.b"), "a_b");
         assert_eq!(value_name("acc", 42), "acc_v42");

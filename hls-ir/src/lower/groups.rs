@@ -32,6 +32,9 @@ pub(super) struct Groups {
     pub max_items: u32,
     /// Per-work-item variables kept between phases: their context memory.
     pub ctx: BTreeMap<VarId, (MemId, Option<MemId>)>,
+    /// The last phase or loop with barriers started by each region: the next one waits for
+    /// it (a barrier orders everything before it with everything after it).
+    pub last_sync: BTreeMap<LoopId, OpId>,
     /// Inside a phase: the work-item's local ids.
     pub phase: Option<Phase>,
 }
@@ -374,7 +377,18 @@ impl<'a> Lower<'a> {
             .into_iter()
             .chain(self.stores.clone())
             .collect();
-        self.op(OpKind::Loop(lid_loop), Ty::Token, span, &[enter]);
+        let lp = self.op(OpKind::Loop(lid_loop), Ty::Token, span, &[enter]);
+        self.sync_in_order(lp);
+    }
+
+    /// Order `lp` (a phase, or a loop containing barriers) after the previous one started by
+    /// the same region.
+    pub(super) fn sync_in_order(&mut self, lp: OpId) {
+        let r = self.k.op(lp).region;
+        if let Some(prev) = self.groups.last_sync.insert(r, lp) {
+            self.k
+                .add_dep(prev, lp, crate::kernel::Dep::Order { distance: 0 });
+        }
     }
 
     fn ctx_addr(&mut self, mem: MemId, lin: OpId, span: Span) -> OpId {

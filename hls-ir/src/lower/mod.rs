@@ -726,6 +726,9 @@ impl<'a> Lower<'a> {
         self.pred = saved_pred;
         self.env = before;
         let loop_op = self.op(OpKind::Loop(lid), Ty::Token, span, &[enter]);
+        if group {
+            self.sync_in_order(loop_op);
+        }
         for (var, c, init) in carried {
             let next = match var {
                 Some(v) => match after.vars.get(&v) {
