@@ -315,6 +315,7 @@ impl<'a> Emitter<'a> {
     }
 
     fn analyse(&mut self) {
+        self.find_serial_regions();
         let all = self.k.op_ids();
         for &o in &all {
             let op = self.k.op(o);
@@ -386,8 +387,14 @@ impl<'a> Emitter<'a> {
                     }
                     // The next value: the previous iteration's, II stages further on.
                     (OpKind::Carried, 1) => {
-                        let c = start + self.ls_of(o).ii.max(1);
-                        self.note_use(x, c);
+                        // Serial: the next value waits in a register for the next iteration.
+                        // Pipelined: the previous iteration is exactly II stages ahead.
+                        let c = if self.regions[r].serial.is_some() {
+                            self.avail.get(&x).copied().unwrap_or(start)
+                        } else {
+                            start + self.ls_of(o).ii.max(1)
+                        };
+                        self.use_in(x, r, c);
                         continue;
                     }
                     _ => {}
@@ -399,7 +406,6 @@ impl<'a> Emitter<'a> {
                 self.use_in(pred, r, start + self.load_latency(o));
             }
         }
-        self.find_serial_regions();
         // Values leaving each loop and its exit condition, at the capture stage.
         for r in 1..self.regions.len() {
             let c = self.capture_stage(r);
@@ -1929,7 +1935,25 @@ impl<'a> Emitter<'a> {
                 } else {
                     self.sig(&format!("first_c{c}"))
                 };
-                format!("{first} ? {} : {}", a(0), self.val(args[1], c + ii))
+                if self.regions[self.cur].serial.is_some() {
+                    // One iteration at a time: the previous one has left the pipeline, so its
+                    // next value is kept in a register.
+                    let hold = format!("{name}_hold");
+                    let next = args[1];
+                    let at = if self.region_of(next) == self.cur {
+                        self.avail[&next]
+                    } else {
+                        c
+                    };
+                    w.reg(&hold, bits);
+                    let (v, nv, st) = (self.valid(at), self.val(next, at), self.stall());
+                    w.always_ff(|w| {
+                        w.line(format!("if ({v} && !{st}) {hold} <= {nv};"));
+                    });
+                    format!("{first} ? {} : {hold}", a(0))
+                } else {
+                    format!("{first} ? {} : {}", a(0), self.val(args[1], c + ii))
+                }
             }
             OpKind::LoopExit => return,
             other => {
