@@ -24,11 +24,14 @@ const CORPUS: &[&str] = &[
     "tests/kernels/ids_3d.cl",
     "tests/kernels/nested_rows.cl",
     "tests/kernels/reverse_local.cl",
+    "tests/kernels/rotate_group.cl",
     "tests/kernels/row_prefix.cl",
     "tests/kernels/rowsum.cl",
     "tests/kernels/saxpy_int.cl",
     "tests/kernels/scale_prefix.cl",
     "tests/kernels/sum_pairs.cl",
+    "tests/kernels/transpose_tile.cl",
+    "tests/kernels/unroll2_sum.cl",
     "tests/kernels/widths.cl",
 ];
 
