@@ -194,3 +194,45 @@ fn yosys_synth_ecp5_and_check_are_clean() {
         assert_eq!(ebrs > 0, ebr, "{p:?}: {:?}", report.cells);
     }
 }
+
+/// The SymbiYosys proofs of `rtl-templates/formal/pipe_fifo.sby` (CI tasks), with `sby` and the
+/// `yices-smt2` solver located or provisioned by the toolchain.
+#[test]
+fn formal_proofs_pass() {
+    let tc = toolchain();
+    let sby = tc.locate(Tool::Sby).unwrap_or_else(|e| panic!("{e}"));
+    let yices = tc.locate(Tool::YicesSmt2).unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().unwrap();
+    render(dir.path(), &params(4, 4, 2));
+    let sby_file = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl-templates/formal/pipe_fifo.sby");
+    std::fs::copy(&sby_file, dir.path().join("pipe_fifo.sby")).unwrap();
+    // smtbmc starts the solver by name.
+    let solver_dir = yices.path.parent().unwrap().to_path_buf();
+    let mut path = vec![solver_dir];
+    path.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    let tasks = ["d4_r2", "d3_r3"];
+    let out = tc
+        .command(&sby)
+        .current_dir(dir.path())
+        .env("PATH", std::env::join_paths(path).unwrap())
+        .args(["-j", "2", "-f", "pipe_fifo.sby"])
+        .args(tasks)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "sby failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for task in tasks {
+        let done = format!("[pipe_fifo_{task}] DONE (PASS");
+        let proof = format!("[pipe_fifo_{task}] summary: successful proof by k-induction");
+        assert!(
+            stdout.contains(&done) && stdout.contains(&proof),
+            "{task}:\n{stdout}"
+        );
+    }
+}

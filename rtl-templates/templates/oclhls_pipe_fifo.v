@@ -133,6 +133,13 @@ module {{ module_name }} #(
                 if (wr_fire) mem[wr_pos] <= wr_data;
                 if (rd_fire) rd_q <= mem[rd_pos];
             end
+{%- if reservations %}
+`ifdef FORMAL
+            always @* begin
+                if (f_past_valid && !rst && f_valid && f_in_fifo) assert(mem[f_idx] == f_val);
+            end
+`endif
+{%- endif %}
         end else begin : g_bram
             (* ram_style = "block" *) reg [WIDTH-1:0] mem [0:STORE-1];
             always @(posedge clk) begin
@@ -141,5 +148,63 @@ module {{ module_name }} #(
             end
         end
     endgenerate
+{%- if reservations %}
+
+`ifdef FORMAL
+    // Properties for SymbiYosys (rtl-templates/formal/); never seen by simulation or synthesis.
+    reg f_past_valid = 1'b0;
+    always @(posedge clk) f_past_valid <= 1'b1;
+    always @* if (!f_past_valid) assume(rst);
+
+    // No overflow or underflow: r_com <= r_res <= w_com <= w_res <= r_com + DEPTH in the
+    // stream, so the packet count num_packets stays within [0, DEPTH].
+    always @* begin
+        if (f_past_valid && !rst) begin
+            assert(r_res - r_com <= w_com - r_com);
+            assert(w_com - r_com <= w_res - r_com);
+            assert(w_res - r_com <= DEPTH_P);
+            assert(num_packets <= DEPTH[CW-1:0]);
+            assert(max_packets == DEPTH[CW-1:0]);
+        end
+    end
+
+    // The tracked packet: the packet at a solver-chosen position of the stream. f_val is the
+    // last value written to it since it was claimed; a read of it returns exactly that, and no
+    // write touches it once it is committed.
+    (* anyconst *) reg [PW-1:0] f_pos;
+    wire [AW-1:0] f_idx = f_pos[AW-1:0];
+    wire f_in_fifo = f_pos - r_com < w_res - r_com;
+    wire f_readable = f_pos - r_com < w_com - r_com;
+    wire f_wr_target = wr_fire && wr_pos == f_idx
+        && (wr_slot ? f_pos - w_com < w_res - w_com : f_pos == w_res);
+    wire f_rd_target = rd_fire && rd_pos == f_idx && f_readable;
+    reg             f_valid;
+    reg [WIDTH-1:0] f_val;
+    reg             f_rd_check;
+    reg [WIDTH-1:0] f_rd_expect;
+    always @(posedge clk) begin
+        if (rst) begin
+            f_valid <= 1'b0;
+            f_rd_check <= 1'b0;
+        end else begin
+            if (f_wr_target) begin
+                f_valid <= 1'b1;
+                f_val <= wr_data;
+            end else if (!f_in_fifo) begin
+                f_valid <= 1'b0;
+            end
+            f_rd_check <= f_rd_target && f_valid;
+            f_rd_expect <= f_val;
+        end
+    end
+    always @* begin
+        if (f_past_valid && !rst) begin
+            if (wr_fire && wr_pos == f_idx) assert(!f_readable);
+            if (rd_fire && rd_pos == f_idx && f_in_fifo) assert(f_readable);
+            if (f_rd_check) assert(rd_data == f_rd_expect);
+        end
+    end
+`endif
+{%- endif %}
 endmodule
 `default_nettype wire

@@ -15,7 +15,8 @@
 // commits take effect in reservation order and as one contiguous block.
 //
 // Within one cycle the operations act in this order: the data operation (plain or slot), the
-// reservation, the commit. `avail` (positions this side may claim now) comes from registers.
+// commit (of an entry active since an earlier edge), the retirement, the reservation. `avail`
+// (positions this side may claim now) comes from registers.
 `default_nettype none
 module oclhls_pipe_side #(
     parameter integer MAX_RES = 4,
@@ -70,6 +71,8 @@ module oclhls_pipe_side #(
     reg [PW-2:0]   slot_base;
     reg [PW-1:0]   slot_size;
     reg            slot_hit;
+    reg            plain_ok;
+    reg            plain_fire;
     reg [PW-1:0]   left;
     reg            retiring;
     reg [CNTW-1:0] retired;
@@ -92,7 +95,8 @@ module oclhls_pipe_side #(
         tail = sum[CNTW-1:0];
         newest = (tail == {CNTW{1'b0}}) ? MAX_RES_C - 1'b1 : tail - 1'b1;
 
-        // 1. Data operation.
+        // 1. Data operation. The range checks look at the low bits plus a zero test of the
+        // high bits, so no 32-bit carry chain sits on the path.
         slot_base = {(PW-1){1'b0}};
         slot_size = {PW{1'b0}};
         slot_hit = 1'b0;
@@ -100,17 +104,20 @@ module oclhls_pipe_side #(
             if ({ {(32-IDW){1'b0}}, op_id} == i) begin
                 slot_base = ent_base[i*PW +: PW-1];
                 slot_size = ent_end[i*PW +: PW] - ent_base[i*PW +: PW];
-                slot_hit = ent_busy[i] && op_idx < { {(32-PW){1'b0}}, slot_size};
+                slot_hit = ent_busy[i] && op_idx[31:PW] == {(32-PW){1'b0}}
+                    && op_idx[PW-1:0] < slot_size;
             end
         end
+        plain_ok = avail != {PW{1'b0}};
+        plain_fire = op_valid && !op_slot && plain_ok;
         if (op_slot) begin
             op_ok = slot_hit;
             op_pos = slot_base + op_idx[PW-2:0];
         end else begin
-            op_ok = avail != {PW{1'b0}};
+            op_ok = plain_ok;
             op_pos = res_ptr[PW-2:0];
         end
-        if (op_valid && !op_slot && op_ok) begin
+        if (plain_fire) begin
             res_ptr_n = res_ptr + 1'b1;
             if (count == {CNTW{1'b0}}) begin
                 com_ptr_n = com_ptr + 1'b1;
@@ -123,34 +130,17 @@ module oclhls_pipe_side #(
             end
         end
 
-        // 2. Reservation, from what the data operation left.
-        left = avail - { {(PW-1){1'b0}}, op_valid && !op_slot && op_ok};
-        res_ok = count != MAX_RES_C && res_n != 32'd0 && res_n <= { {(32-PW){1'b0}}, left};
-        res_id = tail[IDW-1:0];
-        if (res_req && res_ok) begin
-            for (i = 0; i < MAX_RES; i = i + 1) begin
-                if ({ {(32-CNTW){1'b0}}, tail} == i) begin
-                    ent_busy_n[i] = 1'b1;
-                    ent_done_n[i] = 1'b0;
-                    ent_base_n[i*PW +: PW] = res_ptr_n;
-                    ent_end_n[i*PW +: PW] = res_ptr_n + res_n[PW-1:0];
-                end
-            end
-            res_ptr_n = res_ptr_n + res_n[PW-1:0];
-            count_n = count + 1'b1;
-        end
-
-        // 3. Commit (of an active entry, including one reserved in this cycle; a commit of anything
-        // else is undefined in OpenCL and ignored).
+        // 2. Commit of an entry active since an earlier edge (a commit of anything else is
+        // undefined in OpenCL and ignored).
         if (commit) begin
             for (i = 0; i < MAX_RES; i = i + 1) begin
-                if ({ {(32-IDW){1'b0}}, commit_id} == i && ent_busy_n[i]) begin
+                if ({ {(32-IDW){1'b0}}, commit_id} == i && ent_busy[i]) begin
                     ent_done_n[i] = 1'b1;
                 end
             end
         end
 
-        // 4. Retire the run of done entries from the oldest one, all together.
+        // 3. Retire the run of done entries from the oldest one, all together.
         retiring = 1'b1;
         slot = head;
         retired = {CNTW{1'b0}};
@@ -160,7 +150,7 @@ module oclhls_pipe_side #(
             slot = sum[CNTW-1:0];
             for (i = 0; i < MAX_RES; i = i + 1) begin
                 if ({ {(32-CNTW){1'b0}}, slot} == i) begin
-                    if (retiring && k < { {(32-CNTW){1'b0}}, count_n} && ent_done_n[i]) begin
+                    if (retiring && k < { {(32-CNTW){1'b0}}, count} && ent_done_n[i]) begin
                         com_ptr_n = ent_end_n[i*PW +: PW];
                         ent_busy_n[i] = 1'b0;
                         ent_done_n[i] = 1'b0;
@@ -171,10 +161,29 @@ module oclhls_pipe_side #(
                 end
             end
         end
+
+        // 4. Reservation, from what the data operation left, into the entry after the newest
+        // (free even when the table was full and entries retire now: res_ok looks at `count`).
+        left = avail - { {(PW-1){1'b0}}, plain_fire};
+        res_ok = count != MAX_RES_C && res_n[31:PW] == {(32-PW){1'b0}}
+            && res_n[PW-1:0] != {PW{1'b0}} && res_n[PW-1:0] <= left;
+        res_id = tail[IDW-1:0];
+        count_n = count - retired;
+        if (res_req && res_ok) begin
+            for (i = 0; i < MAX_RES; i = i + 1) begin
+                if ({ {(32-CNTW){1'b0}}, tail} == i) begin
+                    ent_busy_n[i] = 1'b1;
+                    ent_done_n[i] = 1'b0;
+                    ent_base_n[i*PW +: PW] = res_ptr_n;
+                    ent_end_n[i*PW +: PW] = res_ptr_n + res_n[PW-1:0];
+                end
+            end
+            res_ptr_n = res_ptr_n + res_n[PW-1:0];
+            count_n = count_n + 1'b1;
+        end
         sum = {1'b0, head} + {1'b0, retired};
         if (sum >= {1'b0, MAX_RES_C}) sum = sum - {1'b0, MAX_RES_C};
         head_n = sum[CNTW-1:0];
-        count_n = count_n - retired;
     end
 
     always @(posedge clk) begin
@@ -198,5 +207,108 @@ module oclhls_pipe_side #(
             com_ptr <= com_ptr_n;
         end
     end
+`ifdef FORMAL
+    // Properties for SymbiYosys (rtl-templates/formal/); never seen by simulation or synthesis.
+    reg f_past_valid = 1'b0;
+    always @(posedge clk) f_past_valid <= 1'b1;
+    always @* if (!f_past_valid) assume(rst);
+
+    // Table consistency: the active entries are exactly `count` entries from `head`, each
+    // non-empty, contiguous, in order, covering [com_ptr, res_ptr); the oldest is never done
+    // (done runs retire at once).
+    integer      f_i;
+    reg [CNTW:0] f_dist;
+    reg [CNTW:0] f_next;
+    always @* begin
+        f_dist = {(CNTW+1){1'b0}};
+        f_next = {(CNTW+1){1'b0}};
+        if (f_past_valid && !rst) begin
+            assert(count <= MAX_RES_C);
+            assert(head < MAX_RES_C);
+            if (count == {CNTW{1'b0}}) assert(res_ptr == com_ptr);
+            for (f_i = 0; f_i < MAX_RES; f_i = f_i + 1) begin
+                f_dist = (f_i >= head) ? f_i - head : f_i + MAX_RES - head;
+                f_next = (f_i + 1 == MAX_RES) ? 0 : f_i + 1;
+                assert(ent_busy[f_i] == (f_dist < count));
+                if (ent_done[f_i]) assert(ent_busy[f_i]);
+                if (ent_busy[f_i]) begin
+                    assert(ent_end[f_i*PW +: PW] != ent_base[f_i*PW +: PW]);
+                    assert(ent_base[f_i*PW +: PW] - com_ptr < ent_end[f_i*PW +: PW] - com_ptr);
+                    assert(ent_end[f_i*PW +: PW] - com_ptr <= res_ptr - com_ptr);
+                    if (f_dist == 0) begin
+                        assert(ent_base[f_i*PW +: PW] == com_ptr);
+                        assert(!ent_done[f_i]);
+                    end
+                    if (f_dist + 1 == count) assert(ent_end[f_i*PW +: PW] == res_ptr);
+                    else assert(ent_end[f_i*PW +: PW] == ent_base[f_next*PW +: PW]);
+                end
+            end
+        end
+    end
+
+    // A slot access stays inside its reservation, hence inside [com_ptr, res_ptr).
+    wire [PW-1:0] f_slot_pos = ent_base[op_id*PW +: PW] + op_idx[PW-1:0];
+    always @* begin
+        if (f_past_valid && !rst && op_slot && op_ok) begin
+            assert(f_slot_pos - com_ptr < res_ptr - com_ptr);
+            assert(op_pos == f_slot_pos[PW-2:0]);
+        end
+    end
+
+    // A tracked position (chosen by the solver): it is claimed once, by a plain operation
+    // (committed at once) or by a reservation, and leaves this side (com_ptr passes it) only
+    // when it is committed. Since com_ptr is one pointer, a committed reservation never leaves
+    // before an older uncommitted one: commits take effect in reservation order.
+    (* anyconst *) reg [PW-1:0] f_pos;
+    reg           f_claimed;
+    reg           f_plain;
+    reg           f_committed;
+    reg [IDW-1:0] f_id;
+    wire          f_in = f_pos - com_ptr < res_ptr - com_ptr;
+    wire          f_in_n = f_pos - com_ptr_n < res_ptr_n - com_ptr_n;
+    wire          f_plain_fire = op_valid && !op_slot && avail != {PW{1'b0}};
+    wire          f_claim_plain = f_plain_fire && f_pos == res_ptr;
+    wire [PW-1:0] f_res_from = res_ptr + { {(PW-1){1'b0}}, f_plain_fire};
+    wire          f_claim_res = res_req && res_ok && f_pos - f_res_from < res_n[PW-1:0];
+    wire          f_commit_now = commit && commit_id == f_id;
+    always @(posedge clk) begin
+        if (rst) begin
+            f_claimed <= 1'b0;
+            f_plain <= 1'b0;
+            f_committed <= 1'b0;
+            f_id <= {IDW{1'b0}};
+        end else begin
+            f_claimed <= f_in_n;
+            if (f_claim_plain) begin
+                f_plain <= 1'b1;
+                f_committed <= 1'b1;
+            end else if (f_claim_res) begin
+                f_plain <= 1'b0;
+                f_id <= tail[IDW-1:0];
+                f_committed <= 1'b0;
+            end else if (f_claimed && f_commit_now) begin
+                f_committed <= 1'b1;
+            end
+        end
+    end
+    always @* begin
+        if (f_past_valid && !rst) begin
+            assert(f_claimed == f_in);
+            // Claims only take free positions, and a position is claimed at most once.
+            if (f_claim_plain || f_claim_res) assert(!f_in);
+            assert(!(f_claim_plain && f_claim_res));
+            if (f_claimed && f_plain) assert(f_committed);
+            if (f_claimed && !f_plain) begin
+                assert(ent_busy[f_id]);
+                assert(f_pos - ent_base[f_id*PW +: PW] < ent_end[f_id*PW +: PW] - ent_base[f_id*PW +: PW]);
+                assert(f_committed == ent_done[f_id]);
+            end
+            // Leaving this side: only once committed.
+            if ((f_in || f_claim_plain || f_claim_res) && !f_in_n) begin
+                assert(f_claim_plain || (!f_claim_res && (f_committed || f_commit_now)));
+            end
+        end
+    end
+`endif
 endmodule
 `default_nettype wire

@@ -210,7 +210,8 @@ impl RefSide {
         }
     }
 
-    /// The edge: data operation, reservation, commit, retirement (the documented order).
+    /// The edge: data operation, commit (of a reservation made at an earlier edge),
+    /// retirement, reservation (the documented order).
     fn clock(&mut self, avail: u64, i: &SideIn) -> SideEffect {
         let out = self.outputs(avail, i);
         let mut fx = SideEffect::default();
@@ -226,6 +227,16 @@ impl RefSide {
                 }
             }
         }
+        if i.commit {
+            if let Some(e) = self.entries.iter_mut().find(|e| e.id == i.commit_id) {
+                e.done = true;
+            }
+        }
+        while self.entries.front().is_some_and(|e| e.done) {
+            let e = self.entries.pop_front().expect("front exists");
+            self.com = e.end;
+            fx.retired += 1;
+        }
         if i.res_req && out.res_ok {
             let n = u64::from(i.res_n);
             self.entries.push_back(Entry {
@@ -236,16 +247,6 @@ impl RefSide {
             });
             self.res += n;
             self.next_id = (self.next_id + 1) % self.max_res;
-        }
-        if i.commit {
-            if let Some(e) = self.entries.iter_mut().find(|e| e.id == i.commit_id) {
-                e.done = true;
-            }
-        }
-        while self.entries.front().is_some_and(|e| e.done) {
-            let e = self.entries.pop_front().expect("front exists");
-            self.com = e.end;
-            fx.retired += 1;
         }
         fx
     }
@@ -580,9 +581,7 @@ impl Driver {
                 counts.reserves += 1;
                 if so.res_ok {
                     counts.reserves_ok += 1;
-                }
-                // A commit of an idle id in the same cycle commits the new reservation at once.
-                if so.res_ok && !(si.commit && si.commit_id == so.res_id) {
+                    // (A commit of the same id in this cycle was ignored: it was not active.)
                     held.push(Held {
                         id: so.res_id,
                         n: si.res_n,
