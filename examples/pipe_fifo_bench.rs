@@ -5,6 +5,7 @@
 //!
 //! ```text
 //! cargo run --release --example pipe_fifo_bench -- [--max-res N] [--freq MHZ] [--work DIR]
+//!     [--depth N]...     # only these depths (default 16, 512, 4096)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -64,6 +65,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let mut max_res = 4i64;
     let mut freq = 100.0;
     let mut work = std::env::temp_dir().join(format!("oclhls-pipe-bench-{}", std::process::id()));
+    let mut depths: Vec<i64> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().ok_or(format!("{a} needs a value"));
@@ -71,8 +73,12 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             "--max-res" => max_res = value()?.parse()?,
             "--freq" => freq = value()?.parse()?,
             "--work" => work = value()?.into(),
+            "--depth" => depths.push(value()?.parse()?),
             other => return Err(format!("unknown option {other}").into()),
         }
+    }
+    if depths.is_empty() {
+        depths = vec![16, 512, 4096];
     }
     std::fs::create_dir_all(&work)?;
     let tc = Toolchain::new(false);
@@ -113,7 +119,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
          Fmax / counter | LUT / counter |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|");
-    for depth in [16i64, 512, 4096] {
+    for &depth in &depths {
         for width in [32i64, 128] {
             for res in [false, true] {
                 let mut params = vec![("WIDTH".to_string(), width), ("DEPTH".to_string(), depth)];
