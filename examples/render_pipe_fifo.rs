@@ -1,5 +1,5 @@
 //! Writes the pipe FIFO's Verilog files into a directory (for lint, synthesis or formal runs by
-//! hand): `cargo run -p rtl-templates --example render_pipe_fifo -- DIR`.
+//! hand): `cargo run --example render_pipe_fifo -- DIR` (default `build/pipe_fifo`).
 
 fn main() {
     let dir = std::env::args()
