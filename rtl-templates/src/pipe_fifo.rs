@@ -74,7 +74,9 @@ mod tests {
         let plain = pipe_fifo_files(false);
         assert_eq!(plain.len(), 1);
         assert!(plain[0].1.contains("module oclhls_pipe_fifo_plain #("));
-        for word in ["wr_res", "rd_res", "wr_slot", "_commit", "MAX_RES", "FORMAL"] {
+        for word in [
+            "wr_res", "rd_res", "wr_slot", "_commit", "MAX_RES", "FORMAL",
+        ] {
             assert!(!plain[0].1.contains(word), "{word} in the plain FIFO");
         }
         for (_, text) in res.iter().chain(&plain) {
