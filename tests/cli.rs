@@ -215,7 +215,14 @@ fn doctor_lists_every_tool() {
     let o = oclhls(&["doctor", "--offline"], &root());
     assert!(o.code == 0 || o.code == 1, "{}", o.stderr);
     assert!(o.stdout.contains("tool cache:"), "{}", o.stdout);
-    for tool in ["verilator", "yosys", "nextpnr-ecp5", "ecppack"] {
+    for tool in [
+        "verilator",
+        "yosys",
+        "nextpnr-ecp5",
+        "ecppack",
+        "sby",
+        "yices-smt2",
+    ] {
         let line = o
             .stdout
             .lines()

@@ -2,7 +2,8 @@
 //!
 //! Owns: the Verilog text of each kernel module and of the support modules, and the kernel's
 //! [`Interface`] (ports and how arguments map to them) that testbenches and board tops use.
-//! Fixed structures (FIFOs, the work-item generator) are askama templates under `templates/`;
+//! Fixed structures (FIFOs, the pipe FIFO with reservations ([`pipe_fifo`]), the work-item
+//! generator) are askama templates under `templates/`;
 //! datapaths are written by [`writer::VWriter`] after validation (every op has a schedule and
 //! is supported), so emission itself cannot fail half-way.
 //!
@@ -12,6 +13,8 @@
 
 pub mod kernel;
 pub mod namer;
+pub mod pipe_fifo;
 pub mod writer;
 
 pub use kernel::{emit_kernel, support_files, ArgPort, EmittedKernel, Interface, Port};
+pub use pipe_fifo::pipe_fifo_files;

@@ -47,6 +47,8 @@
 //!
 //!   A failed build leaves only `models/failed-<hash>.log`.
 //!
+//! [`pipe_fifo`] checks the pipe FIFO RTL against a reference model under random operations.
+//!
 //! The kernel testbench ([`memory`], [`run`]) follows the hardware interface exactly: one
 //! memory server per pointer port with random latency, in-order responses, random
 //! back-pressure on request `ready`, a bound on outstanding requests, and checks of the
@@ -57,6 +59,7 @@
 mod build;
 pub mod memory;
 mod model;
+pub mod pipe_fifo;
 pub mod run;
 mod shim;
 pub mod testfile;

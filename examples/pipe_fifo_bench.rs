@@ -1,0 +1,166 @@
+//! Area and Fmax of the pipe FIFO on an ECP5-85F (Yosys `synth_ecp5` + nextpnr-ecp5, out of
+//! context, seed 1), for depths 16, 512, 4096 and widths 32, 128, with reservation logic
+//! (`oclhls_pipe_fifo`, MAX_RES entries per side) and without (`oclhls_pipe_fifo_plain`),
+//! against a 32-bit counter placed and routed in the same run. A benchmark, not a test:
+//!
+//! ```text
+//! cargo run --release --example pipe_fifo_bench -- [--max-res N] [--freq MHZ] [--work DIR]
+//!     [--depth N]...     # only these depths (default 16, 512, 4096)
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use board_support::flow::{place_route, synth, PnrOptions, SynthOptions, Target};
+use board_support::Device;
+use toolchain::Toolchain;
+
+const COUNTER: &str = "`default_nettype none
+module bench_counter32 (
+    input  wire        clk,
+    input  wire        rst,
+    output reg  [31:0] q
+);
+    always @(posedge clk) begin
+        if (rst) q <= 32'd0;
+        else q <= q + 32'd1;
+    end
+endmodule
+`default_nettype wire
+";
+
+struct Row {
+    comb: u64,
+    ff: u64,
+    ebr: u64,
+    lutram: u64,
+    fmax: f64,
+}
+
+fn measure(
+    tc: &Toolchain,
+    device: &Device,
+    work: &Path,
+    files: &[PathBuf],
+    top: &str,
+    parameters: Vec<(String, i64)>,
+    freq: f64,
+) -> Result<Row, Box<dyn std::error::Error>> {
+    let mut sopts = SynthOptions::new(work.join("synth"));
+    sopts.parameters = parameters;
+    let s = synth(tc, files, top, &sopts)?;
+    let popts = PnrOptions::out_of_context(work.join("pnr"), freq).seed(1);
+    let p = place_route(tc, &s.netlist, Target::Device(*device), &popts)?;
+    let used = |bel: &str| p.utilisation.get(bel).map_or(0, |u| u.used);
+    Ok(Row {
+        comb: used("TRELLIS_COMB"),
+        ff: used("TRELLIS_FF"),
+        ebr: used("DP16KD"),
+        lutram: used("TRELLIS_RAMW"),
+        fmax: p.fmax_mhz().unwrap_or(0.0),
+    })
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
+    let mut max_res = 4i64;
+    let mut freq = 100.0;
+    let mut work = std::env::temp_dir().join(format!("oclhls-pipe-bench-{}", std::process::id()));
+    let mut depths: Vec<i64> = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || args.next().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--max-res" => max_res = value()?.parse()?,
+            "--freq" => freq = value()?.parse()?,
+            "--work" => work = value()?.into(),
+            "--depth" => depths.push(value()?.parse()?),
+            other => return Err(format!("unknown option {other}").into()),
+        }
+    }
+    if depths.is_empty() {
+        depths = vec![16, 512, 4096];
+    }
+    std::fs::create_dir_all(&work)?;
+    let tc = Toolchain::new(false);
+    let device = Device::ecp5("LFE5U-85F", "CABGA381", 6)?;
+
+    let counter_v = work.join("bench_counter32.v");
+    std::fs::write(&counter_v, COUNTER)?;
+    let counter = measure(
+        &tc,
+        &device,
+        &work.join("counter"),
+        &[counter_v],
+        "bench_counter32",
+        Vec::new(),
+        freq,
+    )?;
+    println!(
+        "reference: 32-bit counter {:.1} MHz, {} LUT (COMB), {} FF",
+        counter.fmax, counter.comb, counter.ff
+    );
+
+    let files_for = |res: bool| -> Result<Vec<PathBuf>, std::io::Error> {
+        let dir = work.join(if res { "rtl_res" } else { "rtl_plain" });
+        std::fs::create_dir_all(&dir)?;
+        rtl_templates::pipe_fifo_files(res)
+            .into_iter()
+            .map(|(name, text)| {
+                let p = dir.join(name);
+                std::fs::write(&p, text).map(|()| p)
+            })
+            .collect()
+    };
+    let plain_files = files_for(false)?;
+    let res_files = files_for(true)?;
+
+    println!(
+        "| depth | width | reservations | LUT (COMB) | FF | EBR (DP16KD) | LUTRAM | Fmax (MHz) | \
+         Fmax / counter | LUT / counter |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    for &depth in &depths {
+        for width in [32i64, 128] {
+            for res in [false, true] {
+                let mut params = vec![("WIDTH".to_string(), width), ("DEPTH".to_string(), depth)];
+                let (top, files, label) = if res {
+                    params.push(("MAX_RES".to_string(), max_res));
+                    (
+                        "oclhls_pipe_fifo",
+                        &res_files,
+                        format!("{max_res} per side"),
+                    )
+                } else {
+                    ("oclhls_pipe_fifo_plain", &plain_files, "none".to_string())
+                };
+                let dir = work.join(format!(
+                    "d{depth}_w{width}_{}",
+                    if res { "res" } else { "plain" }
+                ));
+                let r = measure(&tc, &device, &dir, files, top, params, freq)?;
+                println!(
+                    "| {depth} | {width} | {label} | {} | {} | {} | {} | {:.1} | {:.2} | {:.1} |",
+                    r.comb,
+                    r.ff,
+                    r.ebr,
+                    r.lutram,
+                    r.fmax,
+                    r.fmax / counter.fmax,
+                    r.comb as f64 / counter.comb as f64
+                );
+            }
+        }
+    }
+    println!("work dir: {}", work.display());
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
