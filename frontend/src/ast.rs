@@ -419,7 +419,8 @@ pub enum ExprKind {
     /// int->int wraps, anything->bool is `!= 0`), scalar->vector splat (the operand then always
     /// has the vector's element type: `int` -> `float4` is `int` -> `float` -> `float4`),
     /// vector->vector lane-wise (only from `convert_T`), pointer<->pointer (including a named
-    /// address space to `generic`) and pointer<->integer, array decay, integer 0 -> `event_t`.
+    /// address space to `generic`) and pointer<->integer, array decay, integer 0 -> `event_t`,
+    /// integer 0 -> `reserve_id_t` (`CLK_NULL_RESERVE_ID`, the invalid reservation).
     /// Implicit casts of literals are folded into the literal.
     Cast {
         kind: CastKind,

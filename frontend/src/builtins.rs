@@ -68,6 +68,10 @@ pub enum Builtin {
     // T *ptr)` return int (0 on success); the packet pointer is a generic pointer to the packet type.
     ReadPipe,
     WritePipe,
+    /// Xilinx `read_pipe_block(p, T *ptr) -> void`: waits until a packet is available.
+    ReadPipeBlock,
+    /// Xilinx `write_pipe_block(p, const T *ptr) -> void`: waits until there is room.
+    WritePipeBlock,
     /// `reserve_read_pipe(p, uint n) -> reserve_id_t`
     ReserveReadPipe,
     ReserveWritePipe,

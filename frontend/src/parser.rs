@@ -155,6 +155,8 @@ const KEYWORDS: &[(&str, &str)] = &[
     ("_Alignof", "_Alignof"),
     ("__alignof__", "_Alignof"),
     ("__alignof", "_Alignof"),
+    // Not a C keyword, but issue 3 lists `alignof` among the operators kernels use.
+    ("alignof", "_Alignof"),
     ("if", "if"),
     ("else", "else"),
     ("for", "for"),

@@ -3,7 +3,7 @@
 //! for mixed scalar arguments (`min(x, 0)` with `uint x` converts `0` to `uint` as the usual
 //! arithmetic conversions would, where clang reports an ambiguity).
 
-use super::Checker;
+use super::{Checker, CounterOp, CounterUse};
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::parser::{scalar_word, vector_type};
@@ -59,6 +59,8 @@ const PIPE_FNS: &[(&str, Builtin)] = &[
         "sub_group_commit_write_pipe",
         Builtin::SubGroupCommitWritePipe,
     ),
+    ("read_pipe_block", Builtin::ReadPipeBlock),
+    ("write_pipe_block", Builtin::WritePipeBlock),
     ("get_pipe_num_packets", Builtin::GetPipeNumPackets),
     ("get_pipe_max_packets", Builtin::GetPipeMaxPackets),
     ("is_valid_reserve_id", Builtin::IsValidReserveId),
@@ -999,6 +1001,15 @@ impl Checker<'_> {
                 );
                 return Some(None);
             }
+            if let (ExprKind::Var(v), Some(cur)) = (&p.kind, &self.cur) {
+                let inc = op == AtomicOp::Inc;
+                self.counter_uses.push(CounterUse {
+                    func: cur.id,
+                    var: *v,
+                    what: if inc { CounterOp::Inc } else { CounterOp::Dec },
+                    span,
+                });
+            }
             let t = if p.ty == Type::Counter32 {
                 Type::UINT
             } else {
@@ -1088,6 +1099,7 @@ impl Checker<'_> {
         let reads = matches!(
             b,
             Builtin::ReadPipe
+                | Builtin::ReadPipeBlock
                 | Builtin::ReserveReadPipe
                 | Builtin::CommitReadPipe
                 | Builtin::WorkGroupReserveReadPipe
@@ -1098,6 +1110,7 @@ impl Checker<'_> {
         let writes = matches!(
             b,
             Builtin::WritePipe
+                | Builtin::WritePipeBlock
                 | Builtin::ReserveWritePipe
                 | Builtin::CommitWritePipe
                 | Builtin::WorkGroupReserveWritePipe
@@ -1105,7 +1118,8 @@ impl Checker<'_> {
                 | Builtin::SubGroupReserveWritePipe
                 | Builtin::SubGroupCommitWritePipe
         );
-        if reads && *access != Access::ReadOnly {
+        // `read_write` only comes from program-scope pipes, which kernels read or write.
+        if reads && *access == Access::WriteOnly {
             self.error(
                 Diagnostic::error(
                     e.span,
@@ -1118,7 +1132,7 @@ impl Checker<'_> {
             );
             return None;
         }
-        if writes && *access != Access::WriteOnly {
+        if writes && *access == Access::ReadOnly {
             self.error(
                 Diagnostic::error(
                     e.span,
@@ -1195,6 +1209,16 @@ impl Checker<'_> {
                 }
                 xs.push(self.packet_ptr(name, it.next().expect("arity"), &packet, write)?);
                 self.bi(b, xs, Type::INT, span)
+            }
+            Builtin::ReadPipeBlock | Builtin::WritePipeBlock => {
+                if !self.arity(name, &args, &[2], span) {
+                    return Some(None);
+                }
+                let write = b == Builtin::WritePipeBlock;
+                let mut it = args.into_iter();
+                let (p, packet) = self.pipe_arg(name, it.next().expect("arity"), b)?;
+                let ptr = self.packet_ptr(name, it.next().expect("arity"), &packet, write)?;
+                self.bi(b, vec![p, ptr], Type::Void, span)
             }
             Builtin::ReserveReadPipe
             | Builtin::ReserveWritePipe

@@ -1,6 +1,6 @@
 //! Expressions: typing, implicit conversions, lvalues, constant folding.
 
-use super::{edit_distance, Checker, Sym};
+use super::{edit_distance, Checker, CounterOp, CounterUse, Sym};
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::literal::FloatSuffix;
@@ -786,6 +786,12 @@ impl Checker<'_> {
                     Some(self.mk(ExprKind::FloatLit(f64::INFINITY), Type::FLOAT, span))
                 }
                 "__oclhls_nanf" => Some(self.mk(ExprKind::FloatLit(f64::NAN), Type::FLOAT, span)),
+                // `CLK_NULL_RESERVE_ID`: the invalid reservation, integer 0 cast to `reserve_id_t`.
+                "__oclhls_null_reserve_id" => Some(self.cast(
+                    Expr::int(0, ScalarKind::UInt, span),
+                    &Type::ReserveId,
+                    CastKind::Implicit,
+                )),
                 "__oclhls_inf" => Some(self.mk(
                     ExprKind::FloatLit(f64::INFINITY),
                     Type::Scalar(ScalarKind::Double),
@@ -1068,6 +1074,13 @@ impl Checker<'_> {
         // pointer arithmetic and comparisons
         if lt.is_pointer() || rt.is_pointer() {
             return self.pointer_binary(op, lhs, rhs, span);
+        }
+        if op.is_comparison() && (lt == Type::ReserveId || rt == Type::ReserveId) {
+            self.error(
+                Diagnostic::error(span, "reservation ids cannot be compared")
+                    .note("a `reserve_id_t` is opaque; test it with `is_valid_reserve_id(id)`"),
+            );
+            return None;
         }
         if !lt.is_arithmetic() || !rt.is_arithmetic() {
             let (a, b) = (self.type_name(&lt), self.type_name(&rt));
@@ -2023,6 +2036,17 @@ impl Checker<'_> {
         };
         if let Some(cur) = &self.cur {
             self.calls.push((cur.id, id, span));
+            let caller = cur.id;
+            for (i, a) in conv.iter().enumerate() {
+                if let (ExprKind::Var(v), Type::Counter32 | Type::Counter64) = (&a.kind, &a.ty) {
+                    self.counter_uses.push(CounterUse {
+                        func: caller,
+                        var: *v,
+                        what: CounterOp::Pass(id, i as u32),
+                        span: a.span,
+                    });
+                }
+            }
         }
         Some(self.mk(
             ExprKind::Call {
