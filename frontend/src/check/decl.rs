@@ -1392,6 +1392,7 @@ impl Checker<'_> {
             }
             pids.push(vid);
         }
+        let errors_before = self.diags.iter().filter(|d| d.is_error()).count();
         self.cur = Some(FnCtx {
             id,
             name: name.clone(),
@@ -1417,6 +1418,12 @@ impl Checker<'_> {
         };
         self.cur = None;
         self.pop_scope();
+        // An argument that failed to check leaves no trace in the body; linting it would
+        // report consequences of that error.
+        if self.diags.iter().filter(|d| d.is_error()).count() == errors_before {
+            let lints = super::lint::lint_function(&body, &self.vars);
+            self.diags.extend(lints);
+        }
         if !ret.ty.is_void() && !super::stmt::always_returns_block(&body.stmts) {
             self.warn(
                 Diagnostic::warning(

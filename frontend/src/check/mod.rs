@@ -14,6 +14,7 @@ mod builtin_sig;
 mod decl;
 mod expr;
 mod init;
+mod lint;
 mod stmt;
 
 use crate::ast::*;

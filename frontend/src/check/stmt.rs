@@ -300,6 +300,17 @@ impl Checker<'_> {
     }
 
     fn warn_unused(&mut self, x: &Expr) {
+        if let ExprKind::Builtin {
+            builtin: Builtin::ReadPipe,
+            ..
+        } = x.kind
+        {
+            self.warn(
+                Diagnostic::warning(x.span, "result of `read_pipe` is unused")
+                    .note("`read_pipe` does not wait: it returns a negative value and leaves the packet unchanged when the pipe is empty; test the result, or use `read_pipe_block` (Xilinx) to wait"),
+            );
+            return;
+        }
         let pure = match &x.kind {
             ExprKind::Binary { op, .. } => !op.is_logical() && !super::expr::has_side_effects(x),
             ExprKind::Var(_) | ExprKind::IntLit(_) | ExprKind::FloatLit(_) => true,
