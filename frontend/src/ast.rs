@@ -127,7 +127,9 @@ pub struct VarInfo {
 }
 
 /// A program-scope variable (OpenCL allows them in the `constant` address space; `global`
-/// program-scope variables are an OpenCL 2.0 feature).
+/// program-scope variables are an OpenCL 2.0 feature). String literals are `constant char[n]`
+/// globals named `.strN` (a name no user variable can have); a program-scope pipe (Xilinx
+/// `xcl_reqd_pipe_depth` dialect) is a `Type::Pipe` global with `access` `ReadWrite`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GlobalVar {
     pub name: String,

@@ -103,6 +103,12 @@ pub enum Builtin {
     WaitGroupEvents,
     /// `prefetch(const global T *p, size_t num_elements) -> void`.
     Prefetch,
+    // ---- output
+    /// `printf(format, ...) -> int`: `args[0]` is the decayed string literal (an
+    /// `ExprKind::Global` of a `constant char[]` whose name starts with `.str`, cast to
+    /// `constant char *`); the other arguments are scalars (integers promoted), vectors or
+    /// pointers, unconverted otherwise.
+    Printf,
 }
 
 /// Rounding modifier of `convert_T_<mode>`.

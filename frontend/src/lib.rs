@@ -19,7 +19,7 @@
 //! unions, enums, typedefs, vectors and swizzles, address spaces, kernel/helper functions,
 //! attributes, pipes, async copies, atomics and atomic counters, the preprocessor. Rejected
 //! with "not supported on FPGAs": images, samplers, function pointers, recursion, device-side
-//! enqueue, printf, goto, C11 atomics, work-group collectives, bit-fields, `static` locals;
+//! enqueue, goto, C11 atomics, work-group collectives, bit-fields, `static` locals;
 //! `double` and `half` arithmetic need extensions this device does not have.
 
 pub mod ast;

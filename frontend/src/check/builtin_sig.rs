@@ -67,6 +67,7 @@ const PIPE_FNS: &[(&str, Builtin)] = &[
 ];
 
 const OTHER_NAMES: &[&str] = &[
+    "printf",
     "get_work_dim",
     "get_global_linear_id",
     "get_local_linear_id",
@@ -107,12 +108,6 @@ const ATOMICS: &[(&str, AtomicOp)] = &[
 pub(crate) fn unsupported_builtin(name: &str) -> Option<(&'static str, &'static str)> {
     if PIPE_FNS.iter().any(|p| p.0 == name) || OTHER_NAMES.contains(&name) {
         return None;
-    }
-    if name == "printf" {
-        return Some((
-            "`printf` is",
-            "there is no console on the FPGA; write debug values to a global buffer",
-        ));
     }
     if name.starts_with("enqueue_")
         || name.starts_with("get_kernel_")
@@ -467,6 +462,9 @@ impl Checker<'_> {
         }
         if let Some((_, b)) = PIPE_FNS.iter().find(|w| w.0 == name) {
             return self.pipe_builtin(name, *b, args, span);
+        }
+        if name == "printf" {
+            return self.printf(args, span);
         }
         match name {
             "get_work_dim" | "get_global_linear_id" | "get_local_linear_id" => {
@@ -1377,5 +1375,45 @@ impl Checker<'_> {
             Builtin::AsyncWorkGroupCopy
         };
         self.bi(b, xs, Type::Event, span)
+    }
+
+    /// `int printf(constant char *restrict format, ...)`: the format must be a string literal
+    /// (so that the emulator and any hardware implementation know it at compile time); the
+    /// other arguments are scalars, vectors or pointers, integers promoted.
+    fn printf(&mut self, args: Vec<Expr>, span: Span) -> Option<Option<Expr>> {
+        let mut it = args.into_iter();
+        let Some(fmt) = it.next() else {
+            self.error(
+                Diagnostic::error(span, "`printf` needs a format string")
+                    .note(r#"write `printf("x = %d\n", x)`"#),
+            );
+            return Some(None);
+        };
+        let is_literal = matches!(fmt.kind, ExprKind::Global(g)
+            if self.globals.get(g as usize).is_some_and(|v| v.name.starts_with(".str")));
+        if !is_literal {
+            self.error(
+                Diagnostic::error(fmt.span, "the format of `printf` must be a string literal")
+                    .note(r#"write the format in place: `printf("%d\n", x)`"#),
+            );
+            return Some(None);
+        }
+        let mut xs = vec![self.decay(fmt)];
+        for a in it {
+            let a = self.decay(a);
+            match &a.ty {
+                Type::Scalar(k) if k.is_integer() => xs.push(self.promote(a)),
+                Type::Scalar(_) | Type::Vector(..) | Type::Pointer { .. } => xs.push(a),
+                t => {
+                    let tn = self.type_name(t);
+                    self.err(
+                        a.span,
+                        format!("`printf` cannot print a value of type `{}`", tn),
+                    );
+                    return Some(None);
+                }
+            }
+        }
+        self.bi(Builtin::Printf, xs, Type::INT, span)
     }
 }

@@ -388,7 +388,7 @@ impl Checker<'_> {
                     ),
                     );
                 }
-                if *fc && !*tc {
+                if *fc && !*tc && *ts != AddrSpace::Constant {
                     let (f, t) = (self.type_name(&from), self.type_name(to));
                     self.warn(
                         Diagnostic::warning(
@@ -613,14 +613,7 @@ impl Checker<'_> {
                 }
                 Some(self.mk(ExprKind::FloatLit(v), Type::Scalar(k), span))
             }
-            syn::ExprKind::StrLit(_) => {
-                self.unsupported(
-                    span,
-                    "string literals are",
-                    "OpenCL C has no strings on the device; printf is not available on FPGAs",
-                );
-                None
-            }
+            syn::ExprKind::StrLit(text) => Some(self.string_literal(text, span)),
             syn::ExprKind::Ident(n) => self.ident(n, span),
             syn::ExprKind::Paren(inner) => {
                 let mut x = self.expr(inner)?;
@@ -1953,6 +1946,40 @@ impl Checker<'_> {
                 None
             }
         }
+    }
+
+    /// A string literal is an lvalue `constant char[n + 1]` (OpenCL C 6.5.3: string literals
+    /// are in the `constant` address space), stored as a program-scope global named `.strN`;
+    /// equal literals share one global.
+    fn string_literal(&mut self, text: &str, span: Span) -> Expr {
+        let bytes = text.as_bytes();
+        let n = u32::try_from(bytes.len() + 1).unwrap_or(u32::MAX);
+        let ty = Type::Array(Box::new(Type::Scalar(ScalarKind::Char)), n);
+        let g = match self.strings.get(text) {
+            Some(&g) => g,
+            None => {
+                let chars = bytes
+                    .iter()
+                    .chain(std::iter::once(&0u8))
+                    .map(|&b| Init::Expr(Expr::int(b as u64, ScalarKind::Char, span)))
+                    .collect();
+                self.globals.push(GlobalVar {
+                    name: format!(".str{}", self.strings.len()),
+                    ty: ty.clone(),
+                    space: AddrSpace::Constant,
+                    span,
+                    is_const: true,
+                    init: Some(Init::List(chars)),
+                    attrs: Vec::new(),
+                });
+                let g = self.globals.len() as u32 - 1;
+                self.strings.insert(text.to_string(), g);
+                g
+            }
+        };
+        let mut e = self.mk(ExprKind::Global(g), ty, span);
+        e.lvalue = true;
+        e
     }
 
     fn suggest_fn(&self, n: &str) -> Option<String> {

@@ -4,7 +4,7 @@
 //! every expression, makes implicit conversions explicit and enforces the OpenCL C rules the
 //! back end relies on (address spaces, kernel signatures, const, no recursion). Everything the
 //! FPGA flow cannot do (images, samplers, function pointers, recursion, device-side enqueue,
-//! printf, goto) is reported as "not supported on FPGAs" at the construct's span.
+//! goto) is reported as "not supported on FPGAs" at the construct's span.
 //!
 //! Errors are collected; a failed expression yields `None` so that one mistake produces one
 //! diagnostic instead of a cascade. Recursion over expressions and statements is bounded by
@@ -124,6 +124,8 @@ pub(crate) struct Checker<'a> {
     pub calls: Vec<(FuncId, FuncId, Span)>,
     /// `atomic_inc`/`atomic_dec` on counters and counters passed to helpers.
     pub counter_uses: Vec<CounterUse>,
+    /// String literal text -> its `constant char[]` global.
+    pub strings: HashMap<String, u32>,
     pub depth: u32,
     pub depth_reported: bool,
 }
@@ -150,6 +152,7 @@ pub fn check(
         cur: None,
         calls: Vec::new(),
         counter_uses: Vec::new(),
+        strings: HashMap::new(),
         depth: 0,
         depth_reported: false,
     };
