@@ -66,6 +66,7 @@ const PREDEFINED: &str = r#"
 #define CL_VERSION_1_1 110
 #define CL_VERSION_1_2 120
 #define CL_VERSION_2_0 200
+#define CL_VERSION_3_0 300
 #define __ENDIAN_LITTLE__ 1
 #define __EMBEDDED_PROFILE__ 0
 #define __OPENCL_FPGA__ 1
