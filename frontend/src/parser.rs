@@ -91,13 +91,48 @@ pub struct ParseState {
     pub diags: RefCell<Vec<Diagnostic>>,
     /// Spans of syntax errors already reported (to drop duplicates from error recovery).
     seen: RefCell<HashSet<(u32, u32, u32)>>,
-    /// End of the token before each token (keyed by the token's file and start), so that
-    /// "expected `;`" can point just after the previous token as C compilers do.
-    /// The flag says whether the token starts a line.
-    prev_end: RefCell<std::collections::HashMap<(u32, u32), (Pos, bool)>>,
-    /// For an identifier that directly follows another identifier (keyed by its file and
-    /// start): the first identifier and its position, for "`T` is not a type name here".
-    ident_pairs: RefCell<std::collections::HashMap<(u32, u32), (String, Pos, Pos)>>,
+    /// End of the token before each recent token (keyed by the token's file and start), so
+    /// that "expected `;`" can point just after the previous token as C compilers do. The
+    /// flag says whether the token starts a line.
+    prev_end: RefCell<Recent<(Pos, bool)>>,
+    /// For a recent identifier that directly follows another identifier: the first
+    /// identifier and its position, for "`T` is not a type name here".
+    ident_pairs: RefCell<Recent<(String, Pos, Pos)>>,
+}
+
+/// Facts about the most recently pulled tokens. A syntax error is found at the lookahead
+/// token, at most a few tokens before the newest one (error recovery may drop tokens first;
+/// then the message falls back to the generic form). A bounded window keeps hostile input
+/// (millions of tokens) from paying for a map entry per token.
+struct Recent<T> {
+    items: std::collections::VecDeque<((u32, u32), T)>,
+}
+
+impl<T> Default for Recent<T> {
+    fn default() -> Self {
+        Recent {
+            items: std::collections::VecDeque::new(),
+        }
+    }
+}
+
+impl<T> Recent<T> {
+    const WINDOW: usize = 256;
+
+    fn insert(&mut self, key: (u32, u32), v: T) {
+        if self.items.len() == Self::WINDOW {
+            self.items.pop_front();
+        }
+        self.items.push_back((key, v));
+    }
+
+    fn get(&self, key: &(u32, u32)) -> Option<&T> {
+        self.items
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
 }
 
 impl ParseState {

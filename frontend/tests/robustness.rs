@@ -146,6 +146,24 @@ fn ten_thousand_nested_parentheses() {
 }
 
 #[test]
+fn ten_megabytes_of_tokens() {
+    // A valid kernel checks: 1 MB here (a debug build checks about 0.2 MB/s); 10 MB with
+    // `FRONTEND_BIG_MB=10` (7 s of CPU in a release build: linear, no hang) ...
+    let mb: usize = std::env::var("FRONTEND_BIG_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let stmt = "a[0]+=1;";
+    let n = (mb << 20) / stmt.len();
+    let src = format!("kernel void k(global int *a) {{ {} }}", stmt.repeat(n));
+    assert!(src.len() >= mb << 20);
+    assert!(survive(src.as_bytes()).is_ok());
+    // ... and 10 MB of tokens (5 million identifiers) that form no program end in a diagnostic.
+    let src = "x ".repeat(5 << 20);
+    assert!(survive(src.as_bytes()).is_err());
+}
+
+#[test]
 fn long_operator_chains() {
     let body = |e: String| format!("kernel void k(global int *a) {{ a[0] = {}; }}", e);
     expect_error(
