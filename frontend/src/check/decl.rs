@@ -785,7 +785,10 @@ impl Checker<'_> {
             syn::Declarator::Ident(n, s) => Some((Some((n.clone(), *s)), qt)),
             syn::Declarator::Pointer { quals, inner, span } => {
                 if matches!(qt.ty, Type::Pipe { .. }) {
-                    self.err(*span, "pointers to pipes are not allowed");
+                    self.error(
+                        Diagnostic::error(*span, "pointers to pipes are not allowed")
+                            .note("pass the pipe itself: `read_only pipe int p`"),
+                    );
                     return None;
                 }
                 let space = qt.space.unwrap_or(AddrSpace::Generic);
@@ -1287,7 +1290,10 @@ impl Checker<'_> {
                 self.err(sp, "kernel arguments cannot be `half`");
             }
             Type::Event | Type::ReserveId => {
-                self.err(sp, format!("kernel arguments cannot be of type `{}`", t));
+                self.error(
+                    Diagnostic::error(sp, format!("kernel arguments cannot be of type `{}`", t))
+                        .note("the host cannot pass it; declare the variable inside the kernel"),
+                );
             }
             Type::Struct(id) if self.struct_has_pointer(*id) => {
                 self.error(
@@ -1618,7 +1624,10 @@ impl Checker<'_> {
             return None;
         }
         if matches!(ty, Type::Counter32 | Type::Counter64) {
-            self.err(nsp, "atomic counters can only be function parameters");
+            self.error(
+                Diagnostic::error(nsp, "atomic counters can only be function parameters")
+                    .note("a counter is a kernel argument set by the host; pass it to helpers as a parameter"),
+            );
             return None;
         }
         // The variable is in scope in its own initialiser (C), but checking the initialiser

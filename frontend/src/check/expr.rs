@@ -1019,7 +1019,13 @@ impl Checker<'_> {
         }
         if matches!(x.ty, Type::Pipe { .. } | Type::Counter32 | Type::Counter64) {
             let t = self.type_name(&x.ty);
-            self.err(x.span, format!("a `{}` cannot be assigned", t));
+            let note = match x.ty {
+                Type::Pipe { .. } => "a pipe is a connection fixed when the kernel is built; use the parameter directly",
+                _ => "counters change only through `atomic_inc` and `atomic_dec`",
+            };
+            self.error(
+                Diagnostic::error(x.span, format!("a `{}` cannot be assigned", t)).note(note),
+            );
             return None;
         }
         if let ExprKind::Swizzle { lanes, .. } = &x.kind {
@@ -1067,6 +1073,19 @@ impl Checker<'_> {
         // pointer arithmetic and comparisons
         if lt.is_pointer() || rt.is_pointer() {
             return self.pointer_binary(op, lhs, rhs, span);
+        }
+        if [&lt, &rt]
+            .iter()
+            .any(|t| matches!(t, Type::Counter32 | Type::Counter64))
+        {
+            self.error(
+                Diagnostic::error(
+                    span,
+                    format!("an atomic counter cannot be an operand of `{}`", op.symbol()),
+                )
+                .note("counters are only used through `atomic_inc(c)` and `atomic_dec(c)`, which return the old value"),
+            );
+            return None;
         }
         if op.is_comparison() && (lt == Type::ReserveId || rt == Type::ReserveId) {
             self.error(

@@ -407,12 +407,24 @@ impl Checker<'_> {
                     name, kernel
                 ),
             )
-            .label(first, format!("`{}` is {} here", name, first_what));
+            .label(
+                first,
+                if first_op != first {
+                    format!("`{}` is {} through this call", name, first_what)
+                } else {
+                    format!("`{}` is {} here", name, first_what)
+                },
+            );
             if first_op != first {
                 d = d.label(first_op, format!("{} here", first_what));
             }
             if second_op != second {
-                d = d.label(second_op, format!("{} here", second_what));
+                d = d
+                    .label(
+                        second,
+                        format!("`{}` is {} through this call", name, second_what),
+                    )
+                    .label(second_op, format!("{} here", second_what));
             }
             self.error(
                 d.label(vspan, "counter declared here")

@@ -33,7 +33,7 @@ kernel void separate_counters_are_fine(counter64_t a, counter64_t b) {
 
 kernel void misuse(global ulong *out, counter64_t c, counter32_t c32) {
   counter64_t local_copy; //~ ERROR atomic counters can only be function parameters
-  out[0] = c + 1; //~ ERROR counter
+  out[0] = c + 1; //~ ERROR an atomic counter cannot be an operand of `+`
   c = c; //~ ERROR counter
   out[1] = atomic_add(c, 2); //~ ERROR `atomic_add` is not defined for atomic counters
   if (c) {} //~ ERROR counter
