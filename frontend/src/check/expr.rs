@@ -1263,12 +1263,35 @@ impl Checker<'_> {
             }
             (Type::Vector(vk, _), Type::Scalar(sk)) | (Type::Scalar(sk), Type::Vector(vk, _)) => {
                 let (v, s) = if a.ty.is_vector() { (a, b) } else { (b, a) };
-                let literal = matches!(s.kind, ExprKind::IntLit(_) | ExprKind::FloatLit(_));
-                if sk.is_float() && vk.is_integer() && !literal {
+                // OpenCL C 6.3: "An error shall occur if any scalar operand has greater rank
+                // than the type of the vector element" (literals included; as in clang, an
+                // unsigned scalar outranks a signed element of the same size).
+                let outranks = sk.rank() > vk.rank()
+                    || (sk.rank() == vk.rank()
+                        && sk.is_integer()
+                        && !sk.is_signed()
+                        && vk.is_signed());
+                if outranks {
                     let (vt, st) = (self.type_name(&v.ty), self.type_name(&s.ty));
+                    let hint = match &s.kind {
+                        ExprKind::IntLit(_) | ExprKind::FloatLit(_) => format!(
+                            "write the constant with the element type: `({}){}`",
+                            vk.name(),
+                            self.sm.snippet(s.span)
+                        ),
+                        _ => format!("convert the scalar explicitly: `({})x`", vk.name()),
+                    };
                     self.error(
-                        Diagnostic::error(span, format!("cannot combine the integer vector `{}` with the floating-point scalar `{}`", vt, st))
-                            .note("the scalar would be truncated; convert explicitly"),
+                        Diagnostic::error(
+                            span,
+                            format!(
+                                "the scalar operand `{}` has a greater rank than the element type of the vector `{}`",
+                                st, vt
+                            ),
+                        )
+                        .label(s.span, format!("`{}`", st))
+                        .label(v.span, format!("`{}`", vt))
+                        .note(hint),
                     );
                     return None;
                 }

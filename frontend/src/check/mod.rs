@@ -106,7 +106,6 @@ pub(crate) struct FnCtx {
 }
 
 pub(crate) struct Checker<'a> {
-    #[allow(dead_code)]
     pub sm: &'a SourceMap,
     pub fp64: bool,
     pub diags: Vec<Diagnostic>,
