@@ -69,13 +69,24 @@ pub struct Options {
 /// 100,000 `+` still builds a deep syntax tree whose traversal and destruction recurse. If the
 /// thread cannot be created, compilation runs on the caller's thread.
 pub fn compile(sm: &mut SourceMap, file: FileId, opts: &Options) -> CompileResult {
-    const STACK: usize = 256 << 20;
+    compile_with_stack(sm, file, opts, 256 << 20)
+}
+
+/// [`compile`] on a thread with a stack of `stack` bytes. The fuzz target uses a smaller stack
+/// than `compile` (its inputs are at most a few KiB): under AddressSanitizer every thread start
+/// clears the shadow of its whole stack, which made 256 MiB stacks the fuzzer's bottleneck.
+pub fn compile_with_stack(
+    sm: &mut SourceMap,
+    file: FileId,
+    opts: &Options,
+    stack: usize,
+) -> CompileResult {
     let mut slot = Some(sm);
     let res = std::thread::scope(|s| {
         let slot_ref = &mut slot;
         std::thread::Builder::new()
             .name("oclhls-frontend".into())
-            .stack_size(STACK)
+            .stack_size(stack)
             .spawn_scoped(s, move || {
                 let sm = slot_ref
                     .take()
