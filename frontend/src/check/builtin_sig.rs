@@ -104,6 +104,36 @@ const ATOMICS: &[(&str, AtomicOp)] = &[
     ("cmpxchg", AtomicOp::CmpXchg),
 ];
 
+/// The call forms of built-ins whose arity users get wrong, for the arity error's note.
+fn signature_hint(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "read_pipe" => "`read_pipe(p, &packet)` or `read_pipe(p, reserve_id, index, &packet)`",
+        "write_pipe" => "`write_pipe(p, &packet)` or `write_pipe(p, reserve_id, index, &packet)`",
+        "read_pipe_block" => "`read_pipe_block(p, &packet)`",
+        "write_pipe_block" => "`write_pipe_block(p, &packet)`",
+        "async_work_group_copy" => {
+            "`async_work_group_copy(dst, src, num_elements, event)` (event 0 starts a new one)"
+        }
+        "async_work_group_strided_copy" => {
+            "`async_work_group_strided_copy(dst, src, num_elements, stride, event)`"
+        }
+        "wait_group_events" => {
+            "`wait_group_events(num_events, event_list)`, e.g. `wait_group_events(1, &e)`"
+        }
+        "prefetch" => "`prefetch(global_pointer, num_elements)`",
+        n if n.starts_with("get_") && n.ends_with("_id")
+            || n.ends_with("_size")
+            || n == "get_num_groups"
+            || n == "get_global_offset" =>
+        {
+            "`get_...(dimension)` with a dimension 0, 1 or 2"
+        }
+        n if n.contains("reserve_") && n.ends_with("_pipe") => "`reserve_..._pipe(p, num_packets)`",
+        n if n.contains("commit_") && n.ends_with("_pipe") => "`commit_..._pipe(p, reserve_id)`",
+        _ => return None,
+    })
+}
+
 /// Built-ins that exist in OpenCL C but have no FPGA implementation here.
 pub(crate) fn unsupported_builtin(name: &str) -> Option<(&'static str, &'static str)> {
     if PIPE_FNS.iter().any(|p| p.0 == name) || OTHER_NAMES.contains(&name) {
@@ -280,7 +310,7 @@ impl Checker<'_> {
             .map(|x| x.to_string())
             .collect::<Vec<_>>()
             .join(" or ");
-        self.err(
+        let mut d = Diagnostic::error(
             span,
             format!(
                 "`{}` takes {} argument{} but {} {} given",
@@ -291,6 +321,14 @@ impl Checker<'_> {
                 if args.len() == 1 { "was" } else { "were" }
             ),
         );
+        if let Some(sig) = signature_hint(name) {
+            d = d.note(format!(
+                "the form{}: {}",
+                if sig.contains(" or ") { "s are" } else { " is" },
+                sig
+            ));
+        }
+        self.error(d);
         false
     }
 

@@ -201,14 +201,20 @@ impl Checker<'_> {
             }
             syn::StmtKind::Break => {
                 if self.cur.as_ref().is_none_or(|c| c.breakables == 0) {
-                    self.err(span, "`break` outside a loop or switch");
+                    self.error(
+                        Diagnostic::error(span, "`break` outside a loop or switch")
+                            .note("`break` leaves the innermost loop or switch; use `return` to leave the function"),
+                    );
                     return None;
                 }
                 StmtKind::Break
             }
             syn::StmtKind::Continue => {
                 if self.cur.as_ref().is_none_or(|c| c.loops == 0) {
-                    self.err(span, "`continue` outside a loop");
+                    self.error(
+                        Diagnostic::error(span, "`continue` outside a loop")
+                            .note("`continue` starts the next iteration of the innermost loop; use `return` to leave the function"),
+                    );
                     return None;
                 }
                 StmtKind::Continue
