@@ -164,6 +164,28 @@ fn ten_megabytes_of_tokens() {
 }
 
 #[test]
+fn huge_initialised_arrays_are_a_diagnostic() {
+    // Found while auditing: the zero-filled initialiser of 10^8 elements took 10 GB.
+    expect_error(
+        "constant int big[100000000] = {1};\nkernel void k(global int *o) { o[0] = big[5]; }",
+        "larger than the limit",
+    );
+    expect_error(
+        "kernel void k(global int *o) { int4 x[300000] = {0}; o[0] = x[1].y; }",
+        "larger than the limit",
+    );
+}
+
+#[test]
+fn huge_string_literal_is_a_diagnostic() {
+    let src = format!(
+        "kernel void k(global int *a) {{ printf(\"{}\"); }}",
+        "x".repeat(10 << 20)
+    );
+    expect_error(&src, "longer than the limit");
+}
+
+#[test]
 fn long_operator_chains() {
     let body = |e: String| format!("kernel void k(global int *a) {{ a[0] = {}; }}", e);
     expect_error(

@@ -613,7 +613,7 @@ impl Checker<'_> {
                 }
                 Some(self.mk(ExprKind::FloatLit(v), Type::Scalar(k), span))
             }
-            syn::ExprKind::StrLit(text) => Some(self.string_literal(text, span)),
+            syn::ExprKind::StrLit(text) => self.string_literal(text, span),
             syn::ExprKind::Ident(n) => self.ident(n, span),
             syn::ExprKind::Paren(inner) => {
                 let mut x = self.expr(inner)?;
@@ -1993,7 +1993,23 @@ impl Checker<'_> {
     /// A string literal is an lvalue `constant char[n + 1]` (OpenCL C 6.5.3: string literals
     /// are in the `constant` address space), stored as a program-scope global named `.strN`;
     /// equal literals share one global.
-    fn string_literal(&mut self, text: &str, span: Span) -> Expr {
+    fn string_literal(&mut self, text: &str, span: Span) -> Option<Expr> {
+        // Each character becomes an initialiser node; bound the memory hostile input can take.
+        const MAX_STRING: usize = 1 << 16;
+        if text.len() > MAX_STRING {
+            self.error(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "string literal of {} bytes is longer than the limit of {} bytes",
+                        text.len(),
+                        MAX_STRING
+                    ),
+                )
+                .note("keep large constant data in a `constant` array or a buffer argument"),
+            );
+            return None;
+        }
         let bytes = text.as_bytes();
         let n = u32::try_from(bytes.len() + 1).unwrap_or(u32::MAX);
         let ty = Type::Array(Box::new(Type::Scalar(ScalarKind::Char)), n);
@@ -2021,7 +2037,7 @@ impl Checker<'_> {
         };
         let mut e = self.mk(ExprKind::Global(g), ty, span);
         e.lvalue = true;
-        e
+        Some(e)
     }
 
     fn suggest_fn(&self, n: &str) -> Option<String> {
