@@ -22,6 +22,16 @@ fn brief_examples_ast() {
 }
 
 #[test]
+fn pipes_all_ast() {
+    // Every pipe built-in, Xilinx program-scope pipes, counters, async copies and printf: the
+    // shapes the emulator and the lowering receive.
+    let (sm, r) = common::compile_path(&common::dir("kernels").join("pipes_all.cl"));
+    let (prog, warnings) = r.unwrap_or_else(|d| panic!("{}", render(&sm, &d, false)));
+    assert!(warnings.is_empty());
+    insta::assert_snapshot!(prog.dump());
+}
+
+#[test]
 fn vadd_ast_debug() {
     // The full Debug form, spans included: documents the exact data the lowering receives.
     let (_, r) = common::compile_path(&common::dir("kernels").join("vadd.cl"));
