@@ -127,7 +127,9 @@ pub struct VarInfo {
 }
 
 /// A program-scope variable (OpenCL allows them in the `constant` address space; `global`
-/// program-scope variables are an OpenCL 2.0 feature).
+/// program-scope variables are an OpenCL 2.0 feature). String literals are `constant char[n]`
+/// globals named `.strN` (a name no user variable can have); a program-scope pipe (Xilinx
+/// `xcl_reqd_pipe_depth` dialect) is a `Type::Pipe` global with `access` `ReadWrite`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GlobalVar {
     pub name: String,
@@ -419,7 +421,8 @@ pub enum ExprKind {
     /// int->int wraps, anything->bool is `!= 0`), scalar->vector splat (the operand then always
     /// has the vector's element type: `int` -> `float4` is `int` -> `float` -> `float4`),
     /// vector->vector lane-wise (only from `convert_T`), pointer<->pointer (including a named
-    /// address space to `generic`) and pointer<->integer, array decay, integer 0 -> `event_t`.
+    /// address space to `generic`) and pointer<->integer, array decay, integer 0 -> `event_t`,
+    /// integer 0 -> `reserve_id_t` (`CLK_NULL_RESERVE_ID`, the invalid reservation).
     /// Implicit casts of literals are folded into the literal.
     Cast {
         kind: CastKind,

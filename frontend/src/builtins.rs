@@ -68,6 +68,10 @@ pub enum Builtin {
     // T *ptr)` return int (0 on success); the packet pointer is a generic pointer to the packet type.
     ReadPipe,
     WritePipe,
+    /// Xilinx `read_pipe_block(p, T *ptr) -> void`: waits until a packet is available.
+    ReadPipeBlock,
+    /// Xilinx `write_pipe_block(p, const T *ptr) -> void`: waits until there is room.
+    WritePipeBlock,
     /// `reserve_read_pipe(p, uint n) -> reserve_id_t`
     ReserveReadPipe,
     ReserveWritePipe,
@@ -99,6 +103,12 @@ pub enum Builtin {
     WaitGroupEvents,
     /// `prefetch(const global T *p, size_t num_elements) -> void`.
     Prefetch,
+    // ---- output
+    /// `printf(format, ...) -> int`: `args[0]` is the decayed string literal (an
+    /// `ExprKind::Global` of a `constant char[]` whose name starts with `.str`, cast to
+    /// `constant char *`); the other arguments are scalars (integers promoted), vectors or
+    /// pointers, unconverted otherwise.
+    Printf,
 }
 
 /// Rounding modifier of `convert_T_<mode>`.

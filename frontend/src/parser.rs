@@ -2,13 +2,18 @@
 //!
 //! **The typedef problem (the "lexer hack").** C cannot be parsed without knowing which
 //! identifiers name types (`T * x;`). The adapter classifies each identifier *when the parser
-//! pulls it*: keywords, built-in type words (`int`, `float4`, `size_t`), names in the shared
-//! typedef set (`ParseState::typedefs`) become `TypedefName`, everything else `Ident`. The
-//! grammar adds a name to that set in the action of the declarator of a `typedef` declaration,
-//! which lalrpop reduces while the lookahead is the following `,` or `;` — before the token
-//! after the declaration has been pulled — so `typedef int T; T x;` works. Limitation, as in
-//! many small C compilers: typedef names are not scoped, and a typedef name cannot be reused as
-//! an ordinary identifier later in the file.
+//! pulls it*: keywords, built-in type words (`int`, `float4`, `size_t`), names that are typedef
+//! names in the innermost scope that declares them (`ParseState::scopes`) become
+//! `TypedefName`, everything else `Ident`. The grammar records a name in the innermost scope in
+//! the action of a declarator (as a typedef name for `typedef` declarations, as an ordinary
+//! identifier otherwise), which lalrpop reduces while the lookahead is the following `,`, `=`
+//! or `;` — before the token after the declaration has been pulled — so `typedef int T; T x;`
+//! works. The adapter opens a scope when it hands out `{` and closes it with `}`, so block-scope
+//! typedefs end with their block and an inner declaration can shadow an outer typedef name.
+//! An identifier directly after a type specifier (`int T`, `T T2`) is never a type name (C has
+//! no two-type declarations), which is how a shadowing declarator is recognised.
+//! Limitations: a function parameter does not shadow a typedef name inside the body, and a
+//! `for` declaration shadows until the end of the enclosing block.
 //!
 //! The adapter also turns pp-numbers and character/string literals into typed literal tokens,
 //! reports invalid tokens, and caps bracket nesting so that hostile input (10,000 nested
@@ -80,19 +85,100 @@ pub struct LexAbort;
 
 #[derive(Default)]
 pub struct ParseState {
-    pub typedefs: RefCell<HashSet<String>>,
+    /// Scopes, innermost last: name -> whether it is a typedef name there (false: an
+    /// ordinary identifier that shadows an outer typedef name). Empty means file scope only.
+    scopes: RefCell<Vec<std::collections::HashMap<String, bool>>>,
     pub diags: RefCell<Vec<Diagnostic>>,
     /// Spans of syntax errors already reported (to drop duplicates from error recovery).
     seen: RefCell<HashSet<(u32, u32, u32)>>,
-    /// End of the token before each token (keyed by the token's file and start), so that
-    /// "expected `;`" can point just after the previous token as C compilers do.
-    /// The flag says whether the token starts a line.
-    prev_end: RefCell<std::collections::HashMap<(u32, u32), (Pos, bool)>>,
+    /// End of the token before each recent token (keyed by the token's file and start), so
+    /// that "expected `;`" can point just after the previous token as C compilers do. The
+    /// flag says whether the token starts a line.
+    prev_end: RefCell<Recent<(Pos, bool)>>,
+    /// For a recent identifier that directly follows another identifier: the first
+    /// identifier and its position, for "`T` is not a type name here".
+    ident_pairs: RefCell<Recent<(String, Pos, Pos)>>,
+}
+
+/// Facts about the most recently pulled tokens. A syntax error is found at the lookahead
+/// token, at most a few tokens before the newest one (error recovery may drop tokens first;
+/// then the message falls back to the generic form). A bounded window keeps hostile input
+/// (millions of tokens) from paying for a map entry per token.
+struct Recent<T> {
+    items: std::collections::VecDeque<((u32, u32), T)>,
+}
+
+impl<T> Default for Recent<T> {
+    fn default() -> Self {
+        Recent {
+            items: std::collections::VecDeque::new(),
+        }
+    }
+}
+
+impl<T> Recent<T> {
+    const WINDOW: usize = 256;
+
+    fn insert(&mut self, key: (u32, u32), v: T) {
+        if self.items.len() == Self::WINDOW {
+            self.items.pop_front();
+        }
+        self.items.push_back((key, v));
+    }
+
+    fn get(&self, key: &(u32, u32)) -> Option<&T> {
+        self.items
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
 }
 
 impl ParseState {
     pub fn add_typedef(&self, name: &str) {
-        self.typedefs.borrow_mut().insert(name.to_string());
+        let mut sc = self.scopes.borrow_mut();
+        if sc.is_empty() {
+            sc.push(Default::default());
+        }
+        if let Some(top) = sc.last_mut() {
+            top.insert(name.to_string(), true);
+        }
+    }
+
+    /// Records an ordinary declarator name: it hides a typedef name of an outer scope.
+    pub fn add_ordinary(&self, name: &str) {
+        if !self.is_typedef(name) {
+            return;
+        }
+        if let Some(top) = self.scopes.borrow_mut().last_mut() {
+            top.insert(name.to_string(), false);
+        }
+    }
+
+    pub fn is_typedef(&self, name: &str) -> bool {
+        self.scopes
+            .borrow()
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).copied())
+            .unwrap_or(false)
+    }
+
+    fn push_scope(&self) {
+        let mut sc = self.scopes.borrow_mut();
+        if sc.is_empty() {
+            sc.push(Default::default());
+        }
+        sc.push(Default::default());
+    }
+
+    fn pop_scope(&self) {
+        let mut sc = self.scopes.borrow_mut();
+        // never the file scope (unbalanced braces in erroneous input)
+        if sc.len() > 1 {
+            sc.pop();
+        }
     }
 
     pub fn error(&self, d: Diagnostic) {
@@ -155,6 +241,8 @@ const KEYWORDS: &[(&str, &str)] = &[
     ("_Alignof", "_Alignof"),
     ("__alignof__", "_Alignof"),
     ("__alignof", "_Alignof"),
+    // Not a C keyword, but issue 3 lists `alignof` among the operators kernels use.
+    ("alignof", "_Alignof"),
     ("if", "if"),
     ("else", "else"),
     ("for", "for"),
@@ -288,6 +376,10 @@ pub struct TokenStream<'s> {
     depth: u32,
     aborted: bool,
     last_end: Option<Pos>,
+    /// The previous token was a type specifier (a type word or a typedef name).
+    after_type: bool,
+    /// The previous token, if it was an identifier.
+    last_ident: Option<(String, Pos, Pos)>,
 }
 
 impl<'s> TokenStream<'s> {
@@ -298,6 +390,8 @@ impl<'s> TokenStream<'s> {
             depth: 0,
             aborted: false,
             last_end: None,
+            after_type: false,
+            last_ident: None,
         }
     }
 }
@@ -331,7 +425,7 @@ impl Iterator for TokenStream<'_> {
                         })
                     } else if is_type_word(s) {
                         Tok::TypeWord(s.to_string())
-                    } else if self.state.typedefs.borrow().contains(s) {
+                    } else if !self.after_type && self.state.is_typedef(s) {
                         Tok::TypedefName(s.to_string())
                     } else {
                         Tok::Ident(s.to_string())
@@ -405,6 +499,23 @@ impl Iterator for TokenStream<'_> {
                     arg: *arg,
                 }),
             };
+            self.after_type = matches!(tok, Tok::TypeWord(_) | Tok::TypedefName(_));
+            if let Tok::Ident(n) = &tok {
+                if let Some((prev, pl, pr)) = self.last_ident.take() {
+                    self.state
+                        .ident_pairs
+                        .borrow_mut()
+                        .insert((l.file.0, l.off), (prev, pl, pr));
+                }
+                self.last_ident = Some((n.clone(), l, r));
+            } else {
+                self.last_ident = None;
+            }
+            match tok {
+                Tok::Punct("{") => self.state.push_scope(),
+                Tok::Punct("}") => self.state.pop_scope(),
+                _ => {}
+            }
             match tok {
                 Tok::Punct("(" | "[" | "{") => {
                     self.depth += 1;
@@ -484,6 +595,20 @@ fn expected_list(expected: &[String]) -> Option<String> {
 
 impl ParseState {
     fn convert(&self, e: ParseError<Pos, Tok, LexAbort>) -> Option<Diagnostic> {
+        // `name name`: the first identifier was meant as a type but is none here.
+        if let ParseError::UnrecognizedToken {
+            token: (l, Tok::Ident(_), r),
+            ..
+        } = &e
+        {
+            if let Some((ty, tl, tr)) = self.ident_pairs.borrow().get(&(l.file.0, l.off)) {
+                return Some(
+                    Diagnostic::error(sp(*tl, *tr), format!("`{}` is not a type name here", ty))
+                        .label(sp(*l, *r), "so this name cannot be declared with it")
+                        .note("a type name must be declared with `typedef` in this block or an enclosing one (a typedef inside `{ }` ends with the block, and a variable of the same name hides it)"),
+                );
+            }
+        }
         // A missing `;` (or `)`/`]`) is reported after the previous token, where it belongs.
         if let ParseError::UnrecognizedToken {
             token: (l, ref t, r),

@@ -66,6 +66,7 @@ const PREDEFINED: &str = r#"
 #define CL_VERSION_1_1 110
 #define CL_VERSION_1_2 120
 #define CL_VERSION_2_0 200
+#define CL_VERSION_3_0 300
 #define __ENDIAN_LITTLE__ 1
 #define __EMBEDDED_PROFILE__ 0
 #define __OPENCL_FPGA__ 1
@@ -74,6 +75,20 @@ const PREDEFINED: &str = r#"
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2
 #define CLK_IMAGE_MEM_FENCE 4
+#define CLK_NULL_RESERVE_ID __oclhls_null_reserve_id
+#define __opencl_c_pipes 1
+#define __opencl_c_int64 1
+#define __opencl_c_generic_address_space 1
+#define __opencl_c_program_scope_global_variables 1
+#define cl_ext_atomic_counters_32 1
+#define cl_ext_atomic_counters_64 1
+#define cl_khr_global_int32_base_atomics 1
+#define cl_khr_global_int32_extended_atomics 1
+#define cl_khr_local_int32_base_atomics 1
+#define cl_khr_local_int32_extended_atomics 1
+#define cl_khr_int64_base_atomics 1
+#define cl_khr_int64_extended_atomics 1
+#define cl_khr_byte_addressable_store 1
 #define NULL ((void*)0)
 #define CHAR_BIT 8
 #define CHAR_MAX 127
@@ -122,6 +137,7 @@ const PREDEFINED: &str = r#"
 /// Double-precision constants, only with `cl_khr_fp64`.
 const PREDEFINED_FP64: &str = r#"
 #define cl_khr_fp64 1
+#define __opencl_c_fp64 1
 #define DBL_MAX 0x1.fffffffffffffp1023
 #define DBL_MIN 0x1.0p-1022
 #define DBL_EPSILON 0x1.0p-52
@@ -362,7 +378,7 @@ impl<'a> Preprocessor<'a> {
                 let msg = join_text(rest);
                 self.err(Diagnostic::warning(dspan, format!("#warning {}", msg)));
             }
-            "line" => {}
+            "line" => self.line_directive(rest, dspan),
             _ => {
                 if name_tok.kind == PpKind::Number {
                     return; // `# 12 "file"` line markers
@@ -376,6 +392,31 @@ impl<'a> Preprocessor<'a> {
                 );
             }
         }
+    }
+
+    /// `#line N ["file"]`: later diagnostics and `__LINE__` count lines from `N`. The file
+    /// name, if any, is accepted but diagnostics keep naming the real file (so that the source
+    /// line can be shown).
+    fn line_directive(&mut self, rest: &[PpToken], dspan: Span) {
+        let toks = self.expand(rest.to_vec());
+        let n = toks
+            .first()
+            .filter(|t| t.kind == PpKind::Number)
+            .and_then(|t| t.text.parse::<u32>().ok())
+            .filter(|&n| n > 0);
+        let Some(n) = n else {
+            self.err(
+                Diagnostic::error(dspan, "`#line` needs a positive decimal line number")
+                    .note("write `#line 42` or `#line 42 \"file.cl\"`"),
+            );
+            return;
+        };
+        match toks.get(1) {
+            None => {}
+            Some(t) if t.kind == PpKind::Str && toks.len() == 2 => {}
+            Some(_) => self.warn_extra(&toks[1..], "line"),
+        }
+        self.sm.add_line_directive(dspan.file, dspan.end, n);
     }
 
     fn warn_extra(&mut self, extra: &[PpToken], directive: &str) {
@@ -782,6 +823,7 @@ impl<'a> Preprocessor<'a> {
             match &*t.text {
                 "__LINE__" => {
                     let (l, _) = self.sm.line_col(t.span);
+                    let l = self.sm.presumed_line(t.span.file, l);
                     out.push(PpToken {
                         kind: PpKind::Number,
                         text: l.to_string().into(),

@@ -58,6 +58,8 @@ struct SourceFile {
     line_starts: Vec<usize>,
     /// Offset of the first byte that was not valid UTF-8 (replaced by U+FFFD in `text`).
     invalid_utf8: Option<u32>,
+    /// `#line N` directives: (0-based physical line the number applies to, N), sorted.
+    line_directives: Vec<(usize, u32)>,
 }
 
 /// All source files seen by one compilation (the main file and everything it includes).
@@ -79,6 +81,7 @@ impl SourceMap {
             text,
             line_starts,
             invalid_utf8: None,
+            line_directives: Vec::new(),
         });
         FileId(self.files.len() as u32 - 1)
     }
@@ -148,9 +151,39 @@ impl SourceMap {
     }
 
     /// `name:line:col` of the start of `span`, for messages that are not full diagnostics.
+    /// The line is the presumed one (after `#line`).
     pub fn describe(&self, span: Span) -> String {
         let (l, c) = self.line_col(span);
-        format!("{}:{}:{}", self.name(span.file), l, c)
+        format!(
+            "{}:{}:{}",
+            self.name(span.file),
+            self.presumed_line(span.file, l),
+            c
+        )
+    }
+
+    /// Records `#line n` ending at byte `directive_end`: the following physical line is line
+    /// `n` for diagnostics and `__LINE__`. Directives must be recorded in source order.
+    pub fn add_line_directive(&mut self, file: FileId, directive_end: u32, n: u32) {
+        let f = &mut self.files[file.0 as usize];
+        let off = (directive_end as usize).min(f.text.len());
+        let line = match f.line_starts.binary_search(&off) {
+            Ok(l) => l,
+            Err(l) => l,
+        };
+        f.line_directives.retain(|&(l, _)| l < line);
+        f.line_directives.push((line, n));
+    }
+
+    /// The line number users see for 1-based physical `line` of `file`: `#line` applied.
+    pub fn presumed_line(&self, file: FileId, line: u32) -> u32 {
+        let f = &self.files[file.0 as usize];
+        let idx = line.saturating_sub(1) as usize;
+        let pos = f.line_directives.partition_point(|&(l, _)| l <= idx);
+        match pos.checked_sub(1).map(|p| f.line_directives[p]) {
+            Some((l, n)) => n.saturating_add((idx - l) as u32),
+            None => line,
+        }
     }
 }
 
@@ -186,6 +219,17 @@ impl<'a> codespan_reporting::files::Files<'a> for SourceMap {
             Ok(l) => l,
             Err(l) => l - 1,
         })
+    }
+
+    fn line_number(
+        &'a self,
+        id: FileId,
+        line_index: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        if id.0 as usize >= self.files.len() {
+            return Err(codespan_reporting::files::Error::FileMissing);
+        }
+        Ok(self.presumed_line(id, line_index as u32 + 1) as usize)
     }
 
     fn line_range(

@@ -236,6 +236,8 @@ pub enum Type {
     },
     Array(Box<Type>, u32),
     Struct(StructId),
+    /// `access` is `ReadOnly`/`WriteOnly` for pipe parameters; `ReadWrite` only for a
+    /// program-scope pipe (Xilinx `xcl_reqd_pipe_depth` dialect), which kernels read or write.
     Pipe {
         packet: Box<Type>,
         access: Access,

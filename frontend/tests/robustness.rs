@@ -146,6 +146,46 @@ fn ten_thousand_nested_parentheses() {
 }
 
 #[test]
+fn ten_megabytes_of_tokens() {
+    // A valid kernel checks: 1 MB here (a debug build checks about 0.2 MB/s); 10 MB with
+    // `FRONTEND_BIG_MB=10` (7 s of CPU in a release build: linear, no hang) ...
+    let mb: usize = std::env::var("FRONTEND_BIG_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let stmt = "a[0]+=1;";
+    let n = (mb << 20) / stmt.len();
+    let src = format!("kernel void k(global int *a) {{ {} }}", stmt.repeat(n));
+    assert!(src.len() >= mb << 20);
+    assert!(survive(src.as_bytes()).is_ok());
+    // ... and 10 MB of tokens (5 million identifiers) that form no program end in a diagnostic.
+    let src = "x ".repeat(5 << 20);
+    assert!(survive(src.as_bytes()).is_err());
+}
+
+#[test]
+fn huge_initialised_arrays_are_a_diagnostic() {
+    // Found while auditing: the zero-filled initialiser of 10^8 elements took 10 GB.
+    expect_error(
+        "constant int big[100000000] = {1};\nkernel void k(global int *o) { o[0] = big[5]; }",
+        "larger than the limit",
+    );
+    expect_error(
+        "kernel void k(global int *o) { int4 x[300000] = {0}; o[0] = x[1].y; }",
+        "larger than the limit",
+    );
+}
+
+#[test]
+fn huge_string_literal_is_a_diagnostic() {
+    let src = format!(
+        "kernel void k(global int *a) {{ printf(\"{}\"); }}",
+        "x".repeat(10 << 20)
+    );
+    expect_error(&src, "longer than the limit");
+}
+
+#[test]
 fn long_operator_chains() {
     let body = |e: String| format!("kernel void k(global int *a) {{ a[0] = {}; }}", e);
     expect_error(

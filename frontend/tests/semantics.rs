@@ -289,6 +289,27 @@ fn defines_undefines_and_includes() {
 }
 
 #[test]
+fn line_directive_renumbers_diagnostics_and_line_macro() {
+    let src = "kernel void k(global int *a) {\n#line 100 \"gen.cl\"\n  a[0] = __LINE__;\n  a[1] = oops;\n}";
+    let (sm, r) = common::compile_str(src);
+    let d = r.expect_err("error");
+    // the physical line stays available for tools; users see the presumed one
+    assert_eq!(sm.line_col(d[0].span()), (4, 10));
+    assert!(
+        sm.describe(d[0].span()).ends_with(":101:10"),
+        "{}",
+        sm.describe(d[0].span())
+    );
+    let text = frontend::render(&sm, &d, false);
+    assert!(text.contains("input.cl:101:10"), "{}", text);
+    assert!(text.contains("101 │   a[1] = oops;"), "{}", text);
+    let (p, _) = common::check_ok("kernel void k(global int *a) {\n#line 7\n  a[0] = __LINE__;\n}");
+    assert!(p.dump().contains("7:int"), "{}", p.dump());
+    let d = common::check_err("#line 0\nkernel void k(global int *a) {}");
+    assert!(d[0].message.contains("positive decimal line number"));
+}
+
+#[test]
 fn macro_spans_point_at_the_use() {
     let src = "#define BAD (undefined_thing + 1)\nkernel void k(global int *a) {\n  a[0] = BAD;\n}";
     let (sm, r) = common::compile_str(src);

@@ -22,6 +22,16 @@ fn brief_examples_ast() {
 }
 
 #[test]
+fn pipes_all_ast() {
+    // Every pipe built-in, Xilinx program-scope pipes, counters, async copies and printf: the
+    // shapes the emulator and the lowering receive.
+    let (sm, r) = common::compile_path(&common::dir("kernels").join("pipes_all.cl"));
+    let (prog, warnings) = r.unwrap_or_else(|d| panic!("{}", render(&sm, &d, false)));
+    assert!(warnings.is_empty());
+    insta::assert_snapshot!(prog.dump());
+}
+
+#[test]
 fn vadd_ast_debug() {
     // The full Debug form, spans included: documents the exact data the lowering receives.
     let (_, r) = common::compile_path(&common::dir("kernels").join("vadd.cl"));
@@ -29,12 +39,40 @@ fn vadd_ast_debug() {
     insta::assert_debug_snapshot!(prog.functions[0].body);
 }
 
-#[test]
-fn rendered_type_errors() {
-    let (sm, r) = common::compile_path(&common::dir("errors").join("types.cl"));
-    let diags = r.expect_err("errors");
+/// The rendered diagnostics of an error-suite file, with machine-independent paths.
+fn rendered(file: &str) -> String {
+    let (sm, r) = common::compile_path(&common::dir("errors").join(file));
+    let diags = match r {
+        Ok((_, warnings)) => warnings,
+        Err(d) => d,
+    };
+    assert!(!diags.is_empty(), "{} produced no diagnostics", file);
     let text = render(&sm, &diags, false);
     // file names are absolute paths; keep the snapshot machine-independent
-    let text = text.replace(&common::dir("errors").display().to_string(), "tests/errors");
-    insta::assert_snapshot!(text);
+    text.replace(&common::dir("errors").display().to_string(), "tests/errors")
+}
+
+#[test]
+fn rendered_type_errors() {
+    insta::assert_snapshot!(rendered("types.cl"));
+}
+
+#[test]
+fn rendered_pipe_errors() {
+    insta::assert_snapshot!(rendered("pipes_rules.cl"));
+}
+
+#[test]
+fn rendered_counter_errors() {
+    insta::assert_snapshot!(rendered("counters.cl"));
+}
+
+#[test]
+fn rendered_pipe_and_async_warnings() {
+    insta::assert_snapshot!(rendered("pipe_async_warnings.cl"));
+}
+
+#[test]
+fn rendered_typedef_scope_errors() {
+    insta::assert_snapshot!(rendered("typedef_scope.cl"));
 }

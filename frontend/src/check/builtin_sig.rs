@@ -3,7 +3,7 @@
 //! for mixed scalar arguments (`min(x, 0)` with `uint x` converts `0` to `uint` as the usual
 //! arithmetic conversions would, where clang reports an ambiguity).
 
-use super::Checker;
+use super::{Checker, CounterOp, CounterUse};
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::parser::{scalar_word, vector_type};
@@ -59,12 +59,15 @@ const PIPE_FNS: &[(&str, Builtin)] = &[
         "sub_group_commit_write_pipe",
         Builtin::SubGroupCommitWritePipe,
     ),
+    ("read_pipe_block", Builtin::ReadPipeBlock),
+    ("write_pipe_block", Builtin::WritePipeBlock),
     ("get_pipe_num_packets", Builtin::GetPipeNumPackets),
     ("get_pipe_max_packets", Builtin::GetPipeMaxPackets),
     ("is_valid_reserve_id", Builtin::IsValidReserveId),
 ];
 
 const OTHER_NAMES: &[&str] = &[
+    "printf",
     "get_work_dim",
     "get_global_linear_id",
     "get_local_linear_id",
@@ -101,16 +104,40 @@ const ATOMICS: &[(&str, AtomicOp)] = &[
     ("cmpxchg", AtomicOp::CmpXchg),
 ];
 
+/// The call forms of built-ins whose arity users get wrong, for the arity error's note.
+fn signature_hint(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "read_pipe" => "`read_pipe(p, &packet)` or `read_pipe(p, reserve_id, index, &packet)`",
+        "write_pipe" => "`write_pipe(p, &packet)` or `write_pipe(p, reserve_id, index, &packet)`",
+        "read_pipe_block" => "`read_pipe_block(p, &packet)`",
+        "write_pipe_block" => "`write_pipe_block(p, &packet)`",
+        "async_work_group_copy" => {
+            "`async_work_group_copy(dst, src, num_elements, event)` (event 0 starts a new one)"
+        }
+        "async_work_group_strided_copy" => {
+            "`async_work_group_strided_copy(dst, src, num_elements, stride, event)`"
+        }
+        "wait_group_events" => {
+            "`wait_group_events(num_events, event_list)`, e.g. `wait_group_events(1, &e)`"
+        }
+        "prefetch" => "`prefetch(global_pointer, num_elements)`",
+        n if n.starts_with("get_") && n.ends_with("_id")
+            || n.ends_with("_size")
+            || n == "get_num_groups"
+            || n == "get_global_offset" =>
+        {
+            "`get_...(dimension)` with a dimension 0, 1 or 2"
+        }
+        n if n.contains("reserve_") && n.ends_with("_pipe") => "`reserve_..._pipe(p, num_packets)`",
+        n if n.contains("commit_") && n.ends_with("_pipe") => "`commit_..._pipe(p, reserve_id)`",
+        _ => return None,
+    })
+}
+
 /// Built-ins that exist in OpenCL C but have no FPGA implementation here.
 pub(crate) fn unsupported_builtin(name: &str) -> Option<(&'static str, &'static str)> {
     if PIPE_FNS.iter().any(|p| p.0 == name) || OTHER_NAMES.contains(&name) {
         return None;
-    }
-    if name == "printf" {
-        return Some((
-            "`printf` is",
-            "there is no console on the FPGA; write debug values to a global buffer",
-        ));
     }
     if name.starts_with("enqueue_")
         || name.starts_with("get_kernel_")
@@ -283,7 +310,7 @@ impl Checker<'_> {
             .map(|x| x.to_string())
             .collect::<Vec<_>>()
             .join(" or ");
-        self.err(
+        let mut d = Diagnostic::error(
             span,
             format!(
                 "`{}` takes {} argument{} but {} {} given",
@@ -294,6 +321,14 @@ impl Checker<'_> {
                 if args.len() == 1 { "was" } else { "were" }
             ),
         );
+        if let Some(sig) = signature_hint(name) {
+            d = d.note(format!(
+                "the form{}: {}",
+                if sig.contains(" or ") { "s are" } else { " is" },
+                sig
+            ));
+        }
+        self.error(d);
         false
     }
 
@@ -465,6 +500,9 @@ impl Checker<'_> {
         }
         if let Some((_, b)) = PIPE_FNS.iter().find(|w| w.0 == name) {
             return self.pipe_builtin(name, *b, args, span);
+        }
+        if name == "printf" {
+            return self.printf(args, span);
         }
         match name {
             "get_work_dim" | "get_global_linear_id" | "get_local_linear_id" => {
@@ -999,6 +1037,15 @@ impl Checker<'_> {
                 );
                 return Some(None);
             }
+            if let (ExprKind::Var(v), Some(cur)) = (&p.kind, &self.cur) {
+                let inc = op == AtomicOp::Inc;
+                self.counter_uses.push(CounterUse {
+                    func: cur.id,
+                    var: *v,
+                    what: if inc { CounterOp::Inc } else { CounterOp::Dec },
+                    span,
+                });
+            }
             let t = if p.ty == Type::Counter32 {
                 Type::UINT
             } else {
@@ -1088,6 +1135,7 @@ impl Checker<'_> {
         let reads = matches!(
             b,
             Builtin::ReadPipe
+                | Builtin::ReadPipeBlock
                 | Builtin::ReserveReadPipe
                 | Builtin::CommitReadPipe
                 | Builtin::WorkGroupReserveReadPipe
@@ -1098,6 +1146,7 @@ impl Checker<'_> {
         let writes = matches!(
             b,
             Builtin::WritePipe
+                | Builtin::WritePipeBlock
                 | Builtin::ReserveWritePipe
                 | Builtin::CommitWritePipe
                 | Builtin::WorkGroupReserveWritePipe
@@ -1105,7 +1154,8 @@ impl Checker<'_> {
                 | Builtin::SubGroupReserveWritePipe
                 | Builtin::SubGroupCommitWritePipe
         );
-        if reads && *access != Access::ReadOnly {
+        // `read_write` only comes from program-scope pipes, which kernels read or write.
+        if reads && *access == Access::WriteOnly {
             self.error(
                 Diagnostic::error(
                     e.span,
@@ -1118,7 +1168,7 @@ impl Checker<'_> {
             );
             return None;
         }
-        if writes && *access != Access::WriteOnly {
+        if writes && *access == Access::ReadOnly {
             self.error(
                 Diagnostic::error(
                     e.span,
@@ -1195,6 +1245,16 @@ impl Checker<'_> {
                 }
                 xs.push(self.packet_ptr(name, it.next().expect("arity"), &packet, write)?);
                 self.bi(b, xs, Type::INT, span)
+            }
+            Builtin::ReadPipeBlock | Builtin::WritePipeBlock => {
+                if !self.arity(name, &args, &[2], span) {
+                    return Some(None);
+                }
+                let write = b == Builtin::WritePipeBlock;
+                let mut it = args.into_iter();
+                let (p, packet) = self.pipe_arg(name, it.next().expect("arity"), b)?;
+                let ptr = self.packet_ptr(name, it.next().expect("arity"), &packet, write)?;
+                self.bi(b, vec![p, ptr], Type::Void, span)
             }
             Builtin::ReserveReadPipe
             | Builtin::ReserveWritePipe
@@ -1353,5 +1413,45 @@ impl Checker<'_> {
             Builtin::AsyncWorkGroupCopy
         };
         self.bi(b, xs, Type::Event, span)
+    }
+
+    /// `int printf(constant char *restrict format, ...)`: the format must be a string literal
+    /// (so that the emulator and any hardware implementation know it at compile time); the
+    /// other arguments are scalars, vectors or pointers, integers promoted.
+    fn printf(&mut self, args: Vec<Expr>, span: Span) -> Option<Option<Expr>> {
+        let mut it = args.into_iter();
+        let Some(fmt) = it.next() else {
+            self.error(
+                Diagnostic::error(span, "`printf` needs a format string")
+                    .note(r#"write `printf("x = %d\n", x)`"#),
+            );
+            return Some(None);
+        };
+        let is_literal = matches!(fmt.kind, ExprKind::Global(g)
+            if self.globals.get(g as usize).is_some_and(|v| v.name.starts_with(".str")));
+        if !is_literal {
+            self.error(
+                Diagnostic::error(fmt.span, "the format of `printf` must be a string literal")
+                    .note(r#"write the format in place: `printf("%d\n", x)`"#),
+            );
+            return Some(None);
+        }
+        let mut xs = vec![self.decay(fmt)];
+        for a in it {
+            let a = self.decay(a);
+            match &a.ty {
+                Type::Scalar(k) if k.is_integer() => xs.push(self.promote(a)),
+                Type::Scalar(_) | Type::Vector(..) | Type::Pointer { .. } => xs.push(a),
+                t => {
+                    let tn = self.type_name(t);
+                    self.err(
+                        a.span,
+                        format!("`printf` cannot print a value of type `{}`", tn),
+                    );
+                    return Some(None);
+                }
+            }
+        }
+        self.bi(Builtin::Printf, xs, Type::INT, span)
     }
 }

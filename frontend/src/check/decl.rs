@@ -324,7 +324,10 @@ impl Checker<'_> {
             qt.space = Some(s);
         }
         if let Some(psp) = pipe {
-            if !matches!(ctx, DeclCtx::Param { .. }) {
+            // Program-scope pipes are the Xilinx dialect; `global_var` requires their
+            // `xcl_reqd_pipe_depth` and `function_proto` rejects pipe return types.
+            let program_scope = matches!(ctx, DeclCtx::File) && info.access.is_none();
+            if !matches!(ctx, DeclCtx::Param { .. }) && !program_scope {
                 self.error(
                     Diagnostic::error(psp, "pipes can only be declared as function parameters")
                         .note("declare `read_only pipe T p` / `write_only pipe T p` parameters of a kernel"),
@@ -332,6 +335,8 @@ impl Checker<'_> {
                 return None;
             }
             let access = match info.access {
+                // both ends are in kernels of this program
+                None if program_scope => Access::ReadWrite,
                 None => Access::ReadOnly,
                 Some((Access::ReadWrite, asp)) => {
                     self.error(
@@ -637,6 +642,17 @@ impl Checker<'_> {
                 if !self.complete_object_type(&qt.ty, nsp, "a field") {
                     continue;
                 }
+                if let Some(what) = opaque_type_name(&qt.ty).filter(|_| qt.ty != Type::ReserveId) {
+                    // clang accepts `reserve_id_t` fields (OpenCL C does not forbid them).
+                    self.error(
+                        Diagnostic::error(
+                            nsp,
+                            format!("a struct or union field cannot have type `{}`", what),
+                        )
+                        .note("keep it in its own variable (or parameter)"),
+                    );
+                    continue;
+                }
                 if matches!(qt.ty, Type::Struct(sid) if sid == id) {
                     self.err(
                         nsp,
@@ -769,7 +785,10 @@ impl Checker<'_> {
             syn::Declarator::Ident(n, s) => Some((Some((n.clone(), *s)), qt)),
             syn::Declarator::Pointer { quals, inner, span } => {
                 if matches!(qt.ty, Type::Pipe { .. }) {
-                    self.err(*span, "pointers to pipes are not allowed");
+                    self.error(
+                        Diagnostic::error(*span, "pointers to pipes are not allowed")
+                            .note("pass the pipe itself: `read_only pipe int p`"),
+                    );
                     return None;
                 }
                 let space = qt.space.unwrap_or(AddrSpace::Generic);
@@ -1016,15 +1035,39 @@ impl Checker<'_> {
                     .note("program-scope `constant` data is fixed at compile time; give it an initialiser"),
             );
         }
-        if let Type::Pipe { .. } = ty {
-            self.err(nsp, "pipes can only be kernel parameters");
-            return;
-        }
         let attrs = {
             let mut a = info.attrs.clone();
             a.extend(self.convert_attrs(&id.attrs));
             a
         };
+        if let Type::Pipe { .. } = ty {
+            if !attrs.iter().any(|a| a.name == "xcl_reqd_pipe_depth") {
+                self.error(
+                    Diagnostic::error(nsp, "pipes can only be declared as function parameters")
+                        .note("declare `read_only pipe T p` / `write_only pipe T p` kernel parameters, or (Xilinx dialect) give a program-scope pipe `__attribute__((xcl_reqd_pipe_depth(N)))`"),
+                );
+                return;
+            }
+            if init.is_some() {
+                self.err(nsp, "a pipe cannot be initialised");
+                return;
+            }
+        }
+        if let Some(what) = opaque_type_name(&ty) {
+            self.error(
+                Diagnostic::error(
+                    nsp,
+                    format!("`{}` cannot be declared at program scope", what),
+                )
+                .note(match ty {
+                    Type::Counter32 | Type::Counter64 => {
+                        "atomic counters are kernel arguments set by the host"
+                    }
+                    _ => "declare it inside the function that uses it",
+                }),
+            );
+            return;
+        }
         self.globals.push(GlobalVar {
             name: name.to_string(),
             ty,
@@ -1065,6 +1108,22 @@ impl Checker<'_> {
         }
         if variadic {
             self.unsupported(fsp, "variadic functions are", "");
+            return None;
+        }
+        if matches!(ret.ty, Type::Pipe { .. }) {
+            self.error(
+                Diagnostic::error(nsp, "pipes can only be declared as function parameters")
+                    .note("a function cannot return a pipe; pass it as an argument"),
+            );
+            return None;
+        }
+        if matches!(ret.ty, Type::Counter32 | Type::Counter64) {
+            let t = self.type_name(&ret.ty);
+            self.error(
+                Diagnostic::error(nsp, format!("function `{}` cannot return `{}`", name, t)).note(
+                    "atomic counters cannot be copied; pass the counter as an argument instead",
+                ),
+            );
             return None;
         }
         // parameters
@@ -1141,9 +1200,6 @@ impl Checker<'_> {
                         Diagnostic::error(sp, "parameters are private; an address space qualifier belongs to a pointee")
                             .note("write `global int *p` for a pointer to global memory"),
                     );
-                }
-                if matches!(qt.ty, Type::Counter32 | Type::Counter64) {
-                    self.err(sp, "atomic counters can only be kernel parameters");
                 }
             }
         }
@@ -1234,7 +1290,10 @@ impl Checker<'_> {
                 self.err(sp, "kernel arguments cannot be `half`");
             }
             Type::Event | Type::ReserveId => {
-                self.err(sp, format!("kernel arguments cannot be of type `{}`", t));
+                self.error(
+                    Diagnostic::error(sp, format!("kernel arguments cannot be of type `{}`", t))
+                        .note("the host cannot pass it; declare the variable inside the kernel"),
+                );
             }
             Type::Struct(id) if self.struct_has_pointer(*id) => {
                 self.error(
@@ -1339,6 +1398,7 @@ impl Checker<'_> {
             }
             pids.push(vid);
         }
+        let errors_before = self.diags.iter().filter(|d| d.is_error()).count();
         self.cur = Some(FnCtx {
             id,
             name: name.clone(),
@@ -1364,6 +1424,12 @@ impl Checker<'_> {
         };
         self.cur = None;
         self.pop_scope();
+        // An argument that failed to check leaves no trace in the body; linting it would
+        // report consequences of that error.
+        if self.diags.iter().filter(|d| d.is_error()).count() == errors_before {
+            let lints = super::lint::lint_function(&body, &self.vars);
+            self.diags.extend(lints);
+        }
         if !ret.ty.is_void() && !super::stmt::always_returns_block(&body.stmts) {
             self.warn(
                 Diagnostic::warning(
@@ -1558,7 +1624,10 @@ impl Checker<'_> {
             return None;
         }
         if matches!(ty, Type::Counter32 | Type::Counter64) {
-            self.err(nsp, "atomic counters can only be kernel parameters");
+            self.error(
+                Diagnostic::error(nsp, "atomic counters can only be function parameters")
+                    .note("a counter is a kernel argument set by the host; pass it to helpers as a parameter"),
+            );
             return None;
         }
         // The variable is in scope in its own initialiser (C), but checking the initialiser
@@ -1608,5 +1677,18 @@ impl Checker<'_> {
             return None;
         }
         Some(Stmt::new(StmtKind::Decl { var: vid, init }, id.span))
+    }
+}
+
+/// The spelling of the opaque types with scope rules of their own: events, reservation ids
+/// and atomic counters (also as array elements).
+fn opaque_type_name(t: &Type) -> Option<&'static str> {
+    match t {
+        Type::Event => Some("event_t"),
+        Type::ReserveId => Some("reserve_id_t"),
+        Type::Counter32 => Some("counter32_t"),
+        Type::Counter64 => Some("counter64_t"),
+        Type::Array(e, _) => opaque_type_name(e),
+        _ => None,
     }
 }

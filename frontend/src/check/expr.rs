@@ -1,6 +1,6 @@
 //! Expressions: typing, implicit conversions, lvalues, constant folding.
 
-use super::{edit_distance, Checker, Sym};
+use super::{edit_distance, Checker, CounterOp, CounterUse, Sym};
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::literal::FloatSuffix;
@@ -388,7 +388,7 @@ impl Checker<'_> {
                     ),
                     );
                 }
-                if *fc && !*tc {
+                if *fc && !*tc && *ts != AddrSpace::Constant {
                     let (f, t) = (self.type_name(&from), self.type_name(to));
                     self.warn(
                         Diagnostic::warning(
@@ -613,14 +613,7 @@ impl Checker<'_> {
                 }
                 Some(self.mk(ExprKind::FloatLit(v), Type::Scalar(k), span))
             }
-            syn::ExprKind::StrLit(_) => {
-                self.unsupported(
-                    span,
-                    "string literals are",
-                    "OpenCL C has no strings on the device; printf is not available on FPGAs",
-                );
-                None
-            }
+            syn::ExprKind::StrLit(text) => self.string_literal(text, span),
             syn::ExprKind::Ident(n) => self.ident(n, span),
             syn::ExprKind::Paren(inner) => {
                 let mut x = self.expr(inner)?;
@@ -786,6 +779,12 @@ impl Checker<'_> {
                     Some(self.mk(ExprKind::FloatLit(f64::INFINITY), Type::FLOAT, span))
                 }
                 "__oclhls_nanf" => Some(self.mk(ExprKind::FloatLit(f64::NAN), Type::FLOAT, span)),
+                // `CLK_NULL_RESERVE_ID`: the invalid reservation, integer 0 cast to `reserve_id_t`.
+                "__oclhls_null_reserve_id" => Some(self.cast(
+                    Expr::int(0, ScalarKind::UInt, span),
+                    &Type::ReserveId,
+                    CastKind::Implicit,
+                )),
                 "__oclhls_inf" => Some(self.mk(
                     ExprKind::FloatLit(f64::INFINITY),
                     Type::Scalar(ScalarKind::Double),
@@ -1020,7 +1019,13 @@ impl Checker<'_> {
         }
         if matches!(x.ty, Type::Pipe { .. } | Type::Counter32 | Type::Counter64) {
             let t = self.type_name(&x.ty);
-            self.err(x.span, format!("a `{}` cannot be assigned", t));
+            let note = match x.ty {
+                Type::Pipe { .. } => "a pipe is a connection fixed when the kernel is built; use the parameter directly",
+                _ => "counters change only through `atomic_inc` and `atomic_dec`",
+            };
+            self.error(
+                Diagnostic::error(x.span, format!("a `{}` cannot be assigned", t)).note(note),
+            );
             return None;
         }
         if let ExprKind::Swizzle { lanes, .. } = &x.kind {
@@ -1068,6 +1073,26 @@ impl Checker<'_> {
         // pointer arithmetic and comparisons
         if lt.is_pointer() || rt.is_pointer() {
             return self.pointer_binary(op, lhs, rhs, span);
+        }
+        if [&lt, &rt]
+            .iter()
+            .any(|t| matches!(t, Type::Counter32 | Type::Counter64))
+        {
+            self.error(
+                Diagnostic::error(
+                    span,
+                    format!("an atomic counter cannot be an operand of `{}`", op.symbol()),
+                )
+                .note("counters are only used through `atomic_inc(c)` and `atomic_dec(c)`, which return the old value"),
+            );
+            return None;
+        }
+        if op.is_comparison() && (lt == Type::ReserveId || rt == Type::ReserveId) {
+            self.error(
+                Diagnostic::error(span, "reservation ids cannot be compared")
+                    .note("a `reserve_id_t` is opaque; test it with `is_valid_reserve_id(id)`"),
+            );
+            return None;
         }
         if !lt.is_arithmetic() || !rt.is_arithmetic() {
             let (a, b) = (self.type_name(&lt), self.type_name(&rt));
@@ -1238,12 +1263,35 @@ impl Checker<'_> {
             }
             (Type::Vector(vk, _), Type::Scalar(sk)) | (Type::Scalar(sk), Type::Vector(vk, _)) => {
                 let (v, s) = if a.ty.is_vector() { (a, b) } else { (b, a) };
-                let literal = matches!(s.kind, ExprKind::IntLit(_) | ExprKind::FloatLit(_));
-                if sk.is_float() && vk.is_integer() && !literal {
+                // OpenCL C 6.3: "An error shall occur if any scalar operand has greater rank
+                // than the type of the vector element" (literals included; as in clang, an
+                // unsigned scalar outranks a signed element of the same size).
+                let outranks = sk.rank() > vk.rank()
+                    || (sk.rank() == vk.rank()
+                        && sk.is_integer()
+                        && !sk.is_signed()
+                        && vk.is_signed());
+                if outranks {
                     let (vt, st) = (self.type_name(&v.ty), self.type_name(&s.ty));
+                    let hint = match &s.kind {
+                        ExprKind::IntLit(_) | ExprKind::FloatLit(_) => format!(
+                            "write the constant with the element type: `({}){}`",
+                            vk.name(),
+                            self.sm.snippet(s.span)
+                        ),
+                        _ => format!("convert the scalar explicitly: `({})x`", vk.name()),
+                    };
                     self.error(
-                        Diagnostic::error(span, format!("cannot combine the integer vector `{}` with the floating-point scalar `{}`", vt, st))
-                            .note("the scalar would be truncated; convert explicitly"),
+                        Diagnostic::error(
+                            span,
+                            format!(
+                                "the scalar operand `{}` has a greater rank than the element type of the vector `{}`",
+                                st, vt
+                            ),
+                        )
+                        .label(s.span, format!("`{}`", st))
+                        .label(v.span, format!("`{}`", vt))
+                        .note(hint),
                     );
                     return None;
                 }
@@ -1942,6 +1990,56 @@ impl Checker<'_> {
         }
     }
 
+    /// A string literal is an lvalue `constant char[n + 1]` (OpenCL C 6.5.3: string literals
+    /// are in the `constant` address space), stored as a program-scope global named `.strN`;
+    /// equal literals share one global.
+    fn string_literal(&mut self, text: &str, span: Span) -> Option<Expr> {
+        // Each character becomes an initialiser node; bound the memory hostile input can take.
+        const MAX_STRING: usize = 1 << 16;
+        if text.len() > MAX_STRING {
+            self.error(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "string literal of {} bytes is longer than the limit of {} bytes",
+                        text.len(),
+                        MAX_STRING
+                    ),
+                )
+                .note("keep large constant data in a `constant` array or a buffer argument"),
+            );
+            return None;
+        }
+        let bytes = text.as_bytes();
+        let n = u32::try_from(bytes.len() + 1).unwrap_or(u32::MAX);
+        let ty = Type::Array(Box::new(Type::Scalar(ScalarKind::Char)), n);
+        let g = match self.strings.get(text) {
+            Some(&g) => g,
+            None => {
+                let chars = bytes
+                    .iter()
+                    .chain(std::iter::once(&0u8))
+                    .map(|&b| Init::Expr(Expr::int(b as u64, ScalarKind::Char, span)))
+                    .collect();
+                self.globals.push(GlobalVar {
+                    name: format!(".str{}", self.strings.len()),
+                    ty: ty.clone(),
+                    space: AddrSpace::Constant,
+                    span,
+                    is_const: true,
+                    init: Some(Init::List(chars)),
+                    attrs: Vec::new(),
+                });
+                let g = self.globals.len() as u32 - 1;
+                self.strings.insert(text.to_string(), g);
+                g
+            }
+        };
+        let mut e = self.mk(ExprKind::Global(g), ty, span);
+        e.lvalue = true;
+        Some(e)
+    }
+
     fn suggest_fn(&self, n: &str) -> Option<String> {
         let mut best: Option<(usize, String)> = None;
         let names = self
@@ -2023,6 +2121,17 @@ impl Checker<'_> {
         };
         if let Some(cur) = &self.cur {
             self.calls.push((cur.id, id, span));
+            let caller = cur.id;
+            for (i, a) in conv.iter().enumerate() {
+                if let (ExprKind::Var(v), Type::Counter32 | Type::Counter64) = (&a.kind, &a.ty) {
+                    self.counter_uses.push(CounterUse {
+                        func: caller,
+                        var: *v,
+                        what: CounterOp::Pass(id, i as u32),
+                        span: a.span,
+                    });
+                }
+            }
         }
         Some(self.mk(
             ExprKind::Call {

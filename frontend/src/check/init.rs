@@ -43,6 +43,23 @@ impl Checker<'_> {
     }
 
     fn init_list(&mut self, items: &Items, ty: &Type, span: Span) -> Option<(Type, Init)> {
+        // The shaped initialiser has one node per scalar; bound what hostile input can ask for
+        // (`int a[100000000] = {1}` would otherwise take gigabytes).
+        const MAX_LEAVES: u64 = 1 << 20;
+        let leaves = self.scalar_leaves(ty);
+        if leaves > MAX_LEAVES {
+            self.error(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "initialiser of an object with {} scalar elements is larger than the limit of {}",
+                        leaves, MAX_LEAVES
+                    ),
+                )
+                .note("FPGA on-chip memories are far smaller; initialise large data from a buffer argument"),
+            );
+            return None;
+        }
         match ty {
             Type::Array(..) | Type::Struct(_) => {
                 let mut cur = Cursor { items, pos: 0 };
@@ -325,6 +342,23 @@ impl Checker<'_> {
                     Some(init)
                 }
             },
+        }
+    }
+
+    /// The number of scalars (vector lanes counted) an object of type `ty` holds, saturating.
+    fn scalar_leaves(&self, ty: &Type) -> u64 {
+        match ty {
+            Type::Vector(_, n) => *n as u64,
+            Type::Array(e, n) => (*n as u64).saturating_mul(self.scalar_leaves(e)),
+            Type::Struct(id) => {
+                let st = self.structs.get(*id);
+                st.fields
+                    .iter()
+                    .map(|f| self.scalar_leaves(&f.ty))
+                    .fold(0u64, u64::saturating_add)
+                    .max(1)
+            }
+            _ => 1,
         }
     }
 

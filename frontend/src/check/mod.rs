@@ -4,7 +4,7 @@
 //! every expression, makes implicit conversions explicit and enforces the OpenCL C rules the
 //! back end relies on (address spaces, kernel signatures, const, no recursion). Everything the
 //! FPGA flow cannot do (images, samplers, function pointers, recursion, device-side enqueue,
-//! printf, goto) is reported as "not supported on FPGAs" at the construct's span.
+//! goto) is reported as "not supported on FPGAs" at the construct's span.
 //!
 //! Errors are collected; a failed expression yields `None` so that one mistake produces one
 //! diagnostic instead of a cascade. Recursion over expressions and statements is bounded by
@@ -14,6 +14,7 @@ mod builtin_sig;
 mod decl;
 mod expr;
 mod init;
+mod lint;
 mod stmt;
 
 use crate::ast::*;
@@ -77,6 +78,24 @@ pub(crate) struct FuncDecl {
     pub poisoned: bool,
 }
 
+/// What a function does with an atomic counter it can see (a parameter).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum CounterOp {
+    Inc,
+    Dec,
+    /// Passed as argument `.1` of a call to `.0`.
+    Pass(FuncId, u32),
+}
+
+/// One use of a counter, for the "incremented and decremented in one kernel" rule.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CounterUse {
+    pub func: FuncId,
+    pub var: VarId,
+    pub what: CounterOp,
+    pub span: Span,
+}
+
 pub(crate) struct FnCtx {
     pub id: FuncId,
     pub name: String,
@@ -87,7 +106,6 @@ pub(crate) struct FnCtx {
 }
 
 pub(crate) struct Checker<'a> {
-    #[allow(dead_code)]
     pub sm: &'a SourceMap,
     pub fp64: bool,
     pub diags: Vec<Diagnostic>,
@@ -103,6 +121,10 @@ pub(crate) struct Checker<'a> {
     pub cur: Option<FnCtx>,
     /// (caller, callee, call span) for the recursion check.
     pub calls: Vec<(FuncId, FuncId, Span)>,
+    /// `atomic_inc`/`atomic_dec` on counters and counters passed to helpers.
+    pub counter_uses: Vec<CounterUse>,
+    /// String literal text -> its `constant char[]` global.
+    pub strings: HashMap<String, u32>,
     pub depth: u32,
     pub depth_reported: bool,
 }
@@ -128,6 +150,8 @@ pub fn check(
         func_ids: HashMap::new(),
         cur: None,
         calls: Vec::new(),
+        counter_uses: Vec::new(),
+        strings: HashMap::new(),
         depth: 0,
         depth_reported: false,
     };
@@ -161,7 +185,9 @@ pub fn check(
             syn::ExternalDecl::Error => {}
         }
     }
-    c.check_recursion();
+    if c.check_recursion() {
+        c.check_counters();
+    }
     if !c
         .functions
         .iter()
@@ -286,7 +312,128 @@ impl Checker<'_> {
         VarId(self.vars.len() as u32 - 1)
     }
 
-    fn check_recursion(&mut self) {
+    /// The atomic counters extension: "the same counter cannot be incremented and decremented
+    /// inside a single kernel". Follows counters passed to helper functions (the call graph is
+    /// acyclic when this runs).
+    fn check_counters(&mut self) {
+        // The first increment and decrement each (function, counter parameter) reaches,
+        // following calls; memoised per function.
+        type Reach = (Option<Span>, Option<Span>);
+        fn reach(
+            c: &Checker,
+            memo: &mut HashMap<(FuncId, VarId), Reach>,
+            u: &CounterUse,
+            depth: u32,
+        ) -> Reach {
+            match u.what {
+                CounterOp::Inc => (Some(u.span), None),
+                CounterOp::Dec => (None, Some(u.span)),
+                CounterOp::Pass(callee, i) => {
+                    let param = c
+                        .functions
+                        .get(callee.0 as usize)
+                        .and_then(|f| f.as_ref().and_then(|f| f.params.get(i as usize).copied()));
+                    // The call graph is acyclic, so the depth is bounded by the number of
+                    // functions; the limit only guards the native stack.
+                    let Some(p) = param.filter(|_| depth < 10_000) else {
+                        return (None, None);
+                    };
+                    if let Some(r) = memo.get(&(callee, p)) {
+                        return *r;
+                    }
+                    let mut r: Reach = (None, None);
+                    for v in c
+                        .counter_uses
+                        .iter()
+                        .filter(|v| v.func == callee && v.var == p)
+                    {
+                        let (i2, d2) = reach(c, memo, v, depth + 1);
+                        r.0 = r.0.or(i2);
+                        r.1 = r.1.or(d2);
+                    }
+                    memo.insert((callee, p), r);
+                    r
+                }
+            }
+        }
+        let mut memo = HashMap::new();
+        let mut found = Vec::new();
+        for (i, f) in self.functions.iter().enumerate() {
+            let Some(f) = f.as_ref().filter(|f| f.is_kernel) else {
+                continue;
+            };
+            let kid = FuncId(i as u32);
+            for &p in &f.params {
+                if !matches!(
+                    self.vars[p.0 as usize].ty,
+                    Type::Counter32 | Type::Counter64
+                ) {
+                    continue;
+                }
+                // (use in the kernel, the operation it leads to) for the first inc and dec
+                let (mut inc, mut dec) = (None, None);
+                for u in self
+                    .counter_uses
+                    .iter()
+                    .filter(|u| u.func == kid && u.var == p)
+                {
+                    let (i2, d2) = reach(self, &mut memo, u, 0);
+                    if inc.is_none() {
+                        inc = i2.map(|s| (u.span, s));
+                    }
+                    if dec.is_none() {
+                        dec = d2.map(|s| (u.span, s));
+                    }
+                }
+                if let (Some(inc), Some(dec)) = (inc, dec) {
+                    found.push((f.name.clone(), p, inc, dec));
+                }
+            }
+        }
+        for (kernel, p, inc, dec) in found {
+            let v = &self.vars[p.0 as usize];
+            let (name, vspan) = (v.name.clone(), v.span);
+            let ((first, first_op, first_what), (second, second_op, second_what)) =
+                if dec.0.start < inc.0.start {
+                    ((dec.0, dec.1, "decremented"), (inc.0, inc.1, "incremented"))
+                } else {
+                    ((inc.0, inc.1, "incremented"), (dec.0, dec.1, "decremented"))
+                };
+            let mut d = Diagnostic::error(
+                second,
+                format!(
+                    "counter `{}` is both incremented and decremented in kernel `{}`",
+                    name, kernel
+                ),
+            )
+            .label(
+                first,
+                if first_op != first {
+                    format!("`{}` is {} through this call", name, first_what)
+                } else {
+                    format!("`{}` is {} here", name, first_what)
+                },
+            );
+            if first_op != first {
+                d = d.label(first_op, format!("{} here", first_what));
+            }
+            if second_op != second {
+                d = d
+                    .label(
+                        second,
+                        format!("`{}` is {} through this call", name, second_what),
+                    )
+                    .label(second_op, format!("{} here", second_what));
+            }
+            self.error(
+                d.label(vspan, "counter declared here")
+                    .note("an atomic counter may only count up or only count down within one kernel (cl_ext_atomic_counters); use two counters"),
+            );
+        }
+    }
+
+    /// Reports recursive calls; true if the call graph is acyclic.
+    fn check_recursion(&mut self) -> bool {
         // Depth-first search for a cycle in the call graph; report one call per cycle.
         let n = self.functions.len();
         let mut edges: Vec<Vec<(usize, Span)>> = vec![Vec::new(); n];
@@ -335,6 +482,7 @@ impl Checker<'_> {
                 }
             }
         }
+        reported.is_empty()
     }
 }
 

@@ -169,18 +169,26 @@ impl Checker<'_> {
                 }
             }
             syn::StmtKind::Switch(c, b) => self.switch(c, b, span)?,
-            syn::StmtKind::Case(e, _) => {
-                self.error(
-                    Diagnostic::error(e.span, "`case` label outside the top level of a `switch` body")
-                        .note("case labels must be directly inside the `{ }` of a switch (nested labels are not supported)"),
-                );
-                return None;
-            }
-            syn::StmtKind::Default(_) => {
-                self.err(
-                    span,
-                    "`default` label outside the top level of a `switch` body",
-                );
+            syn::StmtKind::Case(..) | syn::StmtKind::Default(_) => {
+                let what = if matches!(&s.kind, syn::StmtKind::Case(..)) {
+                    "`case`"
+                } else {
+                    "`default`"
+                };
+                let in_switch = self.cur.as_ref().is_some_and(|c| c.breakables > c.loops);
+                let d = if in_switch {
+                    Diagnostic::error(
+                        span,
+                        format!("{} label nested inside another statement of a `switch` is not supported", what),
+                    )
+                    .note("labels may be directly in the switch body or in a `{ }` block directly inside it; jumping into an `if` or a loop (Duff's device) has no hardware equivalent")
+                } else {
+                    Diagnostic::error(
+                        span,
+                        format!("{} label not within a `switch` statement", what),
+                    )
+                };
+                self.error(d);
                 return None;
             }
             syn::StmtKind::Label(..) | syn::StmtKind::Goto(_) => {
@@ -193,14 +201,20 @@ impl Checker<'_> {
             }
             syn::StmtKind::Break => {
                 if self.cur.as_ref().is_none_or(|c| c.breakables == 0) {
-                    self.err(span, "`break` outside a loop or switch");
+                    self.error(
+                        Diagnostic::error(span, "`break` outside a loop or switch")
+                            .note("`break` leaves the innermost loop or switch; use `return` to leave the function"),
+                    );
                     return None;
                 }
                 StmtKind::Break
             }
             syn::StmtKind::Continue => {
                 if self.cur.as_ref().is_none_or(|c| c.loops == 0) {
-                    self.err(span, "`continue` outside a loop");
+                    self.error(
+                        Diagnostic::error(span, "`continue` outside a loop")
+                            .note("`continue` starts the next iteration of the innermost loop; use `return` to leave the function"),
+                    );
                     return None;
                 }
                 StmtKind::Continue
@@ -300,6 +314,17 @@ impl Checker<'_> {
     }
 
     fn warn_unused(&mut self, x: &Expr) {
+        if let ExprKind::Builtin {
+            builtin: Builtin::ReadPipe,
+            ..
+        } = x.kind
+        {
+            self.warn(
+                Diagnostic::warning(x.span, "result of `read_pipe` is unused")
+                    .note("`read_pipe` does not wait: it returns a negative value and leaves the packet unchanged when the pipe is empty; test the result, or use `read_pipe_block` (Xilinx) to wait"),
+            );
+            return;
+        }
         let pure = match &x.kind {
             ExprKind::Binary { op, .. } => !op.is_logical() && !super::expr::has_side_effects(x),
             ExprKind::Var(_) | ExprKind::IntLit(_) | ExprKind::FloatLit(_) => true,
@@ -336,11 +361,49 @@ impl Checker<'_> {
             cx.breakables += 1;
         }
         self.push_scope();
-        let mut cases: Vec<SwitchCase> = Vec::new();
-        let mut seen: Vec<(u64, Span)> = Vec::new();
-        let mut default_span: Option<Span> = None;
-        let mut ok = true;
+        let mut st = SwitchState {
+            ok: true,
+            ..SwitchState::default()
+        };
+        self.switch_items(items, ck, &mut st);
+        let SwitchState {
+            cases, ok, hoisted, ..
+        } = st;
+        self.pop_scope();
+        if let Some(cx) = self.cur.as_mut() {
+            cx.breakables -= 1;
+        }
+        if cases.is_empty() {
+            self.warn(Diagnostic::warning(span, "`switch` has no case labels"));
+        }
+        if !ok {
+            return None;
+        }
+        if hoisted.is_empty() {
+            return Some(StmtKind::Switch { cond, cases });
+        }
+        let mut stmts = hoisted;
+        stmts.push(Stmt::new(StmtKind::Switch { cond, cases }, span));
+        Some(StmtKind::Block(Block { stmts, span }))
+    }
+
+    /// The items of a switch body (or of a block directly inside it), appended to `st`.
+    fn switch_items(&mut self, items: &[syn::BlockItem], ck: ScalarKind, st: &mut SwitchState) {
         for it in items {
+            // A block directly in the switch body whose own items carry labels
+            // (`switch (x) { { case 1: ...; case 2: ... } }`): its labels belong to this switch.
+            if let syn::BlockItem::Stmt(syn::Stmt {
+                kind: syn::StmtKind::Compound(inner),
+                ..
+            }) = it
+            {
+                if inner.iter().any(is_labelled) {
+                    self.push_scope();
+                    self.switch_items(inner, ck, st);
+                    self.pop_scope();
+                    continue;
+                }
+            }
             // peel labels off the item: case 1: case 2: default: stmt
             let mut labels: Vec<(Option<u64>, Span)> = Vec::new();
             let mut rest_stmt: Option<&syn::Stmt> = None;
@@ -352,7 +415,7 @@ impl Checker<'_> {
                             match self.const_int(e, "case label") {
                                 Some(v) => {
                                     let v = ck.truncate(v);
-                                    if let Some((_, prev)) = seen.iter().find(|(x, _)| *x == v) {
+                                    if let Some((_, prev)) = st.seen.iter().find(|(x, _)| *x == v) {
                                         let p = *prev;
                                         self.error(
                                             Diagnostic::error(
@@ -361,17 +424,17 @@ impl Checker<'_> {
                                             )
                                             .label(p, "first used here"),
                                         );
-                                        ok = false;
+                                        st.ok = false;
                                     }
-                                    seen.push((v, e.span));
+                                    st.seen.push((v, e.span));
                                     labels.push((Some(v), s.span));
                                 }
-                                None => ok = false,
+                                None => st.ok = false,
                             }
                             s = inner;
                         }
                         syn::StmtKind::Default(inner) => {
-                            if let Some(p) = default_span {
+                            if let Some(p) = st.default_span {
                                 self.error(
                                     Diagnostic::error(
                                         s.span,
@@ -379,9 +442,9 @@ impl Checker<'_> {
                                     )
                                     .label(p, "first default here"),
                                 );
-                                ok = false;
+                                st.ok = false;
                             }
-                            default_span = Some(s.span);
+                            st.default_span = Some(s.span);
                             labels.push((None, s.span));
                             s = inner;
                         }
@@ -402,7 +465,7 @@ impl Checker<'_> {
                         None => is_default = true,
                     }
                 }
-                cases.push(SwitchCase {
+                st.cases.push(SwitchCase {
                     values,
                     is_default,
                     body: Vec::new(),
@@ -420,33 +483,55 @@ impl Checker<'_> {
                 }
                 None => self.block_item(it, &mut out),
             }
-            match cases.last_mut() {
+            match st.cases.last_mut() {
                 Some(c) => c.body.extend(out),
                 None => {
-                    if !out.is_empty() {
+                    // Never executed, but its variables are in scope for the cases below:
+                    // keep their declarations (without initialiser) before the switch.
+                    if let Some(first) = out
+                        .iter()
+                        .find(|s| !matches!(s.kind, StmtKind::Decl { init: None, .. }))
+                    {
                         self.warn(
                             Diagnostic::warning(
-                                out[0].span,
+                                first.span,
                                 "statement before the first `case` label is never executed",
                             )
                             .note("move it before the `switch` or after a case label"),
                         );
                     }
+                    for s in out {
+                        if let StmtKind::Decl { var, .. } = s.kind {
+                            st.hoisted
+                                .push(Stmt::new(StmtKind::Decl { var, init: None }, s.span));
+                        }
+                    }
                 }
             }
         }
-        self.pop_scope();
-        if let Some(cx) = self.cur.as_mut() {
-            cx.breakables -= 1;
-        }
-        if cases.is_empty() {
-            self.warn(Diagnostic::warning(span, "`switch` has no case labels"));
-        }
-        if !ok {
-            return None;
-        }
-        Some(StmtKind::Switch { cond, cases })
     }
+}
+
+/// The cases of a switch being checked.
+#[derive(Default)]
+struct SwitchState {
+    cases: Vec<SwitchCase>,
+    seen: Vec<(u64, Span)>,
+    default_span: Option<Span>,
+    /// Declarations before the first label, emitted before the switch.
+    hoisted: Vec<Stmt>,
+    /// No label failed to check.
+    ok: bool,
+}
+
+fn is_labelled(it: &syn::BlockItem) -> bool {
+    matches!(
+        it,
+        syn::BlockItem::Stmt(syn::Stmt {
+            kind: syn::StmtKind::Case(..) | syn::StmtKind::Default(_),
+            ..
+        })
+    )
 }
 
 /// Whether every path through the statements ends in `return` (conservative).

@@ -25,3 +25,28 @@ kernel void k(global int *a, int n) {
 }
 
 void later(int n) {}
+
+kernel void duff(global int *a, int n) {
+  case 3: a[0] = 1; //~ ERROR `case` label not within a `switch` statement
+  switch (n) {
+    case 0:
+      for (int i = 0; i < n; i++) {
+        case 1: a[i] = 0; //~ ERROR `case` label nested inside another statement of a `switch` is not supported
+      }
+      break;
+    {
+      int skipped = 1;
+      default: a[0] = skipped;
+    }
+  }
+}
+
+
+kernel void before_first_case(global int *a, int n) {
+  switch (n) {
+    {
+      int t = 5; //~ WARNING statement before the first `case` label is never executed
+      case 1: a[0] = t;
+    }
+  }
+}

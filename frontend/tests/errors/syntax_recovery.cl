@@ -16,3 +16,8 @@ kernel void j(global int *a) {
 kernel void m(global int *a) {
   a[0] = (1 + 2; //~ ERROR expected `)`
 }
+
+// a type error in a function that parsed cleanly is still reported
+kernel void n(global int *a, float4 f) {
+  a[0] = f; //~ ERROR cannot convert `float4` to `int`
+}
