@@ -128,7 +128,7 @@ fn designs() -> Vec<Design> {
     );
     for w in [8u32, 16, 32, 64] {
         let sb = w.trailing_zeros();
-        let ops: [(&str, &str, u32, bool, String); 5] = [
+        let ops: [(&str, &str, u32, bool, String); 6] = [
             ("add", "a + b", w, false, "    y <= ra + rb;\n".into()),
             (
                 "cmp",
@@ -137,6 +137,7 @@ fn designs() -> Vec<Design> {
                 false,
                 "    y <= $signed(ra) < $signed(rb);\n".into(),
             ),
+            ("eq", "a == b", 1, false, "    y <= ra == rb;\n".into()),
             (
                 "shl",
                 "a << b (variable amount)",
@@ -247,7 +248,8 @@ fn designs() -> Vec<Design> {
     let name = "ebr_outreg";
     let mut ebr = String::from(
         "module ebr_outreg (\n  input clk,\n  input we,\n  input [9:0] wa,\n  input [9:0] ra,\n  \
-         input [15:0] wd,\n  output reg [15:0] y\n);\n  reg [9:0] rra;\n  wire [17:0] q;\n",
+         input [15:0] wd,\n  output reg [15:0] y\n);\n  reg [9:0] rra;\n  wire [17:0] q;\n  \
+         wire [13:0] ada = {wa, 4'b0011};\n  wire [13:0] adb = {rra, 4'b0000};\n",
     );
     let _ = write!(
         ebr,
@@ -257,14 +259,14 @@ fn designs() -> Vec<Design> {
          .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),\n    {}, {},\n    .CEB(1'b1), .OCEB(1'b1), \
          .CLKB(clk), .WEB(1'b0), .RSTB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),\n    {});\n",
         bit_ports("DIA", 18, "wd", 16),
-        bit_ports("ADA", 14, "{wa, 4'b0011}", 14),
+        bit_ports("ADA", 14, "ada", 14),
         (0..18)
             .rev()
             .map(|i| format!(".DOA{i}()"))
             .collect::<Vec<_>>()
             .join(", "),
         bit_ports("DIB", 18, "18'd0", 0),
-        bit_ports("ADB", 14, "{rra, 4'b0000}", 14),
+        bit_ports("ADB", 14, "adb", 14),
         (0..18)
             .rev()
             .map(|i| format!(".DOB{i}(q[{i}])"))

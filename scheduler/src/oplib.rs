@@ -9,7 +9,7 @@
 //! A constant shift or a width change is wiring. Operations the hardware path cannot build yet
 //! are reported, not guessed.
 
-use hls_ir::{BinOp, ConvOp, Kernel, OpId, OpKind, Ty, UnOp};
+use hls_ir::{BinOp, CmpOp, ConvOp, Kernel, OpId, OpKind, Ty, UnOp};
 
 /// What the library says about one operation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,18 +39,20 @@ const MEASURED_WIDTHS: [u32; 4] = [8, 16, 32, 64];
 /// Combinational delay in ns at 8/16/32/64 bits (docs/benchmarks.md, "ECP5 operator library:
 /// measurements": Fmax path of `add_N`, `cmp_N`, ... minus that of `reg_32`).
 const ADD_SUB_NS: [f64; 4] = [1.72, 1.98, 2.56, 3.68];
-/// Signed less-than (the slowest compare: carry chain plus sign handling).
-const CMP_NS: [f64; 4] = [2.49, 3.07, 3.72, 5.02];
+/// Ordered compares, measured as signed less-than (carry chain plus sign handling).
+const CMP_NS: [f64; 4] = [2.49, 3.07, 3.73, 5.02];
+/// Equality and inequality (xor, then an and-reduction tree: no carry chain).
+const EQ_NS: [f64; 4] = [1.79, 2.44, 2.71, 3.81];
 /// Shift by a variable amount (a barrel shifter of log2(N) mux levels).
 const SHIFT_VAR_NS: [f64; 4] = [2.20, 3.42, 4.81, 6.01];
 /// And, or, xor: one LUT level.
 const LOGIC_NS: [f64; 4] = [0.52, 0.55, 0.52, 0.59];
 /// A 2-input select with a 1-bit condition.
-const SELECT_NS: [f64; 4] = [0.75, 0.75, 0.88, 1.11];
+const SELECT_NS: [f64; 4] = [0.75, 0.75, 0.89, 1.11];
 /// A multiply up to its first register: the DSP's combinational 18x18 multiplier
-/// (`mul_8_inferred`, `mul_16_inferred`). 32- and 64-bit products are split into 16x16
-/// partial products (`mul_32_split`, `mul_64_split`), so their first stage is the same.
-const MUL_STAGE_NS: [f64; 4] = [5.68, 5.86, 5.86, 5.86];
+/// (`mul_8_inferred`, `mul_16_inferred`); for 32 and 64 bits the first stage of the 16x16
+/// partial products (`mul_32_split`, `mul_64_split`: the DSP's multiplier into fabric registers).
+const MUL_STAGE_NS: [f64; 4] = [5.68, 5.87, 6.13, 6.65];
 /// Register-to-register path without logic (`reg_32`): clock-to-out, routing, setup.
 pub const REG_TO_REG_NS: f64 = 1.05;
 /// Routing margin added to the register overhead for chaining. Not measured: the operators
@@ -147,7 +149,13 @@ impl OpLibrary {
                 UnOp::AbsS => comb(measured(&ADD_SUB_NS, bits) + measured(&SELECT_NS, bits)),
                 _ => Err(format!("`{}` is not yet built in hardware", o.kind)),
             },
-            OpKind::Cmp(_) => comb(measured(&CMP_NS, k.op(k.operands(op)[0]).ty.bits())),
+            OpKind::Cmp(c) => {
+                let w = k.op(k.operands(op)[0]).ty.bits();
+                match c {
+                    CmpOp::Eq | CmpOp::Ne => comb(measured(&EQ_NS, w)),
+                    _ => comb(measured(&CMP_NS, w)),
+                }
+            }
             OpKind::Select => comb(measured(&SELECT_NS, bits)),
             OpKind::Convert(c) => match c {
                 ConvOp::Trunc | ConvOp::ZExt | ConvOp::SExt | ConvOp::Bitcast => comb(0.0),
