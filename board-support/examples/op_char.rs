@@ -435,10 +435,9 @@ fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         _ => None,
     });
     println!(
-        "{} {}, out of context, seed {}, nextpnr target 400 MHz; register overhead (reg_32 \
-         path) = {}",
+        "{} CABGA381, out of context, seed {}, nextpnr target 400 MHz; register overhead \
+         (reg_32 path) = {}",
         a.part,
-        "CABGA381",
         a.seed,
         overhead.map_or("not measured".into(), |o| format!("{o:.2} ns"))
     );
