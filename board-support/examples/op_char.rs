@@ -232,6 +232,23 @@ fn designs() -> Vec<Design> {
         4,
         wrap(name, 64, 64, false, &mul64_decls(), &mul64_body()),
     );
+    // A global load's data: the response FIFO of a read port (the emitter's `oclhls_fifo`,
+    // 4 x 32 bits in distributed RAM) read at its read pointer into a register.
+    let fifo = include_str!("../../rtl-templates/templates/oclhls_fifo.v")
+        .replace("{{ version }}", "op_char");
+    add(
+        "load_fifo_32".into(),
+        "global load data: response FIFO (oclhls_fifo, 4 x 32) read into a register",
+        1,
+        format!(
+            "{fifo}module load_fifo_32 (\n  input clk,\n  input rst,\n  input push,\n  \
+             input [31:0] a,\n  input pop,\n  output reg [31:0] y\n);\n  reg rpush, rpop;\n  \
+             reg [31:0] ra;\n  wire full, empty;\n  wire [31:0] q;\n  oclhls_fifo #(.W(32), \
+             .DEPTH(4), .AW(2)) f (.clk(clk), .rst(rst), .push(rpush), .push_data(ra), \
+             .full(full), .pop(rpop), .pop_data(q), .empty(empty));\n  always @(posedge clk) \
+             begin\n    rpush <= push; rpop <= pop; ra <= a;\n    y <= q;\n  end\nendmodule\n"
+        ),
+    );
     // EBR: 1024 x 16 inferred (synchronous read, no output register) and DP16KD instantiated
     // with its output register.
     let name = "ebr_inferred";
