@@ -8,8 +8,8 @@
 //! cargo run --release --example kernel_bench -- [--quick] [--seed N] [--work DIR] [PATH...]
 //! ```
 //!
-//! PATH is a kernel file or a directory of them (default: `tests/kernels/` and
-//! `bench/kernels/`). `--quick` leaves out synthesis and place and route. A file that does not
+//! PATH is a kernel file or a directory of them (default: `tests/kernels/`, `bench/kernels/`
+//! and `examples/vadd.cl`). `--quick` leaves out synthesis and place and route. A file that does not
 //! compile is a "not yet supported" row with its first diagnostic, never skipped. A benchmark,
 //! not a test: nothing here asserts a number.
 //!
@@ -68,7 +68,11 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     if a.paths.is_empty() {
-        a.paths = vec!["tests/kernels".into(), "bench/kernels".into()];
+        a.paths = vec![
+            "tests/kernels".into(),
+            "bench/kernels".into(),
+            "examples/vadd.cl".into(),
+        ];
     }
     Ok(a)
 }
