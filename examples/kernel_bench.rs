@@ -176,7 +176,6 @@ fn simulate(bin: &Path, file: &Path, out: &Path, test: &str) -> Result<u64, Stri
         .arg("sim")
         .arg(file)
         .arg("--ideal-memory")
-        .arg("--offline")
         .arg("-o")
         .arg(out)
         .output()
@@ -286,7 +285,7 @@ fn loop_counts(
 
 fn run(a: Args) -> Result<(), String> {
     let bin = oclhls_bin()?;
-    let tc = Toolchain::new(true);
+    let tc = Toolchain::new(false);
     std::fs::create_dir_all(&a.work).map_err(|e| e.to_string())?;
     let counter = if a.quick {
         None

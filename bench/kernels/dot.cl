@@ -13,8 +13,8 @@ arg_in:  3 int 16
 !*/
 
 // A dot product as one work-item with a pipelined loop over n elements: the accumulator is
-// a loop-carried register, the multiply is outside the recurrence, so II = 2 (the two loads
-// come from different buffers, each with its own port, so memory does not limit II).
+// a loop-carried register and the multiply is outside the recurrence, so II = 1 (the two
+// loads come from different buffers, each with its own port, so memory does not limit II).
 // Expected value computed independently (Python).
 __attribute__((reqd_work_group_size(1, 1, 1)))
 kernel void dot(global const int *restrict a, global const int *restrict b,
