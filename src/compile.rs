@@ -225,6 +225,8 @@ pub struct KernelReport {
 pub struct LoopReport {
     pub name: String,
     pub line: u32,
+    /// The enclosing loop (`None` for the work-item loop).
+    pub parent: Option<String>,
     pub ii: u32,
     pub mii: u32,
     pub res_mii: u32,
@@ -353,6 +355,7 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                     LoopReport {
                         name: lp.name.clone(),
                         line: c.sm.line_col(lp.span).0,
+                        parent: lp.parent.map(|p| k.ir.loops[p.index()].name.clone()),
                         ii,
                         mii: l.mii,
                         res_mii: l.res_mii,

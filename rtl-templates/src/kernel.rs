@@ -1687,6 +1687,8 @@ impl<'a> Emitter<'a> {
                     }
                 });
             });
+        } else if bits == 64 && lat >= 4 {
+            self.emit_mul64(w, name, x, y, lat);
         } else {
             for i in 1..=lat {
                 w.reg(&format!("{name}_m{i}"), bits);
@@ -1701,6 +1703,63 @@ impl<'a> Emitter<'a> {
             });
         }
         w.wire(name, bits, &format!("{name}_m{lat}"));
+    }
+
+    /// The low 64 bits of a 64x64 product from 16-bit digits, so that no stage holds more than
+    /// one level of wide additions (measured in docs/benchmarks.md, "ECP5 operator library:
+    /// measurements", row `mul_64_split`): stage 1 registers the ten digit products
+    /// `a_i * b_j` with `i + j <= 3` (those of weight 48 only to 16 bits), stage 2 sums the
+    /// products of equal weight, stage 3 forms the low part (weights 0 and 16) and the high
+    /// half (weights 32 and 48), stage 4 adds them; further stages only delay.
+    fn emit_mul64(&self, w: &mut VWriter, name: &str, x: &str, y: &str, lat: u32) {
+        w.wire(&format!("{name}_a"), 64, x);
+        w.wire(&format!("{name}_b"), 64, y);
+        let digit = |v: &str, i: u32| format!("{name}_{v}[{}:{}]", 16 * i + 15, 16 * i);
+        for i in 0..4 {
+            for j in 0..4 - i {
+                w.reg(&format!("{name}_p{i}{j}"), if i + j == 3 { 16 } else { 32 });
+            }
+        }
+        w.reg(&format!("{name}_q0"), 32);
+        w.reg(&format!("{name}_s16"), 33);
+        w.reg(&format!("{name}_s32"), 32);
+        w.reg(&format!("{name}_s48"), 16);
+        w.reg(&format!("{name}_lo"), 64);
+        w.reg(&format!("{name}_hi"), 32);
+        for i in 4..=lat {
+            w.reg(&format!("{name}_m{i}"), 64);
+        }
+        w.always_ff(|w| {
+            w.block(&format!("if (!{})", self.stall()), |w| {
+                for i in 0..4 {
+                    for j in 0..4 - i {
+                        w.line(format!(
+                            "{name}_p{i}{j} <= {} * {};",
+                            digit("a", i),
+                            digit("b", j)
+                        ));
+                    }
+                }
+                w.line(format!("{name}_q0 <= {name}_p00;"));
+                w.line(format!(
+                    "{name}_s16 <= {{1'b0, {name}_p01}} + {{1'b0, {name}_p10}};"
+                ));
+                w.line(format!(
+                    "{name}_s32 <= {name}_p02 + {name}_p11 + {name}_p20;"
+                ));
+                w.line(format!(
+                    "{name}_s48 <= {name}_p03 + {name}_p12 + {name}_p21 + {name}_p30;"
+                ));
+                w.line(format!(
+                    "{name}_lo <= {{32'd0, {name}_q0}} + {{15'd0, {name}_s16, 16'd0}};"
+                ));
+                w.line(format!("{name}_hi <= {name}_s32 + {{{name}_s48, 16'd0}};"));
+                w.line(format!("{name}_m4 <= {name}_lo + {{{name}_hi, 32'd0}};"));
+                for i in 5..=lat {
+                    w.line(format!("{name}_m{i} <= {name}_m{};", i - 1));
+                }
+            });
+        });
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -1,13 +1,15 @@
 //! The ECP5 operator library: latency, combinational delay and resource class of each IR
 //! operation at a given width, for a target clock period.
 //!
-//! Numbers are first estimates built from facts measured on an ECP5-85F with Yosys +
-//! nextpnr-ecp5 with registered inputs/outputs (32-bit add ~274 MHz, 64-bit accumulator
-//! ~208 MHz, one-stage 32x32 multiply ~93 MHz, EBR read without output register ~136 MHz). The
-//! delay of a carry-chain operation grows linearly with its width; a constant shift or a width
-//! change is wiring. Operations the hardware path cannot build yet are reported, not guessed.
+//! The numbers are our own measurements (the tables below; how they were made and the full
+//! table: `docs/benchmarks.md`, section "ECP5 operator library: measurements", produced by
+//! `cargo run --release -p board-support --example op_char`): every operator between
+//! registers on an LFE5U-85F-6 with Yosys `synth_ecp5` + nextpnr-ecp5. The delay of an
+//! operator is its register-to-register path minus the path of a register pair without logic.
+//! A constant shift or a width change is wiring. Operations the hardware path cannot build yet
+//! are reported, not guessed.
 
-use hls_ir::{BinOp, ConvOp, Kernel, OpId, OpKind, Ty, UnOp};
+use hls_ir::{BinOp, CmpOp, ConvOp, Kernel, OpId, OpKind, Ty, UnOp};
 
 /// What the library says about one operation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,11 +32,60 @@ pub struct OpLibrary {
     pub global_load_latency: u32,
 }
 
+/// The widths the operators were measured at; an operator of another width takes the numbers
+/// of the next wider measurement (a 1-bit compare those of 8 bits).
+const MEASURED_WIDTHS: [u32; 4] = [8, 16, 32, 64];
+
+/// Combinational delay in ns at 8/16/32/64 bits (docs/benchmarks.md, "ECP5 operator library:
+/// measurements": Fmax path of `add_N`, `cmp_N`, ... minus that of `reg_32`).
+const ADD_SUB_NS: [f64; 4] = [1.72, 1.98, 2.56, 3.68];
+/// Ordered compares, measured as signed less-than (carry chain plus sign handling).
+const CMP_NS: [f64; 4] = [2.49, 3.07, 3.73, 5.02];
+/// Equality and inequality (xor, then an and-reduction tree: no carry chain).
+const EQ_NS: [f64; 4] = [1.79, 2.44, 2.71, 3.81];
+/// Shift by a variable amount (a barrel shifter of log2(N) mux levels).
+const SHIFT_VAR_NS: [f64; 4] = [2.20, 3.42, 4.81, 6.01];
+/// And, or, xor: one LUT level.
+const LOGIC_NS: [f64; 4] = [0.52, 0.55, 0.52, 0.59];
+/// A 2-input select with a 1-bit condition.
+const SELECT_NS: [f64; 4] = [0.75, 0.75, 0.89, 1.11];
+/// A multiply up to its first register: the DSP's combinational 18x18 multiplier
+/// (`mul_8_inferred`, `mul_16_inferred`); for 32 and 64 bits the first stage of the 16x16
+/// partial products (`mul_32_split`, `mul_64_split`: the DSP's multiplier into fabric registers).
+const MUL_STAGE_NS: [f64; 4] = [5.68, 5.87, 6.13, 6.65];
+/// Register-to-register path without logic (`reg_32`): clock-to-out, routing, setup.
+pub const REG_TO_REG_NS: f64 = 1.05;
+/// Routing margin added to the register overhead for chaining. Not measured: the operators
+/// were placed alone, while in a kernel operands come from further away and the stall
+/// fans out to every pipeline register.
+pub const ROUTING_MARGIN_NS: f64 = 0.45;
+
+fn measured(table: &[f64; 4], bits: u32) -> f64 {
+    let i = MEASURED_WIDTHS
+        .iter()
+        .position(|&w| bits <= w)
+        .unwrap_or(MEASURED_WIDTHS.len() - 1);
+    table[i]
+}
+
+/// Pipeline stages of a multiply of `bits` bits: one DSP stage up to 18 bits (`mul_16_inferred`
+/// reaches 145 MHz); 32 bits as 16x16 partial products registered, then summed (2 stages,
+/// `mul_32_split`); 64 bits as ten 16x16 partial products and three adder stages (4 stages,
+/// `mul_64_split`; in one stage it reaches only about 70 MHz). `rtl-templates` builds exactly
+/// these structures (`emit_mul`).
+pub fn mul_latency(bits: u32) -> u32 {
+    match bits {
+        0..=18 => 1,
+        19..=36 => 2,
+        _ => 4,
+    }
+}
+
 impl Default for OpLibrary {
     fn default() -> Self {
         OpLibrary {
             clock_mhz: 100.0,
-            register_overhead_ns: 1.5,
+            register_overhead_ns: REG_TO_REG_NS + ROUTING_MARGIN_NS,
             global_load_latency: 3,
         }
     }
@@ -56,8 +107,7 @@ impl OpLibrary {
     /// Timing of `op`, or a reason why the hardware path cannot build it yet.
     pub fn timing(&self, k: &Kernel, op: OpId) -> Result<OpTiming, String> {
         let o = k.op(op);
-        let bits = o.ty.bits() as f64;
-        let carry = |bits: f64| 0.5 + 0.05 * bits;
+        let bits = o.ty.bits();
         let comb = |delay_ns: f64| {
             Ok(OpTiming {
                 latency: 0,
@@ -70,24 +120,23 @@ impl OpLibrary {
         match &o.kind {
             OpKind::Const(_) | OpKind::Arg(_) | OpKind::WorkItem(..) => comb(0.0),
             OpKind::Binary(b) => match b {
-                BinOp::Add | BinOp::Sub => comb(carry(bits)),
-                BinOp::MinS | BinOp::MinU | BinOp::MaxS | BinOp::MaxU => comb(carry(bits) + 0.6),
-                BinOp::And | BinOp::Or | BinOp::Xor => comb(0.5),
+                BinOp::Add | BinOp::Sub => comb(measured(&ADD_SUB_NS, bits)),
+                BinOp::MinS | BinOp::MinU | BinOp::MaxS | BinOp::MaxU => {
+                    comb(measured(&CMP_NS, bits) + measured(&SELECT_NS, bits))
+                }
+                BinOp::And | BinOp::Or | BinOp::Xor => comb(measured(&LOGIC_NS, bits)),
                 BinOp::Shl | BinOp::ShrU | BinOp::ShrS => {
                     let amount = k.operands(op)[1];
                     if matches!(k.op(amount).kind, OpKind::Const(_)) {
                         comb(0.0)
                     } else {
-                        comb(0.5 + 0.6 * bits.log2())
+                        comb(measured(&SHIFT_VAR_NS, bits))
                     }
                 }
-                // One DSP stage for up to 18x18 bits, registered; wider products take one more
-                // cycle per partial-product level.
-                // The first stage holds a DSP multiply (16x16 partial products for 32 bits):
-                // about 4 ns of the period, so little may chain in front of it.
+                // The first stage holds the DSP multiply, so little may chain in front of it.
                 BinOp::Mul | BinOp::MulHiS | BinOp::MulHiU => Ok(OpTiming {
-                    latency: if bits <= 18.0 { 1 } else if bits <= 36.0 { 2 } else { 3 },
-                    delay_ns: 4.0,
+                    latency: mul_latency(bits),
+                    delay_ns: measured(&MUL_STAGE_NS, bits),
                 }),
                 BinOp::DivS | BinOp::DivU | BinOp::RemS | BinOp::RemU => {
                     Err("integer division and remainder are not yet built in hardware (only unsigned division by a power of two, which becomes a shift)".into())
@@ -95,16 +144,19 @@ impl OpLibrary {
                 _ => Err(format!("`{}` is not yet built in hardware", o.kind)),
             },
             OpKind::Unary(u) => match u {
-                UnOp::Not => comb(0.5),
-                UnOp::Neg => comb(carry(bits)),
-                UnOp::AbsS => comb(carry(bits) + 0.6),
+                UnOp::Not => comb(measured(&LOGIC_NS, bits)),
+                UnOp::Neg => comb(measured(&ADD_SUB_NS, bits)),
+                UnOp::AbsS => comb(measured(&ADD_SUB_NS, bits) + measured(&SELECT_NS, bits)),
                 _ => Err(format!("`{}` is not yet built in hardware", o.kind)),
             },
-            OpKind::Cmp(_) => {
-                let w = k.op(k.operands(op)[0]).ty.bits() as f64;
-                comb(carry(w))
+            OpKind::Cmp(c) => {
+                let w = k.op(k.operands(op)[0]).ty.bits();
+                match c {
+                    CmpOp::Eq | CmpOp::Ne => comb(measured(&EQ_NS, w)),
+                    _ => comb(measured(&CMP_NS, w)),
+                }
             }
-            OpKind::Select => comb(0.6),
+            OpKind::Select => comb(measured(&SELECT_NS, bits)),
             OpKind::Convert(c) => match c {
                 ConvOp::Trunc | ConvOp::ZExt | ConvOp::SExt | ConvOp::Bitcast => comb(0.0),
                 _ => Err("floating-point conversions are not yet built in hardware".into()),
@@ -123,7 +175,7 @@ impl OpLibrary {
             },
             OpKind::Store { .. } => Ok(OpTiming { latency: 1, delay_ns: 0.5 }),
             // The first iteration's value or the previous iteration's: one 2-input mux.
-            OpKind::Carried => comb(0.6),
+            OpKind::Carried => comb(measured(&SELECT_NS, bits)),
             // Starting a nested loop: its results are ready (at the earliest) one cycle later;
             // the pipeline waits there until the loop has finished.
             OpKind::Loop(_) => Ok(OpTiming { latency: 1, delay_ns: 0.5 }),

@@ -31,3 +31,4 @@ kernel void even_sum(global int *out, int n) {
   } while (k < n);
   out[i] = s + i;
 }
+// kernel_bench: loop1 iterations 24

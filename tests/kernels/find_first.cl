@@ -25,3 +25,4 @@ kernel void find_first(global const int *restrict a, global int *restrict out, i
   }
   out[i] = j;
 }
+// kernel_bench: loop1 iterations 16

@@ -34,3 +34,5 @@ kernel void nested_rows(global const int *restrict a, global int *restrict out, 
     out[i * rows + r] = s;
   }
 }
+// kernel_bench: loop1 iterations 6
+// kernel_bench: loop2 iterations 24

@@ -25,3 +25,4 @@ kernel void row_prefix(global const int *restrict a, global int *restrict out, i
     out[i * (n + 1) + 1 + j] = s - first;
   }
 }
+// kernel_bench: loop1 iterations 9

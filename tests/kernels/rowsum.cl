@@ -34,3 +34,4 @@ kernel void rowsum(global const int *restrict a, global int *restrict out, int n
   }
   out[i] = acc;
 }
+// kernel_bench: loop1 iterations 40
