@@ -379,3 +379,19 @@ fn global_exchange() {
         &["--stall-prob", "0.5", "--max-latency", "20"],
     );
 }
+
+// ---- the benchmark kernels (bench/kernels/) are tests too: Verilator, emulator, lint, synth
+
+#[test]
+fn bench_kernels() {
+    let mut files: Vec<String> = std::fs::read_dir(root().join("bench/kernels"))
+        .unwrap()
+        .map(|e| format!("bench/kernels/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|f| f.ends_with(".cl"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    for f in &files {
+        sim(f, &[]);
+    }
+}

@@ -18,7 +18,7 @@ use crate::ids::{LoopId, MemId, OpId};
 use crate::kernel::{Loop, LoopKind, MemKind, Memory};
 use crate::ops::{BinOp, CmpOp, OpKind, WorkItemFn};
 use crate::types::Ty;
-use frontend::ast::{Builtin, Expr, ExprKind, FuncId, Program, Stmt, StmtKind, VarId};
+use frontend::ast::{Builtin, Expr, ExprKind, FuncId, Program, Stmt, StmtKind, Type, VarId};
 use frontend::diag::Diagnostic;
 use frontend::span::Span;
 use std::collections::{BTreeMap, BTreeSet};
@@ -273,8 +273,13 @@ impl<'a> Lower<'a> {
                 Val::Ptr { addr, .. } => *addr,
                 Val::Undef => continue,
             };
-            let per_item = self.in_subtree(self.k.op(op).region, phase_region)
-                && !self.k.op(op).kind.is_launch_invariant();
+            // A scalar variable the phase wrote is per work-item even when the value is a
+            // constant here (`int acc = 0;` before a loop around barriers that accumulates).
+            let written_scalar =
+                before.vars.get(v) != Some(val) && matches!(self.p.var(*v).ty, Type::Scalar(_));
+            let per_item = written_scalar
+                || (self.in_subtree(self.k.op(op).region, phase_region)
+                    && !self.k.op(op).kind.is_launch_invariant());
             if per_item {
                 new_ctx.push((*v, *val));
             } else {

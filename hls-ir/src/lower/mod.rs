@@ -729,6 +729,20 @@ impl<'a> Lower<'a> {
         if group {
             self.sync_in_order(loop_op);
         }
+        for &(var, _, _) in &carried {
+            if let (true, Some(v)) = (group, var) {
+                if self.groups.ctx.contains_key(&v) {
+                    let name = self.p.var(v).name.clone();
+                    self.diags.push(
+                        Diagnostic::error(
+                            span,
+                            format!("`{name}` is work-group code's variable here, but a work-item assigns it between the barriers of this loop"),
+                        )
+                        .note("declare a separate variable for each work-item's value before the loop, or assign it outside the code between barriers"),
+                    );
+                }
+            }
+        }
         for (var, c, init) in carried {
             let next = match var {
                 Some(v) => match after.vars.get(&v) {
