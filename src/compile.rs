@@ -26,7 +26,10 @@ pub struct CompileOptions {
 
 /// One compiled kernel.
 pub struct CompiledKernel {
+    /// The IR after the pass pipeline (what was scheduled).
     pub ir: Kernel,
+    /// The IR as lowering produced it, for the IR interpreter's link of the differential chain.
+    pub ir_lowered: Kernel,
     pub schedule: KernelSchedule,
     pub rtl: EmittedKernel,
 }
@@ -173,6 +176,7 @@ pub fn compile(
             }
         };
         show("lower", &ir, &sm);
+        let ir_lowered = ir.clone();
         hls_ir::passes::run_pipeline(&mut ir, true, &mut |pass, k| show(pass, k, &sm))
             .expect("IR verification failed: this is a bug in oclhls");
         let schedule = match scheduler::kernel::schedule_kernel(&ir, &lib, &sched_opts) {
@@ -189,7 +193,12 @@ pub fn compile(
                 continue;
             }
         };
-        kernels.push(CompiledKernel { ir, schedule, rtl });
+        kernels.push(CompiledKernel {
+            ir,
+            ir_lowered,
+            schedule,
+            rtl,
+        });
     }
     if !diags.is_empty() {
         diags.extend(warnings);

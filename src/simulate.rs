@@ -388,6 +388,9 @@ fn run_test(
     let mut mem = sim::Memory::new();
     let mut run = sim::KernelRun::new(&mut model);
     let mut outputs = Vec::new();
+    // The same launch for the IR interpreter: argument values and buffers.
+    let mut ir_args = vec![0u64; iface.args.len()];
+    let mut ir_buffers: Vec<(u32, Vec<u8>)> = Vec::new();
     if t.args.len() != iface.args.len() {
         let given: Vec<u32> = t.args.iter().map(|a| a.index).collect();
         return Err(format!(
@@ -411,6 +414,7 @@ fn run_test(
             .map(|p| p.trim_start_matches("arg_").to_string());
         match (&arg.kind, ap.kind) {
             (ArgKind::Scalar { bytes, .. }, "scalar") => {
+                ir_args[arg.index as usize] = scalar_value(bytes);
                 if let Some(p) = &port_name {
                     run = run.arg(p, scalar_value(bytes));
                 }
@@ -439,6 +443,8 @@ fn run_test(
                 // Unspecified contents are poisoned, so a kernel that reads them is noticed.
                 let init = input.clone().unwrap_or_else(|| vec![0xA5; size]);
                 mem.write_bytes(addr, &init).map_err(|e| e.to_string())?;
+                ir_args[arg.index as usize] = addr as u64;
+                ir_buffers.push((addr, init.clone()));
                 if let Some(p) = &port_name {
                     run = run.arg(p, addr as u64);
                 }
@@ -516,6 +522,28 @@ fn run_test(
         global_offset: t.global_offset,
         work_dim: t.dimensions,
     };
+    // The IR interpreter, on the IR as lowered and after the passes.
+    let launch = hls_ir::interp::Launch {
+        args: ir_args,
+        buffers: ir_buffers,
+        global_size: global,
+        local_size: local,
+        global_offset: t.global_offset,
+        work_dim: t.dimensions,
+        max_steps: 50_000_000,
+    };
+    let interp = |ir: &hls_ir::Kernel, when: &str| {
+        hls_ir::interp::run(ir, &launch)
+            .map_err(|e| TestError::Other(format!("the IR interpreter ({when}): {e}")))
+    };
+    let ir_lowered = interp(&k.ir_lowered, "IR after lowering")?;
+    let ir_final = interp(&k.ir, "IR after the passes")?;
+    let ir_out = |bufs: &[(u32, Vec<u8>)], addr: u32, size: usize| -> Vec<u8> {
+        bufs.iter()
+            .find(|(b, _)| *b == addr)
+            .map(|(_, d)| d[..size].to_vec())
+            .unwrap_or_default()
+    };
     let stats = run
         .range(range)
         .config(config)
@@ -523,6 +551,36 @@ fn run_test(
         .map_err(|e| e.to_string())?;
     for (index, name, ty, addr, size, expect) in outputs {
         let got = mem.read_bytes(addr, size).map_err(|e| e.to_string())?;
+        // The chain emulator ⇄ IR (lowered) ⇄ IR (after passes) ⇄ Verilator, in that order,
+        // so a disagreement names the stage at fault.
+        let link = |reference: &[u8], value: &[u8], what: &str| -> Result<(), TestError> {
+            let as_expect = testfile::Expect {
+                bytes: reference.to_vec(),
+                ..expect.clone()
+            };
+            testfile::compare(&ty, &as_expect, value).map_err(|m| {
+                TestError::Other(format!("{what} on argument {index} (`{name}`): {m}"))
+            })
+        };
+        let lowered = ir_out(&ir_lowered, addr, size);
+        let fin = ir_out(&ir_final, addr, size);
+        if let Some(e_bytes) = emu_outputs.get(&index) {
+            link(
+                e_bytes,
+                &lowered,
+                "the IR after lowering disagrees with the emulator (a front-end or lowering bug; expected = emulator, got = IR)",
+            )?;
+        }
+        link(
+            &lowered,
+            &fin,
+            "the pass pipeline changed the IR's result (expected = IR after lowering, got = after the passes)",
+        )?;
+        link(
+            &fin,
+            got,
+            "Verilator disagrees with the IR after the passes (a scheduling or RTL bug; expected = IR, got = Verilator)",
+        )?;
         // Verilator against the emulator first: a disagreement is a failure even where
         // `expect_test_fail` allows a difference from the expected values.
         if let Some(e_bytes) = emu_outputs.get(&index) {

@@ -17,6 +17,7 @@
 
 pub mod analysis;
 pub mod ids;
+pub mod interp;
 pub mod kernel;
 pub mod lower;
 pub mod ops;

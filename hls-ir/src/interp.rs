@@ -1,0 +1,495 @@
+//! The IR interpreter: executes a [`Kernel`] for one NDRange launch, op by op, with the
+//! semantics the IR documents (SSA values, predicated side effects, loop regions with carried
+//! values, on-chip memories). It is the middle link of the differential chain
+//! emulator (checked AST) ⇄ IR (after lowering, after the passes) ⇄ Verilator: a disagreement
+//! tells whether the front end and lowering, a transform, or the scheduler and RTL are at
+//! fault.
+//!
+//! Order: the ops of a region run in a topological order of its distance-0 edges, with a
+//! nested loop standing for its whole subtree (as the scheduler sees it), so every ordering
+//! the IR relies on is exercised and nothing else is assumed.
+
+use crate::ids::{LoopId, MemId, OpId};
+use crate::kernel::{ArgKind, Kernel, MemKind};
+use crate::ops::{BinOp, CmpOp, ConvOp, OpKind, UnOp, WorkItemFn};
+use std::collections::BTreeMap;
+
+/// The launch: argument values (scalars as bits, pointers as the base address of a buffer),
+/// the buffers of global memory, and the NDRange.
+#[derive(Clone, Debug, Default)]
+pub struct Launch {
+    pub args: Vec<u64>,
+    /// `(base address, bytes)`; addresses of different buffers do not overlap.
+    pub buffers: Vec<(u32, Vec<u8>)>,
+    pub global_size: [u32; 3],
+    pub local_size: [u32; 3],
+    pub global_offset: [u32; 3],
+    pub work_dim: u32,
+    /// Upper bound on loop iterations plus work-items, so no input hangs.
+    pub max_steps: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum InterpError {
+    #[error("the IR interpreter does not model `{0}`")]
+    Unsupported(String),
+    #[error("{what} at address {addr:#x} is outside every buffer")]
+    OutOfBounds { what: &'static str, addr: u64 },
+    #[error("the run took more than {0} steps")]
+    StepLimit(u64),
+}
+
+struct Item {
+    gid: [u32; 3],
+    lid: [u32; 3],
+    grp: [u32; 3],
+    lsize: [u32; 3],
+    num_groups: [u32; 3],
+}
+
+struct Interp<'a> {
+    k: &'a Kernel,
+    l: &'a Launch,
+    vals: Vec<u64>,
+    /// Per-region op order.
+    order: Vec<Vec<OpId>>,
+    onchip: BTreeMap<MemId, Vec<u8>>,
+    buffers: Vec<(u32, Vec<u8>)>,
+    steps: u64,
+    /// Per loop: did its last run execute at least one iteration.
+    ran: Vec<bool>,
+}
+
+fn mask(v: u64, bits: u32) -> u64 {
+    if bits >= 64 {
+        v
+    } else {
+        v & ((1u64 << bits) - 1)
+    }
+}
+
+fn sext(v: u64, bits: u32) -> i64 {
+    if bits >= 64 {
+        v as i64
+    } else {
+        ((v << (64 - bits)) as i64) >> (64 - bits)
+    }
+}
+
+/// Run `k` for the launch; returns the global buffers afterwards.
+pub fn run(k: &Kernel, launch: &Launch) -> Result<Vec<(u32, Vec<u8>)>, InterpError> {
+    let mut it = Interp {
+        k,
+        l: launch,
+        vals: vec![0; k.op_bound()],
+        order: (0..k.loops.len())
+            .map(|r| region_order(k, LoopId::from_index(r)))
+            .collect(),
+        onchip: BTreeMap::new(),
+        buffers: launch.buffers.clone(),
+        steps: 0,
+        ran: vec![false; k.loops.len()],
+    };
+    // Constants, arguments and launch-wide values first: any region may read them.
+    for o in k.op_ids() {
+        if k.op(o).kind.is_launch_invariant() {
+            it.eval(o, None)?;
+        }
+    }
+    it.launch()?;
+    Ok(it.buffers)
+}
+
+/// A topological order of region `r`'s ops over distance-0 edges; edges into or out of a
+/// nested loop's subtree count for its `Loop` op.
+fn region_order(k: &Kernel, r: LoopId) -> Vec<OpId> {
+    let ops = k.ops_in(r);
+    let loop_op: BTreeMap<LoopId, OpId> = k
+        .op_ids()
+        .into_iter()
+        .filter_map(|o| match k.op(o).kind {
+            OpKind::Loop(l) => Some((l, o)),
+            _ => None,
+        })
+        .collect();
+    let rep = |x: OpId| -> Option<OpId> {
+        // Constants and launch-wide values are computed before anything else.
+        if k.op(x).kind.is_launch_invariant() {
+            return None;
+        }
+        let mut reg = k.op(x).region;
+        if reg == r {
+            return Some(x);
+        }
+        loop {
+            let p = k.loops[reg.index()].parent?;
+            if p == r {
+                return loop_op.get(&reg).copied();
+            }
+            reg = p;
+        }
+    };
+    let ops: Vec<OpId> = ops
+        .into_iter()
+        .filter(|&o| !k.op(o).kind.is_launch_invariant())
+        .collect();
+    let mut indeg: BTreeMap<OpId, usize> = ops.iter().map(|&o| (o, 0)).collect();
+    let mut succ: BTreeMap<OpId, Vec<OpId>> = BTreeMap::new();
+    for (s, t, d) in k.edges() {
+        if d.distance() != 0 {
+            continue;
+        }
+        // A value leaving a loop reaches its `LoopResult` after the loop has run anyway.
+        if matches!(k.op(t).kind, OpKind::LoopResult) && k.op(s).region != r {
+            continue;
+        }
+        let (Some(a), Some(b)) = (rep(s), rep(t)) else {
+            continue;
+        };
+        if a == b {
+            continue;
+        }
+        *indeg.get_mut(&b).expect("an op of the region") += 1;
+        succ.entry(a).or_default().push(b);
+    }
+    let mut ready: Vec<OpId> = indeg
+        .iter()
+        .filter(|(_, &n)| n == 0)
+        .map(|(&o, _)| o)
+        .collect();
+    ready.reverse();
+    let mut out = Vec::new();
+    while let Some(o) = ready.pop() {
+        out.push(o);
+        for &t in succ.get(&o).map(|v| v.as_slice()).unwrap_or(&[]) {
+            let n = indeg.get_mut(&t).expect("an op of the region");
+            *n -= 1;
+            if *n == 0 {
+                ready.push(t);
+            }
+        }
+    }
+    assert_eq!(
+        out.len(),
+        ops.len(),
+        "the verifier guarantees an acyclic region"
+    );
+    out
+}
+
+impl<'a> Interp<'a> {
+    fn step(&mut self) -> Result<(), InterpError> {
+        self.steps += 1;
+        if self.l.max_steps > 0 && self.steps > self.l.max_steps {
+            return Err(InterpError::StepLimit(self.l.max_steps));
+        }
+        Ok(())
+    }
+
+    fn launch(&mut self) -> Result<(), InterpError> {
+        let g = self.l.global_size.map(|x| x.max(1));
+        let ls: [u32; 3] = std::array::from_fn(|d| self.l.local_size[d].max(1).min(g[d]));
+        let ng: [u32; 3] = std::array::from_fn(|d| g[d].div_ceil(ls[d]));
+        let groups_mode = self.k.work_groups.is_some();
+        for gz in 0..ng[2] {
+            for gy in 0..ng[1] {
+                for gx in 0..ng[0] {
+                    let grp = [gx, gy, gz];
+                    let size: [u32; 3] = std::array::from_fn(|d| ls[d].min(g[d] - grp[d] * ls[d]));
+                    // Local memory belongs to the group.
+                    self.onchip
+                        .retain(|m, _| !matches!(self.k.mem(*m).kind, MemKind::Local { .. }));
+                    for lz in 0..size[2] {
+                        for ly in 0..size[1] {
+                            for lx in 0..size[0] {
+                                let lid = [lx, ly, lz];
+                                if groups_mode && lid != [0, 0, 0] {
+                                    continue;
+                                }
+                                let item = Item {
+                                    gid: std::array::from_fn(|d| {
+                                        grp[d] * ls[d] + lid[d] + self.l.global_offset[d]
+                                    }),
+                                    lid,
+                                    grp,
+                                    lsize: size,
+                                    num_groups: ng,
+                                };
+                                // Private memory (and the per-group contexts) is fresh.
+                                self.onchip.retain(|m, _| {
+                                    !matches!(self.k.mem(*m).kind, MemKind::Private { .. })
+                                });
+                                self.step()?;
+                                self.work_item(&item)?;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn work_item(&mut self, item: &Item) -> Result<(), InterpError> {
+        let ops = self.order[0].clone();
+        for o in ops {
+            self.eval(o, Some(item))?;
+        }
+        Ok(())
+    }
+
+    fn v(&self, o: OpId) -> u64 {
+        self.vals[o.index()]
+    }
+
+    fn run_loop(&mut self, l: LoopId) -> Result<(), InterpError> {
+        let ops = self.order[l.index()].clone();
+        let carried: Vec<(OpId, OpId, OpId)> = ops
+            .iter()
+            .filter(|&&o| self.k.op(o).kind == OpKind::Carried)
+            .map(|&o| {
+                let a = self.k.operands(o);
+                (o, a[0], a[1])
+            })
+            .collect();
+        let mut first = true;
+        let mut next: Vec<u64> = Vec::new();
+        loop {
+            self.step()?;
+            for (i, &(c, init, _)) in carried.iter().enumerate() {
+                self.vals[c.index()] = if first { self.v(init) } else { next[i] };
+            }
+            let mut stop = false;
+            for &o in &ops {
+                match self.k.op(o).kind {
+                    OpKind::Carried => {}
+                    OpKind::LoopExit => stop = self.v(self.k.operands(o)[0]) & 1 == 1,
+                    _ => self.eval(o, None)?,
+                }
+            }
+            next = carried.iter().map(|&(_, _, n)| self.v(n)).collect();
+            first = false;
+            if stop {
+                return Ok(());
+            }
+        }
+    }
+
+    fn find(
+        &mut self,
+        addr: u64,
+        bytes: u32,
+        what: &'static str,
+    ) -> Result<(usize, usize), InterpError> {
+        for (i, (base, data)) in self.buffers.iter().enumerate() {
+            let b = *base as u64;
+            if addr >= b && addr + bytes as u64 <= b + data.len() as u64 {
+                return Ok((i, (addr - b) as usize));
+            }
+        }
+        Err(InterpError::OutOfBounds { what, addr })
+    }
+
+    fn mem_bytes(&mut self, mem: MemId) -> &mut Vec<u8> {
+        let m = self.k.mem(mem);
+        let len = match m.kind {
+            MemKind::Local { len } | MemKind::Private { len } => len,
+            MemKind::Global { .. } => 0,
+        } as usize
+            * m.elem_bytes as usize;
+        self.onchip.entry(mem).or_insert_with(|| vec![0; len])
+    }
+
+    fn load(&mut self, mem: MemId, addr: u64) -> Result<u64, InterpError> {
+        let m = self.k.mem(mem);
+        let n = m.elem_bytes as usize;
+        let bytes: Vec<u8> = match m.kind {
+            MemKind::Global { .. } => {
+                let (b, off) = self.find(addr, n as u32, "a load")?;
+                self.buffers[b].1[off..off + n].to_vec()
+            }
+            _ => {
+                let data = self.mem_bytes(mem);
+                let off = addr as usize;
+                if off + n > data.len() {
+                    return Err(InterpError::OutOfBounds {
+                        what: "an on-chip load",
+                        addr,
+                    });
+                }
+                data[off..off + n].to_vec()
+            }
+        };
+        Ok(bytes.iter().rev().fold(0u64, |a, &b| (a << 8) | b as u64))
+    }
+
+    fn store(&mut self, mem: MemId, addr: u64, v: u64) -> Result<(), InterpError> {
+        let m = self.k.mem(mem);
+        let n = m.elem_bytes as usize;
+        let bytes: Vec<u8> = (0..n).map(|i| (v >> (8 * i)) as u8).collect();
+        match m.kind {
+            MemKind::Global { .. } => {
+                let (b, off) = self.find(addr, n as u32, "a store")?;
+                self.buffers[b].1[off..off + n].copy_from_slice(&bytes);
+            }
+            _ => {
+                let data = self.mem_bytes(mem);
+                let off = addr as usize;
+                if off + n > data.len() {
+                    return Err(InterpError::OutOfBounds {
+                        what: "an on-chip store",
+                        addr,
+                    });
+                }
+                data[off..off + n].copy_from_slice(&bytes);
+            }
+        }
+        Ok(())
+    }
+
+    fn eval(&mut self, o: OpId, item: Option<&Item>) -> Result<(), InterpError> {
+        let op = self.k.op(o);
+        let bits = op.ty.bits();
+        let a = self.k.operands(o);
+        let x = |i: usize| self.vals[a[i].index()];
+        let xb = |i: usize| self.k.op(a[i]).ty.bits();
+        let r: u64 = match &op.kind {
+            OpKind::Const(v) => *v,
+            OpKind::Arg(arg) => {
+                let v = self.l.args.get(arg.index()).copied().unwrap_or(0);
+                match self.k.arg(*arg).kind {
+                    ArgKind::GlobalPtr(_) | ArgKind::Scalar(_) => v,
+                    _ => {
+                        return Err(InterpError::Unsupported(
+                            "a pipe or counter argument".into(),
+                        ))
+                    }
+                }
+            }
+            OpKind::WorkItem(f, d) => {
+                let d = *d as usize;
+                let g = self.l.global_size.map(|x| x.max(1));
+                match (f, item) {
+                    (WorkItemFn::GlobalSize, _) => g[d] as u64,
+                    (WorkItemFn::EnqueuedLocalSize, _) => {
+                        self.l.local_size[d].max(1).min(g[d]) as u64
+                    }
+                    (WorkItemFn::GlobalOffset, _) => self.l.global_offset[d] as u64,
+                    (WorkItemFn::WorkDim, _) => self.l.work_dim as u64,
+                    (_, None) => {
+                        // Work-item values live in the work-item loop; nested regions read them
+                        // as values computed there.
+                        return Ok(());
+                    }
+                    (WorkItemFn::GlobalId, Some(i)) => i.gid[d] as u64,
+                    (WorkItemFn::LocalId, Some(i)) => i.lid[d] as u64,
+                    (WorkItemFn::GroupId, Some(i)) => i.grp[d] as u64,
+                    (WorkItemFn::LocalSize, Some(i)) => i.lsize[d] as u64,
+                    (WorkItemFn::NumGroups, Some(i)) => i.num_groups[d] as u64,
+                }
+            }
+            OpKind::Binary(b) => {
+                let (p, q) = (x(0), x(1));
+                let (sp, sq) = (sext(p, bits), sext(q, bits));
+                match b {
+                    BinOp::Add => p.wrapping_add(q),
+                    BinOp::Sub => p.wrapping_sub(q),
+                    BinOp::Mul => p.wrapping_mul(q),
+                    BinOp::MulHiU => ((p as u128 * q as u128) >> bits) as u64,
+                    BinOp::MulHiS => ((sp as i128 * sq as i128) >> bits) as u64,
+                    BinOp::DivU if q != 0 => p / q,
+                    BinOp::RemU if q != 0 => p % q,
+                    BinOp::DivS if q != 0 => sp.wrapping_div(sq) as u64,
+                    BinOp::RemS if q != 0 => sp.wrapping_rem(sq) as u64,
+                    BinOp::DivU | BinOp::RemU | BinOp::DivS | BinOp::RemS => 0,
+                    BinOp::Shl => p << (q % bits as u64),
+                    BinOp::ShrU => p >> (q % bits as u64),
+                    BinOp::ShrS => (sp >> (q % bits as u64)) as u64,
+                    BinOp::And => p & q,
+                    BinOp::Or => p | q,
+                    BinOp::Xor => p ^ q,
+                    BinOp::MinS => sp.min(sq) as u64,
+                    BinOp::MaxS => sp.max(sq) as u64,
+                    BinOp::MinU => p.min(q),
+                    BinOp::MaxU => p.max(q),
+                    other => return Err(InterpError::Unsupported(format!("{other:?}"))),
+                }
+            }
+            OpKind::Unary(u) => match u {
+                UnOp::Not => !x(0),
+                UnOp::Neg => x(0).wrapping_neg(),
+                UnOp::AbsS => sext(x(0), bits).unsigned_abs(),
+                other => return Err(InterpError::Unsupported(format!("{other:?}"))),
+            },
+            OpKind::Cmp(c) => {
+                let w = xb(0);
+                let (p, q) = (mask(x(0), w), mask(x(1), w));
+                let (sp, sq) = (sext(p, w), sext(q, w));
+                u64::from(match c {
+                    CmpOp::Eq => p == q,
+                    CmpOp::Ne => p != q,
+                    CmpOp::LtS => sp < sq,
+                    CmpOp::LeS => sp <= sq,
+                    CmpOp::GtS => sp > sq,
+                    CmpOp::GeS => sp >= sq,
+                    CmpOp::LtU => p < q,
+                    CmpOp::LeU => p <= q,
+                    CmpOp::GtU => p > q,
+                    CmpOp::GeU => p >= q,
+                    other => return Err(InterpError::Unsupported(format!("{other:?}"))),
+                })
+            }
+            OpKind::Select => {
+                if x(0) & 1 == 1 {
+                    x(1)
+                } else {
+                    x(2)
+                }
+            }
+            OpKind::Convert(c) => match c {
+                ConvOp::Trunc | ConvOp::ZExt | ConvOp::Bitcast => mask(x(0), xb(0)),
+                ConvOp::SExt => sext(x(0), xb(0)) as u64,
+                other => return Err(InterpError::Unsupported(format!("{other:?}"))),
+            },
+            OpKind::Load { mem } => {
+                if x(1) & 1 == 0 {
+                    0
+                } else {
+                    let (mem, addr) = (*mem, mask(x(0), 32));
+                    self.load(mem, addr)?
+                }
+            }
+            OpKind::Store { mem } => {
+                if x(2) & 1 == 1 {
+                    let (mem, addr, v) = (*mem, mask(x(0), 32), x(1));
+                    self.store(mem, addr, v)?;
+                }
+                0
+            }
+            OpKind::Loop(l) => {
+                let l = *l;
+                let enter = x(0) & 1 == 1;
+                self.ran[l.index()] = enter;
+                if enter {
+                    self.run_loop(l)?;
+                }
+                0
+            }
+            OpKind::LoopResult => {
+                let l = match self.k.op(a[0]).kind {
+                    OpKind::Loop(l) => l,
+                    _ => unreachable!("the verifier checks loop results"),
+                };
+                if self.ran[l.index()] {
+                    x(1)
+                } else {
+                    x(2)
+                }
+            }
+            OpKind::Carried | OpKind::LoopExit => return Ok(()),
+            other => return Err(InterpError::Unsupported(other.mnemonic())),
+        };
+        self.vals[o.index()] = mask(r, bits);
+        Ok(())
+    }
+}
