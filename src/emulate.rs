@@ -325,6 +325,9 @@ pub fn run(a: &EmuArgs) -> Result<ExitCode> {
         }
         let (sm, prog) = &builds[&key];
         let outcome = emulate(prog, sm, t, &cfg).and_then(|(o, checks)| {
+            for line in o.printf.lines() {
+                println!("  printf: {line}");
+            }
             check_outputs(&checks, &o.buffers)
                 .map(|()| o)
                 .map_err(Failure::Mismatch)

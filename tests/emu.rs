@@ -223,3 +223,26 @@ fn sim_skips_what_the_hardware_path_cannot_build_yet() {
         o.stdout
     );
 }
+
+#[test]
+fn printf_output_is_captured_and_shown() {
+    let o = oclhls(&["emu", "tests/emu/printf.cl"], &root());
+    assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
+    for line in [
+        "printf: item 0:    -7 0xfffffff9 ok 0.00 0.5,-1.25,100,3",
+        "printf: item 1:   255 0xff ok 2.50 0.5,-1.25,100,3",
+    ] {
+        assert!(
+            o.stdout.contains(line),
+            "missing `{line}` in:\n{}",
+            o.stdout
+        );
+    }
+}
+
+#[test]
+fn xilinx_blocking_pipe_builtins() {
+    let o = oclhls(&["emu", "tests/emu/pipes_block.cl"], &root());
+    assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("1 passed, 0 failed"), "{}", o.stdout);
+}

@@ -107,10 +107,24 @@ impl Item<'_> {
             | Builtin::IsValidReserveId
             | Builtin::GetPipeNumPackets
             | Builtin::GetPipeMaxPackets => return self.pipe_builtin(b, args, e),
+            // Xilinx's blocking forms: the 2-argument read/write that waits instead of failing.
+            Builtin::ReadPipeBlock | Builtin::WritePipeBlock => {
+                let plain = if b == Builtin::ReadPipeBlock {
+                    Builtin::ReadPipe
+                } else {
+                    Builtin::WritePipe
+                };
+                self.force_blocking = true;
+                let r = self.pipe_builtin(plain, args, e);
+                self.force_blocking = false;
+                r?;
+                return Ok(Val::Void);
+            }
             Builtin::AsyncWorkGroupCopy | Builtin::AsyncWorkGroupStridedCopy => {
                 return self.async_copy(b, args, e)
             }
             Builtin::WaitGroupEvents => return self.wait_events(args, span),
+            Builtin::Printf => return self.printf(args, e),
             Builtin::Prefetch => {
                 for a in args {
                     self.eval(a)?;
@@ -597,6 +611,79 @@ impl Item<'_> {
             .unwrap_or_else(|| format!("#{p}"))
     }
 
+    /// A NUL-terminated string in memory (at most 64 KiB).
+    fn c_string(&mut self, addr: u32, span: frontend::span::Span) -> R<String> {
+        let mut bytes = Vec::new();
+        for i in 0..65_536u32 {
+            let b = self.access(addr.wrapping_add(i), 1, 1, span, None)?[0];
+            if b == 0 {
+                return Ok(String::from_utf8_lossy(&bytes).into_owned());
+            }
+            bytes.push(b);
+        }
+        Err(self.err(
+            span,
+            "a string of more than 64 KiB without its terminating NUL",
+        ))
+    }
+
+    fn printf(&mut self, args: &[Expr], e: &Expr) -> R<Val> {
+        use crate::printf::{format_lane, format_str, parse, Piece};
+        let span = e.span;
+        let addr = self.eval(&args[0])?.first() as u32;
+        let fmt = self.c_string(addr, args[0].span)?;
+        let pieces = parse(&fmt).map_err(|m| self.err(args[0].span, format!("printf: {m}")))?;
+        let mut out = String::new();
+        let mut next = 1;
+        for p in pieces {
+            let s = match p {
+                Piece::Text(t) => {
+                    out.push_str(&t);
+                    continue;
+                }
+                Piece::Conv(s) => s,
+            };
+            let Some(a) = args.get(next) else {
+                return Err(self.err(
+                    span,
+                    "printf: the format has more conversions than arguments",
+                ));
+            };
+            next += 1;
+            if s.conv == 's' {
+                let ptr = self.eval(a)?.first() as u32;
+                let text = self.c_string(ptr, a.span)?;
+                out.push_str(&format_str(&s, &text));
+                continue;
+            }
+            let Val::Lanes(k, lanes) = self.eval(a)? else {
+                return Err(self.err(a.span, "printf: this argument is not a scalar or a vector"));
+            };
+            match s.vector {
+                Some(n) if n == lanes.len() => {
+                    let parts: Vec<String> = lanes.iter().map(|&l| format_lane(&s, k, l)).collect();
+                    out.push_str(&parts.join(","));
+                }
+                None if lanes.len() == 1 => out.push_str(&format_lane(&s, k, lanes[0])),
+                _ => {
+                    return Err(self.err(
+                        a.span,
+                        format!(
+                            "printf: a {}-lane argument for a conversion of {} lanes (vectors need `%vN`)",
+                            lanes.len(),
+                            s.vector.unwrap_or(1)
+                        ),
+                    ))
+                }
+            }
+        }
+        if next < args.len() {
+            return Err(self.err(span, "printf: more arguments than the format's conversions"));
+        }
+        self.lock().printf.push_str(&out);
+        Ok(Val::scalar(ScalarKind::Int, 0))
+    }
+
     fn pipe_builtin(&mut self, b: Builtin, args: &[Expr], e: &Expr) -> R<Val> {
         let span = e.span;
         if b == Builtin::IsValidReserveId {
@@ -615,7 +702,7 @@ impl Item<'_> {
             }
         };
         let int = |v: i32| Val::scalar(ScalarKind::Int, v as u32 as u64);
-        let blocking = self.blocking_pipes.contains(&p);
+        let blocking = self.force_blocking || self.blocking_pipes.contains(&p);
         match b {
             Builtin::GetPipeNumPackets => {
                 let n = self.lock().pipes.pipes[p].fifo.len() as u32;

@@ -28,6 +28,8 @@ pub struct Shared {
     pub pipes: Pipes,
     /// Per (launch, work-group linear index).
     pub groups: HashMap<(usize, u32), GroupShared>,
+    /// `printf` output of the run.
+    pub printf: String,
 }
 
 #[derive(Default)]
@@ -119,6 +121,8 @@ pub struct Item<'a> {
     pub bar_gen: u64,
     /// Pipes bound to parameters with `__attribute__((blocking))`.
     pub blocking_pipes: Vec<usize>,
+    /// Inside `read_pipe_block`/`write_pipe_block`: the access waits instead of failing.
+    pub force_blocking: bool,
     /// Names of the pipes (for messages).
     pub pipe_names: &'a [String],
     /// Addresses of the program-scope variables.

@@ -16,7 +16,7 @@
 //!   expression counts against [`Config::max_steps`];
 //! - a construct the emulator does not model is an error saying so at its span, never a value.
 //!
-//! Not modelled: `printf` (the front end rejects it: the device has no console), and
+//! Not modelled:
 //! `erf`/`erfc` in double precision. A sub-group is the whole work-group (`sub_group_*` pipe
 //! reservations act like the `work_group_*` ones), which OpenCL allows.
 //!
@@ -32,6 +32,7 @@ mod builtins;
 mod interp;
 mod mem;
 mod pipes;
+pub mod printf;
 mod sched;
 pub mod value;
 
@@ -116,6 +117,8 @@ pub struct Outcome {
     pub buffers: Vec<Vec<u8>>,
     /// Statements and expressions evaluated.
     pub steps: u64,
+    /// Everything the kernels printed with `printf`, in the order the work-items ran.
+    pub printf: String,
 }
 
 /// Why a run failed.

@@ -334,6 +334,7 @@ pub fn run(
     Ok(Outcome {
         buffers,
         steps: steps.load(Ordering::Relaxed),
+        printf: sh.printf.clone(),
     })
 }
 
@@ -371,6 +372,7 @@ impl Env {
             depth: 0,
             bar_gen: 0,
             blocking_pipes: blocking,
+            force_blocking: false,
             pipe_names: &self.pipe_names,
             globals: &self.globals,
         }
