@@ -307,7 +307,7 @@ mod tests {
         assert_eq!(one("%g", ScalarKind::Float, f(0.0001)), "0.0001");
         assert_eq!(one("%g", ScalarKind::Float, f(123456789.0)), "1.23457e+08");
         assert_eq!(one("%g", ScalarKind::Float, f(100.0)), "100");
-        assert_eq!(one("%8.3f", ScalarKind::Float, f(2.71828)), "   2.718");
+        assert_eq!(one("%8.3f", ScalarKind::Float, f(1.23456)), "   1.235");
     }
 
     #[test]
