@@ -105,15 +105,6 @@ pub fn run(
             .ok_or_else(|| fail("the buffers do not fit the 2 GiB global address range"))?;
         buf_addrs.push(a);
     }
-    let mut global_addrs = Vec::new();
-    for g in &prog.globals {
-        let size = prog.size_of(&g.ty) as usize;
-        let a = shared
-            .global
-            .alloc(&format!("constant `{}`", g.name), vec![0; size])
-            .ok_or_else(|| fail("program-scope data does not fit"))?;
-        global_addrs.push(a);
-    }
     for p in &spec.pipes {
         shared.pipes.pipes.push(Pipe {
             name: p.name.clone(),
@@ -124,7 +115,42 @@ pub fn run(
             pending_writes: VecDeque::new(),
         });
     }
-    let pipe_names: Vec<String> = spec.pipes.iter().map(|p| p.name.clone()).collect();
+    let mut pipe_names: Vec<String> = spec.pipes.iter().map(|p| p.name.clone()).collect();
+    let mut global_addrs = Vec::new();
+    for g in &prog.globals {
+        let size = prog.size_of(&g.ty) as usize;
+        let mut bytes = vec![0; size];
+        // A program-scope pipe (the Xilinx dialect): a pipe of its own, `xcl_reqd_pipe_depth`
+        // packets deep, shared by every launch; the variable holds its handle.
+        if let Type::Pipe { packet, .. } = &g.ty {
+            let depth = g
+                .attrs
+                .iter()
+                .find(|a| a.name == "xcl_reqd_pipe_depth")
+                .and_then(|a| a.int_args())
+                .and_then(|v| v.first().copied())
+                .unwrap_or(1)
+                .max(1) as u32;
+            let handle = shared.pipes.pipes.len() as u32;
+            shared.pipes.pipes.push(Pipe {
+                name: g.name.clone(),
+                packet_size: prog.size_of(packet),
+                capacity: depth,
+                fifo: VecDeque::new(),
+                held: 0,
+                pending_writes: VecDeque::new(),
+            });
+            pipe_names.push(g.name.clone());
+            for (b, v) in bytes.iter_mut().zip(handle.to_le_bytes()) {
+                *b = v;
+            }
+        }
+        let a = shared
+            .global
+            .alloc(&format!("constant `{}`", g.name), bytes)
+            .ok_or_else(|| fail("program-scope data does not fit"))?;
+        global_addrs.push(a);
+    }
     let mut launches = Vec::new();
     for li in 0..spec.launches.len() {
         launches.push(setup_launch(prog, spec, li, &buf_addrs)?);
