@@ -13,9 +13,14 @@ pub fn run(k: &mut Kernel) {
             .into_iter()
             .filter(|&id| {
                 let kind = &k.op(id).kind;
+                // Order edges from a load only keep it after earlier stores; a load whose
+                // value nobody reads needs no ordering.
                 !kind.has_side_effect()
                     && !matches!(kind, OpKind::Loop(_) | OpKind::LoopExit)
-                    && !k.has_uses(id)
+                    && !k
+                        .succs(id)
+                        .iter()
+                        .any(|(_, d)| matches!(d, crate::kernel::Dep::Data { .. }))
             })
             .collect();
         let loaded: std::collections::BTreeSet<crate::ids::MemId> = k
