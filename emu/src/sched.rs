@@ -14,9 +14,7 @@ use crate::value::{self, Val};
 use crate::{ArgValue, Config, EmuError, Outcome, RunSpec};
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult};
-use frontend::ast::{
-    AddrSpace, Builtin, Expr, ExprKind, FuncId, Init, Program, Stmt, StmtKind, Type, VarId,
-};
+use frontend::ast::{AddrSpace, Builtin, ExprKind, FuncId, Program, Type, VarId};
 use frontend::{SourceMap, Span};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -713,7 +711,7 @@ fn synchronises(prog: &Program, f: FuncId, seen: &mut Vec<FuncId>) -> bool {
     seen.push(f);
     let mut calls = Vec::new();
     let mut sync = false;
-    visit_block(&prog.func(f).body.stmts, &mut |e| match &e.kind {
+    frontend::visit::walk_block(&prog.func(f).body.stmts, &mut |e, _| match &e.kind {
         ExprKind::Call { func, .. } => calls.push(*func),
         ExprKind::Builtin { builtin, .. } => {
             // a list of what is known not to synchronise, so that a new built-in is
@@ -745,99 +743,6 @@ fn synchronises(prog: &Program, f: FuncId, seen: &mut Vec<FuncId>) -> bool {
         _ => {}
     });
     sync || calls.into_iter().any(|c| synchronises(prog, c, seen))
-}
-
-fn visit_block(stmts: &[Stmt], f: &mut dyn FnMut(&Expr)) {
-    for s in stmts {
-        visit_stmt(s, f);
-    }
-}
-
-fn visit_stmt(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
-    match &s.kind {
-        StmtKind::Block(b) => visit_block(&b.stmts, f),
-        StmtKind::Decl { init, .. } => {
-            if let Some(i) = init {
-                visit_init(i, f);
-            }
-        }
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => visit_expr(e, f),
-        StmtKind::If { cond, then, els } => {
-            visit_expr(cond, f);
-            visit_stmt(then, f);
-            if let Some(e) = els {
-                visit_stmt(e, f);
-            }
-        }
-        StmtKind::For {
-            init,
-            cond,
-            step,
-            body,
-        } => {
-            if let Some(i) = init {
-                visit_stmt(i, f);
-            }
-            for e in cond.iter().chain(step) {
-                visit_expr(e, f);
-            }
-            visit_stmt(body, f);
-        }
-        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-            visit_expr(cond, f);
-            visit_stmt(body, f);
-        }
-        StmtKind::Switch { cond, cases } => {
-            visit_expr(cond, f);
-            for c in cases {
-                visit_block(&c.body, f);
-            }
-        }
-        StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) | StmtKind::Empty => {}
-    }
-}
-
-fn visit_init(i: &Init, f: &mut dyn FnMut(&Expr)) {
-    match i {
-        Init::Expr(e) => visit_expr(e, f),
-        Init::List(items) => items.iter().for_each(|i| visit_init(i, f)),
-    }
-}
-
-fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match &e.kind {
-        ExprKind::Unary { expr, .. }
-        | ExprKind::IncDec { expr, .. }
-        | ExprKind::Cast { expr, .. }
-        | ExprKind::Deref(expr)
-        | ExprKind::AddrOf(expr)
-        | ExprKind::Member { base: expr, .. }
-        | ExprKind::Swizzle { base: expr, .. } => visit_expr(expr, f),
-        ExprKind::Binary { lhs, rhs, .. }
-        | ExprKind::Assign { lhs, rhs, .. }
-        | ExprKind::Index {
-            base: lhs,
-            index: rhs,
-        }
-        | ExprKind::Comma(lhs, rhs) => {
-            visit_expr(lhs, f);
-            visit_expr(rhs, f);
-        }
-        ExprKind::Cond { cond, then, els } => {
-            visit_expr(cond, f);
-            visit_expr(then, f);
-            visit_expr(els, f);
-        }
-        ExprKind::VecLit(items)
-        | ExprKind::Call { args: items, .. }
-        | ExprKind::Builtin { args: items, .. } => items.iter().for_each(|a| visit_expr(a, f)),
-        ExprKind::IntLit(_)
-        | ExprKind::FloatLit(_)
-        | ExprKind::Var(_)
-        | ExprKind::Global(_)
-        | ExprKind::SizeOf(_) => {}
-    }
 }
 
 /// Releases a barrier once every work-item of the group has reached it; reports divergence.

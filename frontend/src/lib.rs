@@ -35,6 +35,7 @@ mod print;
 pub mod span;
 pub mod syntax;
 pub mod types;
+pub mod visit;
 
 lalrpop_util::lalrpop_mod!(
     #[allow(clippy::all, clippy::pedantic, unused)]

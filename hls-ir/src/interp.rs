@@ -104,31 +104,9 @@ pub fn run(k: &Kernel, launch: &Launch) -> Result<Vec<(u32, Vec<u8>)>, InterpErr
 /// nested loop's subtree count for its `Loop` op.
 fn region_order(k: &Kernel, r: LoopId) -> Vec<OpId> {
     let ops = k.ops_in(r);
-    let loop_op: BTreeMap<LoopId, OpId> = k
-        .op_ids()
-        .into_iter()
-        .filter_map(|o| match k.op(o).kind {
-            OpKind::Loop(l) => Some((l, o)),
-            _ => None,
-        })
-        .collect();
-    let rep = |x: OpId| -> Option<OpId> {
-        // Constants and launch-wide values are computed before anything else.
-        if k.op(x).kind.is_launch_invariant() {
-            return None;
-        }
-        let mut reg = k.op(x).region;
-        if reg == r {
-            return Some(x);
-        }
-        loop {
-            let p = k.loops[reg.index()].parent?;
-            if p == r {
-                return loop_op.get(&reg).copied();
-            }
-            reg = p;
-        }
-    };
+    let loop_ops = k.loop_ops();
+    // Constants and launch-wide values are computed before anything else.
+    let rep = |x: OpId| k.representative(x, r, &loop_ops);
     let ops: Vec<OpId> = ops
         .into_iter()
         .filter(|&o| !k.op(o).kind.is_launch_invariant())

@@ -322,6 +322,55 @@ impl Kernel {
             .collect()
     }
 
+    /// True when loop region `outer` is `inner` or encloses it.
+    pub fn encloses(&self, outer: LoopId, inner: LoopId) -> bool {
+        let mut r = Some(inner);
+        while let Some(x) = r {
+            if x == outer {
+                return true;
+            }
+            r = self.loops.get(x.index()).and_then(|l| l.parent);
+        }
+        false
+    }
+
+    /// The `Loop` op that starts each nested loop.
+    pub fn loop_ops(&self) -> std::collections::BTreeMap<LoopId, OpId> {
+        self.op_ids()
+            .into_iter()
+            .filter_map(|o| match self.op(o).kind {
+                OpKind::Loop(l) => Some((l, o)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The op that stands for `x` among the ops of `region` (how the scheduler and the
+    /// interpreter see nested loops): `x` itself, the `Loop` op of the child loop whose subtree
+    /// holds `x`, or `None` for ops outside `region`'s subtree and launch-wide values, which
+    /// every region can read at any time. `loop_ops` is [`Kernel::loop_ops`].
+    pub fn representative(
+        &self,
+        x: OpId,
+        region: LoopId,
+        loop_ops: &std::collections::BTreeMap<LoopId, OpId>,
+    ) -> Option<OpId> {
+        if self.op(x).kind.is_launch_invariant() {
+            return None;
+        }
+        let mut r = self.op(x).region;
+        if r == region {
+            return Some(x);
+        }
+        loop {
+            let parent = self.loops[r.index()].parent?;
+            if parent == region {
+                return loop_ops.get(&r).copied();
+            }
+            r = parent;
+        }
+    }
+
     pub fn arg(&self, a: ArgId) -> &KernelArg {
         &self.args[a.index()]
     }

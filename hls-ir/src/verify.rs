@@ -208,18 +208,6 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
     }
 }
 
-/// True when `outer` is `inner` or encloses it.
-fn encloses(k: &Kernel, outer: LoopId, inner: LoopId) -> bool {
-    let mut r = Some(inner);
-    while let Some(x) = r {
-        if x == outer {
-            return true;
-        }
-        r = k.loops.get(x.index()).and_then(|l| l.parent);
-    }
-    false
-}
-
 fn check_loops(k: &Kernel, ids: &[OpId], errors: &mut Vec<String>) {
     let mut loop_ops = vec![0u32; k.loops.len()];
     let mut exits = vec![0u32; k.loops.len()];
@@ -242,11 +230,11 @@ fn check_loops(k: &Kernel, ids: &[OpId], errors: &mut Vec<String>) {
                         operand: 1,
                         distance,
                     },
-                ) => distance == 1 && encloses(k, from, region),
+                ) => distance == 1 && k.encloses(from, region),
                 // The value leaving a loop: from the loop (or anything it can see).
                 (OpKind::LoopResult, Dep::Data { operand: 1, .. }) => {
                     k.loops.iter().enumerate().any(|(l, lp)| {
-                        lp.parent == Some(region) && encloses(k, from, LoopId::from_index(l))
+                        lp.parent == Some(region) && k.encloses(from, LoopId::from_index(l))
                     })
                 }
                 // Constants and launch-wide values are the same everywhere.
@@ -256,7 +244,7 @@ fn check_loops(k: &Kernel, ids: &[OpId], errors: &mut Vec<String>) {
                 (_, Dep::Order { .. }) => true,
                 // Loop-carried order within one region (e.g. side effects kept in order from one
                 // iteration to the next); values only flow inwards.
-                _ => (dep.distance() == 0 || from == region) && encloses(k, from, region),
+                _ => (dep.distance() == 0 || from == region) && k.encloses(from, region),
             };
             if !ok {
                 errors.push(format!(

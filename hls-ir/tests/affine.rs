@@ -1,18 +1,11 @@
 //! The affine index analysis on kernels lowered from source: exact distances, independence,
 //! and "unknown" for indices it does not understand.
 
-use frontend::span::SourceMap;
+mod common;
+
+use common::lower;
 use hls_ir::analysis::affine::{distance, Distance};
 use hls_ir::{Kernel, LoopId, OpKind};
-
-fn lower(src: &str) -> Kernel {
-    let mut sm = SourceMap::new();
-    let f = sm.add_file("k.cl", src);
-    let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default())
-        .unwrap_or_else(|d| panic!("{}", frontend::render(&sm, &d, false)));
-    let (id, _) = p.kernels().next().unwrap();
-    hls_ir::lower::lower_kernel(&p, id).unwrap()
-}
 
 /// Distance from the loop's (first) store to its (first) load, through their addresses.
 fn store_to_load(k: &Kernel) -> Distance {

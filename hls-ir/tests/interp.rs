@@ -2,17 +2,14 @@
 //! barriers (work-group mode) — checked against values computed by hand, and sensitive to a
 //! changed op (what makes it useful as a link of the differential chain).
 
-use frontend::span::SourceMap;
+mod common;
+
 use hls_ir::interp::{run, Launch};
 use hls_ir::{BinOp, Kernel, OpKind};
 
+/// Lowered and run through the pass pipeline (what is scheduled).
 fn lower(src: &str) -> Kernel {
-    let mut sm = SourceMap::new();
-    let f = sm.add_file("k.cl", src);
-    let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default())
-        .unwrap_or_else(|d| panic!("{}", frontend::render(&sm, &d, false)));
-    let (id, _) = p.kernels().next().unwrap();
-    let mut k = hls_ir::lower::lower_kernel(&p, id).unwrap();
+    let mut k = common::lower(src);
     hls_ir::passes::run_pipeline(&mut k, true, &mut |_, _| {}).unwrap();
     k
 }

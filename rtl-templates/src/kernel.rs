@@ -162,6 +162,20 @@ struct Region<'a> {
     serial: Option<String>,
 }
 
+/// `s0 ? v0 : s1 ? v1 : ... : vN`: the value of the first case whose selector holds; the last
+/// case is the default (callers guarantee at most one selector holds).
+fn select_chain(cases: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for (i, (sel, v)) in cases.iter().enumerate() {
+        if i + 1 == cases.len() {
+            out.push_str(v);
+        } else {
+            out.push_str(&format!("{sel} ? {v} : "));
+        }
+    }
+    out
+}
+
 /// Width of a tag naming one of `regions`.
 fn tag_bits(regions: &std::collections::BTreeSet<usize>) -> u32 {
     let max = regions.iter().copied().max().unwrap_or(0) as u32;
@@ -920,10 +934,10 @@ impl<'a> Emitter<'a> {
         w.line("");
         // ---- memory ports
         let mut idle_terms: Vec<String> = Vec::new();
-        for m in mems.values() {
+        for (&id, m) in &mems {
             let p = m.prefix.clone();
             if let Some(len) = m.onchip {
-                self.emit_onchip(&mut w, m, len, &load_info, &store_info);
+                self.emit_onchip(&mut w, id, m, len, &load_info, &store_info);
                 continue;
             }
             w.comment(format!("---- Global memory port `{p}`"));
@@ -1391,16 +1405,14 @@ impl<'a> Emitter<'a> {
             ));
             // Address mux: at most one load of a pipeline requests in any cycle.
             let reqs: Vec<String> = loads.iter().map(|l| load_info[l].0.clone()).collect();
-            let mut addr = String::new();
-            for (i, &l) in loads.iter().enumerate() {
-                let a = self.val(self.k.operands(l)[0], self.start(l));
-                if i + 1 == loads.len() {
-                    addr.push_str(&a);
-                } else {
-                    addr.push_str(&format!("{} ? {a} : ", load_info[&l].0));
-                }
-            }
-            per_region.push((r, reqs.join(" || "), addr));
+            let cases: Vec<(String, String)> = loads
+                .iter()
+                .map(|&l| {
+                    let a = self.val(self.k.operands(l)[0], self.start(l));
+                    (load_info[&l].0.clone(), a)
+                })
+                .collect();
+            per_region.push((r, reqs.join(" || "), select_chain(&cases)));
         }
         self.cur = 0;
         if !m.multi_read {
@@ -1415,10 +1427,9 @@ impl<'a> Emitter<'a> {
         }
         let tw = tag_bits(&regions);
         let mut earlier: Vec<String> = Vec::new();
-        let mut addr = String::new();
-        let mut tag = String::new();
+        let (mut addr, mut tag) = (Vec::new(), Vec::new());
         let mut full = Vec::new();
-        for (i, (r, req, a)) in per_region.iter().enumerate() {
+        for (r, req, a) in &per_region {
             let rq = format!("{p}_rreq_r{r}");
             w.wire(&rq, 1, req);
             let gnt = format!("{p}_rgnt_r{r}");
@@ -1430,13 +1441,8 @@ impl<'a> Emitter<'a> {
                 &format!("{gnt} && {p}_rreq_ready && !{p}_tag_full"),
             );
             earlier.push(rq);
-            if i + 1 == per_region.len() {
-                addr.push_str(&format!("({a})"));
-                tag.push_str(&literal(*r as u64, tw));
-            } else {
-                addr.push_str(&format!("{gnt} ? ({a}) : "));
-                tag.push_str(&format!("{gnt} ? {} : ", literal(*r as u64, tw)));
-            }
+            addr.push((gnt.clone(), format!("({a})")));
+            tag.push((gnt, literal(*r as u64, tw)));
             full.push(format!(
                 "({p}_tag_head == {} && {}_full)",
                 literal(*r as u64, tw),
@@ -1451,7 +1457,8 @@ impl<'a> Emitter<'a> {
             &format!("{p}_rreq_valid"),
             &format!("({}) && !{p}_tag_full", earlier.join(" || ")),
         );
-        w.assign(&format!("{p}_rreq_addr"), &addr);
+        w.assign(&format!("{p}_rreq_addr"), &select_chain(&addr));
+        let tag = select_chain(&tag);
         w.assign(
             &format!("{p}_rresp_ready"),
             &format!("!{p}_tag_empty && !({})", full.join(" || ")),
@@ -1469,27 +1476,14 @@ impl<'a> Emitter<'a> {
     fn emit_onchip(
         &mut self,
         w: &mut VWriter,
+        id: MemId,
         m: &Mem,
         len: u32,
         load_info: &BTreeMap<OpId, (String, String)>,
         store_info: &BTreeMap<OpId, String>,
     ) {
         let p = m.prefix.clone();
-        let mem = self.k.mem(
-            match self
-                .k
-                .op(m
-                    .loads
-                    .first()
-                    .or(m.stores.first())
-                    .copied()
-                    .expect("an accessed memory"))
-                .kind
-            {
-                OpKind::Load { mem } | OpKind::Store { mem } => mem,
-                _ => unreachable!("memory accesses are loads and stores"),
-            },
-        );
+        let mem = self.k.mem(id);
         let bits = mem.elem.bits().max(8);
         let sh = mem.elem_bytes.trailing_zeros();
         let aw = (32 - (len.max(2) - 1).leading_zeros()).max(1);
@@ -1507,9 +1501,9 @@ impl<'a> Emitter<'a> {
             format!("{a}[{}:{sh}]", sh + aw - 1)
         };
         if !m.loads.is_empty() {
-            let mut addr = String::new();
+            let mut addr = Vec::new();
             let mut res = Vec::new();
-            for (i, &l) in m.loads.iter().enumerate() {
+            for &l in &m.loads {
                 self.cur = self.region_of(l);
                 let a = format!("{p}_ra_v{}", l.0);
                 let v = self.val(self.k.operands(l)[0], self.start(l));
@@ -1517,13 +1511,9 @@ impl<'a> Emitter<'a> {
                 let ix = index(self, a);
                 let re = &load_info[&l].0;
                 res.push(re.clone());
-                if i + 1 == m.loads.len() {
-                    addr.push_str(&ix);
-                } else {
-                    addr.push_str(&format!("{re} ? {ix} : "));
-                }
+                addr.push((re.clone(), ix));
             }
-            w.wire(&format!("{p}_raddr"), aw, &addr);
+            w.wire(&format!("{p}_raddr"), aw, &select_chain(&addr));
             w.reg(&format!("{p}_q"), bits);
             let cond = res.join(" || ");
             w.always_ff(|w| {
@@ -1531,10 +1521,9 @@ impl<'a> Emitter<'a> {
             });
         }
         if !m.stores.is_empty() {
-            let mut addr = String::new();
-            let mut data = String::new();
+            let (mut addr, mut data) = (Vec::new(), Vec::new());
             let mut wes = Vec::new();
-            for (i, &st) in m.stores.iter().enumerate() {
+            for &st in &m.stores {
                 self.cur = self.region_of(st);
                 let ops = self.k.operands(st);
                 let c = self.start(st);
@@ -1545,16 +1534,11 @@ impl<'a> Emitter<'a> {
                 let d = self.val(ops[1], c);
                 let we = &store_info[&st];
                 wes.push(we.clone());
-                if i + 1 == m.stores.len() {
-                    addr.push_str(&ix);
-                    data.push_str(&d);
-                } else {
-                    addr.push_str(&format!("{we} ? {ix} : "));
-                    data.push_str(&format!("{we} ? {d} : "));
-                }
+                addr.push((we.clone(), ix));
+                data.push((we.clone(), d));
             }
-            w.wire(&format!("{p}_waddr"), aw, &addr);
-            w.wire(&format!("{p}_wdata"), bits, &data);
+            w.wire(&format!("{p}_waddr"), aw, &select_chain(&addr));
+            w.wire(&format!("{p}_wdata"), bits, &select_chain(&data));
             let cond = wes.join(" || ");
             w.always_ff(|w| {
                 w.line(format!("if ({cond}) {p}_mem[{p}_waddr] <= {p}_wdata;"));
@@ -1576,10 +1560,10 @@ impl<'a> Emitter<'a> {
         let regions: std::collections::BTreeSet<usize> =
             m.stores.iter().map(|&s| self.region_of(s)).collect();
         let mut all_reqs = Vec::new();
-        let mut addr = String::new();
-        let mut data = String::new();
+        // Per pipeline: (grant, address, data); one pipeline needs no grant.
+        let (mut addr, mut data) = (Vec::new(), Vec::new());
         let mut earlier: Vec<String> = Vec::new();
-        for (ri, &r) in regions.iter().enumerate() {
+        for &r in &regions {
             self.cur = r;
             let stores: Vec<OpId> = m
                 .stores
@@ -1588,19 +1572,14 @@ impl<'a> Emitter<'a> {
                 .filter(|&s| self.region_of(s) == r)
                 .collect();
             let reqs: Vec<String> = stores.iter().map(|s| store_info[s].clone()).collect();
-            let (mut ra, mut rd) = (String::new(), String::new());
-            for (i, &s) in stores.iter().enumerate() {
+            let (mut ra, mut rd) = (Vec::new(), Vec::new());
+            for &s in &stores {
                 let ops = self.k.operands(s);
                 let c = self.start(s);
-                let (a, d) = (self.val(ops[0], c), self.val(ops[1], c));
-                if i + 1 == stores.len() {
-                    ra.push_str(&a);
-                    rd.push_str(&d);
-                } else {
-                    ra.push_str(&format!("{} ? {a} : ", store_info[&s]));
-                    rd.push_str(&format!("{} ? {d} : ", store_info[&s]));
-                }
+                ra.push((store_info[&s].clone(), self.val(ops[0], c)));
+                rd.push((store_info[&s].clone(), self.val(ops[1], c)));
             }
+            let (ra, rd) = (select_chain(&ra), select_chain(&rd));
             if m.multi_write {
                 let rq = format!("{p}_wreq_r{r}");
                 w.wire(&rq, 1, &reqs.join(" || "));
@@ -1619,13 +1598,8 @@ impl<'a> Emitter<'a> {
                         .push(format!("({} && !{acc})", store_info[s]));
                 }
                 earlier.push(rq);
-                if ri + 1 == regions.len() {
-                    addr.push_str(&format!("({ra})"));
-                    data.push_str(&format!("({rd})"));
-                } else {
-                    addr.push_str(&format!("{gnt} ? ({ra}) : "));
-                    data.push_str(&format!("{gnt} ? ({rd}) : "));
-                }
+                addr.push((gnt.clone(), format!("({ra})")));
+                data.push((gnt, format!("({rd})")));
             } else {
                 for s in &stores {
                     self.regions[r].stall_terms.push(format!(
@@ -1633,8 +1607,8 @@ impl<'a> Emitter<'a> {
                         store_info[s]
                     ));
                 }
-                addr = ra;
-                data = rd;
+                addr.push((String::new(), ra));
+                data.push((String::new(), rd));
             }
             all_reqs.extend(reqs);
         }
@@ -1643,8 +1617,8 @@ impl<'a> Emitter<'a> {
             &format!("{p}_wreq_valid"),
             &format!("({}) && !{p}_wcnt_full", all_reqs.join(" || ")),
         );
-        w.assign(&format!("{p}_wreq_addr"), &addr);
-        w.assign(&format!("{p}_wreq_data"), &data);
+        w.assign(&format!("{p}_wreq_addr"), &select_chain(&addr));
+        w.assign(&format!("{p}_wreq_data"), &select_chain(&data));
         w.assign(&format!("{p}_wresp_ready"), "1'b1");
         w.always_ff(|w| {
             w.line(format!("if (rst || launch) {p}_wcnt <= 16'd0;"));

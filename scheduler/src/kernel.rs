@@ -190,34 +190,10 @@ fn schedule_region(
     // A nested loop is one op of this region: everything its ops read from here must be
     // ready when it starts, and what here depends on its ops (memory order) waits until it
     // has finished.
-    let loop_ops: BTreeMap<LoopId, OpId> = k
-        .op_ids()
-        .into_iter()
-        .filter_map(|o| match k.op(o).kind {
-            OpKind::Loop(l) => Some((l, o)),
-            _ => None,
-        })
-        .collect();
-    let child_of_region = |mut r: LoopId| -> Option<LoopId> {
-        loop {
-            let parent = k.loops[r.index()].parent?;
-            if parent == region {
-                return Some(r);
-            }
-            r = parent;
-        }
-    };
-    // The op that stands for `x` in this region: itself, the `Loop` op of the child loop
-    // whose subtree holds it, or nothing (outside this region).
-    let rep = |x: OpId| -> Option<OpId> {
-        if is_invariant(k, x) {
-            return None;
-        }
-        let r = k.op(x).region;
-        if r == region {
-            return index.contains_key(&x).then_some(x);
-        }
-        child_of_region(r).map(|c| loop_ops[&c])
+    let loop_ops = k.loop_ops();
+    let rep = |x: OpId| {
+        k.representative(x, region, &loop_ops)
+            .filter(|o| index.contains_key(o))
     };
     for (src, dst, dep) in k.edges() {
         let (r_src, r_dst) = (k.op(src).region, k.op(dst).region);

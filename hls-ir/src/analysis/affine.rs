@@ -62,17 +62,6 @@ pub fn counter_step(k: &Kernel, c: OpId, l: LoopId) -> Option<i64> {
     }
 }
 
-fn outside(k: &Kernel, o: OpId, l: LoopId) -> bool {
-    let mut r = Some(k.op(o).region);
-    while let Some(x) = r {
-        if x == l {
-            return false;
-        }
-        r = k.loops[x.index()].parent;
-    }
-    true
-}
-
 /// `addr` as an affine function of a counter of loop `l`, when it is one.
 pub fn affine(k: &Kernel, addr: OpId, l: LoopId) -> Option<Affine> {
     affine_d(k, addr, l, 0)
@@ -91,7 +80,7 @@ fn affine_d(k: &Kernel, o: OpId, l: LoopId, depth: u32) -> Option<Affine> {
             offset: c,
         });
     }
-    if outside(k, o, l) {
+    if !k.encloses(l, k.op(o).region) {
         return Some(Affine {
             iv: None,
             coef: 0,

@@ -21,6 +21,7 @@ use crate::types::Ty;
 use frontend::ast::{Builtin, Expr, ExprKind, FuncId, Program, Stmt, StmtKind, Type, VarId};
 use frontend::diag::Diagnostic;
 use frontend::span::Span;
+use frontend::visit::walk_block;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Work-items per group that kernels with barriers support without `reqd_work_group_size`.
@@ -46,78 +47,24 @@ pub(super) struct Phase {
 
 /// Does `s` (or a helper it calls) contain a barrier?
 pub fn stmt_has_barrier(p: &Program, s: &Stmt) -> bool {
-    let mut seen = BTreeSet::new();
-    stmt_b(p, s, &mut seen)
+    has_barrier(p, std::slice::from_ref(s), &mut BTreeSet::new())
 }
 
-fn stmt_b(p: &Program, s: &Stmt, seen: &mut BTreeSet<FuncId>) -> bool {
-    match &s.kind {
-        StmtKind::Block(b) => b.stmts.iter().any(|s| stmt_b(p, s, seen)),
-        StmtKind::Decl {
-            init: Some(frontend::ast::Init::Expr(e)),
+fn has_barrier(p: &Program, stmts: &[Stmt], seen: &mut BTreeSet<FuncId>) -> bool {
+    let mut found = false;
+    let mut calls = Vec::new();
+    walk_block(stmts, &mut |e, _| match &e.kind {
+        ExprKind::Builtin {
+            builtin: Builtin::Barrier,
             ..
-        } => expr_b(p, e, seen),
-        StmtKind::Expr(e) => expr_b(p, e, seen),
-        StmtKind::If { cond, then, els } => {
-            expr_b(p, cond, seen)
-                || stmt_b(p, then, seen)
-                || els.as_ref().is_some_and(|e| stmt_b(p, e, seen))
-        }
-        StmtKind::For {
-            init,
-            cond,
-            step,
-            body,
-        } => {
-            init.as_ref().is_some_and(|i| stmt_b(p, i, seen))
-                || cond.as_ref().is_some_and(|c| expr_b(p, c, seen))
-                || step.as_ref().is_some_and(|c| expr_b(p, c, seen))
-                || stmt_b(p, body, seen)
-        }
-        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-            expr_b(p, cond, seen) || stmt_b(p, body, seen)
-        }
-        StmtKind::Switch { cond, cases } => {
-            expr_b(p, cond, seen)
-                || cases
-                    .iter()
-                    .any(|c| c.body.iter().any(|s| stmt_b(p, s, seen)))
-        }
-        StmtKind::Return(Some(e)) => expr_b(p, e, seen),
-        _ => false,
-    }
-}
-
-fn expr_b(p: &Program, e: &Expr, seen: &mut BTreeSet<FuncId>) -> bool {
-    let sub = |seen: &mut BTreeSet<FuncId>, xs: &[&Expr]| xs.iter().any(|x| expr_b(p, x, seen));
-    match &e.kind {
-        ExprKind::Builtin { builtin, args } => {
-            matches!(builtin, Builtin::Barrier) || args.iter().any(|a| expr_b(p, a, seen))
-        }
-        ExprKind::Call { func, args } => {
-            if args.iter().any(|a| expr_b(p, a, seen)) {
-                return true;
-            }
-            if !seen.insert(*func) {
-                return false;
-            }
-            p.func(*func).body.stmts.iter().any(|s| stmt_b(p, s, seen))
-        }
-        ExprKind::Unary { expr, .. }
-        | ExprKind::IncDec { expr, .. }
-        | ExprKind::Cast { expr, .. }
-        | ExprKind::Deref(expr)
-        | ExprKind::AddrOf(expr) => expr_b(p, expr, seen),
-        ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } => expr_b(p, base, seen),
-        ExprKind::Binary { lhs, rhs, .. } | ExprKind::Assign { lhs, rhs, .. } => {
-            sub(seen, &[lhs, rhs])
-        }
-        ExprKind::Index { base, index } => sub(seen, &[base, index]),
-        ExprKind::Comma(a, b) => sub(seen, &[a, b]),
-        ExprKind::Cond { cond, then, els } => sub(seen, &[cond, then, els]),
-        ExprKind::VecLit(xs) => xs.iter().any(|x| expr_b(p, x, seen)),
-        _ => false,
-    }
+        } => found = true,
+        ExprKind::Call { func, .. } => calls.push(*func),
+        _ => {}
+    });
+    found
+        || calls
+            .into_iter()
+            .any(|c| seen.insert(c) && has_barrier(p, &p.func(c).body.stmts, seen))
 }
 
 fn is_barrier_stmt(s: &Stmt) -> bool {
@@ -152,7 +99,7 @@ impl<'a> Lower<'a> {
                 }
                 StmtKind::Block(b) => self.group_block(&b.stmts),
                 StmtKind::If { cond, then, els } => {
-                    let c = self.group_cond(cond);
+                    let c = self.cond(cond);
                     let (then, els) = (then.as_ref(), els.as_deref());
                     self.branch(
                         c,
@@ -170,7 +117,7 @@ impl<'a> Lower<'a> {
                     cond,
                     step,
                     body,
-                } => self.pipelined_loop_with(
+                } => self.pipelined_loop(
                     s,
                     init.as_deref(),
                     cond.as_ref(),
@@ -180,10 +127,10 @@ impl<'a> Lower<'a> {
                     true,
                 ),
                 StmtKind::While { cond, body } => {
-                    self.pipelined_loop_with(s, None, Some(cond), None, body, true, true)
+                    self.pipelined_loop(s, None, Some(cond), None, body, true, true)
                 }
                 StmtKind::DoWhile { body, cond } => {
-                    self.pipelined_loop_with(s, None, Some(cond), None, body, false, true)
+                    self.pipelined_loop(s, None, Some(cond), None, body, false, true)
                 }
                 _ => self.diags.push(
                     Diagnostic::error(
@@ -195,11 +142,6 @@ impl<'a> Lower<'a> {
             }
         }
         self.flush_phase(&mut pending);
-    }
-
-    /// A condition of work-group code: evaluated once per group.
-    fn group_cond(&mut self, e: &Expr) -> OpId {
-        self.cond(e)
     }
 
     /// The statements since the last barrier, as one phase: a loop over the group's work-items.
@@ -278,7 +220,7 @@ impl<'a> Lower<'a> {
             let written_scalar =
                 before.vars.get(v) != Some(val) && matches!(self.p.var(*v).ty, Type::Scalar(_));
             let per_item = written_scalar
-                || (self.in_subtree(self.k.op(op).region, phase_region)
+                || (self.k.encloses(phase_region, self.k.op(op).region)
                     && !self.k.op(op).kind.is_launch_invariant());
             if per_item {
                 new_ctx.push((*v, *val));
@@ -399,17 +341,6 @@ impl<'a> Lower<'a> {
     fn ctx_addr(&mut self, mem: MemId, lin: OpId, span: Span) -> OpId {
         let bytes = self.k.mem(mem).elem_bytes;
         self.scale_by(lin, bytes, false, span)
-    }
-
-    fn in_subtree(&self, r: LoopId, top: LoopId) -> bool {
-        let mut x = Some(r);
-        while let Some(y) = x {
-            if y == top {
-                return true;
-            }
-            x = self.k.loops[y.index()].parent;
-        }
-        false
     }
 
     /// `get_local_id`/`get_global_id` in work-group mode: inside a phase, from the walk;

@@ -474,12 +474,20 @@ impl<'a> Lower<'a> {
                 cond,
                 step,
                 body,
-            } => self.pipelined_loop(s, init.as_deref(), cond.as_ref(), step.as_ref(), body, true),
+            } => self.pipelined_loop(
+                s,
+                init.as_deref(),
+                cond.as_ref(),
+                step.as_ref(),
+                body,
+                true,
+                false,
+            ),
             StmtKind::While { cond, body } => {
-                self.pipelined_loop(s, None, Some(cond), None, body, true)
+                self.pipelined_loop(s, None, Some(cond), None, body, true, false)
             }
             StmtKind::DoWhile { body, cond } => {
-                self.pipelined_loop(s, None, Some(cond), None, body, false)
+                self.pipelined_loop(s, None, Some(cond), None, body, false, false)
             }
             StmtKind::Switch { .. } => self.unsupported(s.span, "`switch`"),
             StmtKind::Break | StmtKind::Continue => {
@@ -563,22 +571,10 @@ impl<'a> Lower<'a> {
     ///
     /// So every iteration runs body + step + test, exactly the order C evaluates them in, and
     /// a loop that does not run at all (enter false) leaves every variable at its value before.
-    fn pipelined_loop(
-        &mut self,
-        s: &Stmt,
-        init: Option<&Stmt>,
-        cond: Option<&Expr>,
-        step: Option<&Expr>,
-        body: &Stmt,
-        test_first: bool,
-    ) {
-        self.pipelined_loop_with(s, init, cond, step, body, test_first, false)
-    }
-
-    /// [`Self::pipelined_loop`]; with `group`, a loop containing a barrier: its body is
-    /// work-group code (see `groups`), one iteration per work-group.
+    /// With `group`, a loop containing a barrier: its body is work-group code (see `groups`),
+    /// one iteration per work-group.
     #[allow(clippy::too_many_arguments)]
-    fn pipelined_loop_with(
+    fn pipelined_loop(
         &mut self,
         s: &Stmt,
         init: Option<&Stmt>,
@@ -802,16 +798,7 @@ impl<'a> Lower<'a> {
     /// does not order them through global memory yet, so they are rejected (never a silent
     /// reordering).
     fn check_loop_memory(&mut self, lid: LoopId) {
-        let in_loop = |k: &Kernel, o: OpId| {
-            let mut r = Some(k.op(o).region);
-            while let Some(x) = r {
-                if x == lid {
-                    return true;
-                }
-                r = k.loops[x.index()].parent;
-            }
-            false
-        };
+        let in_loop = |k: &Kernel, o: OpId| k.encloses(lid, k.op(o).region);
         let ops = self.k.op_ids();
         let stores: Vec<(OpId, MemId)> = ops
             .iter()
@@ -1375,7 +1362,6 @@ impl<'a> Lower<'a> {
     }
 
     /// Byte offset of `i` elements of memory `mem`.
-    #[allow(dead_code)]
     fn scale(&mut self, i: OpId, mem: MemId, signed: bool, span: Span) -> OpId {
         let bytes = self.k.mem(mem).elem_bytes;
         self.scale_by(i, bytes, signed, span)

@@ -30,7 +30,7 @@ pub fn run(k: &mut Kernel) {
             let Some(parent) = k.loops[region.index()].parent else {
                 continue;
             };
-            let outside = |r: LoopId| r != region && encloses(k, r, region);
+            let outside = |r: LoopId| r != region && k.encloses(r, region);
             let invariant = k.preds(id).iter().all(|&(src, dep)| {
                 dep.distance() == 0
                     && (k.op(src).kind.is_launch_invariant() || outside(k.op(src).region))
@@ -44,15 +44,4 @@ pub fn run(k: &mut Kernel) {
             break;
         }
     }
-}
-
-fn encloses(k: &Kernel, outer: LoopId, inner: LoopId) -> bool {
-    let mut r = Some(inner);
-    while let Some(x) = r {
-        if x == outer {
-            return true;
-        }
-        r = k.loops[x.index()].parent;
-    }
-    false
 }
