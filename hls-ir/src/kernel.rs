@@ -87,6 +87,8 @@ pub struct Pipe {
     /// Depth from `xcl_reqd_pipe_depth` or the system description, when known.
     pub depth: Option<u32>,
     pub blocking: bool,
+    /// Reservation table entries of the FIFO's side (`MAX_RES`).
+    pub max_reservations: u32,
     pub span: Span,
 }
 
@@ -308,6 +310,13 @@ impl Kernel {
             .edges_directed(node(id), Direction::Outgoing)
             .next()
             .is_some()
+    }
+
+    /// Some op reads the value of `id` (a `Dep::Data` edge; order edges do not count).
+    pub fn has_data_uses(&self, id: OpId) -> bool {
+        self.graph
+            .edges_directed(node(id), Direction::Outgoing)
+            .any(|e| matches!(e.weight(), Dep::Data { .. }))
     }
 
     pub fn num_ops(&self) -> usize {

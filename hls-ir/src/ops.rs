@@ -142,6 +142,10 @@ pub enum PipeSide {
     Write,
 }
 
+/// The bit of a reserve id (an i32 in the IR) that says it is valid; the reservation table
+/// index of the pipe's FIFO sits below it.
+pub const RESERVE_ID_VALID_BIT: u32 = 8;
+
 /// Who shares one pipe reservation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum ReserveScope {
@@ -202,22 +206,34 @@ pub enum OpKind {
     LoopExit,
     /// `barrier`/`work_group_barrier`: (pred) -> token. Splits the work-item loop.
     Barrier { local: bool, global: bool },
-    /// 2-argument `read_pipe` (pred) -> (status i32, packet via `PipeData`).
-    /// With `blocking` the pipeline stalls instead of failing.
-    PipeRead { pipe: PipeId, blocking: bool },
-    /// 2-argument `write_pipe` (packet, pred) -> status i32.
-    PipeWrite { pipe: PipeId, blocking: bool },
-    /// The packet produced by a `PipeRead` or reserved read (op token) -> packet.
-    PipeData,
-    /// `reserve_*_pipe` and the work-group/sub-group forms: (n: i32, pred) -> reserve id.
+    /// A packet read from a pipe: 2-argument `read_pipe` (`reserved` false: operands `(pred)`)
+    /// or a slot of a read reservation (`reserved`: `(rid: i32, index: i32, pred)`).
+    /// Result `Int(packet_bits + 1)`: bit `packet_bits` is the status (1 = a packet was read),
+    /// the low bits the packet. Latency 1 (the FIFO's registered read data). With `blocking`
+    /// the pipeline stalls until the read succeeds, so the status is always 1.
+    PipeRead {
+        pipe: PipeId,
+        reserved: bool,
+        blocking: bool,
+    },
+    /// A packet written to a pipe: `(packet, pred)` or, `reserved`, `(rid, index, packet, pred)`
+    /// -> i1 status (1 = written), combinational. With `blocking` the pipeline stalls until the
+    /// write succeeds.
+    PipeWrite {
+        pipe: PipeId,
+        reserved: bool,
+        blocking: bool,
+    },
+    /// `reserve_*_pipe` and the work-group/sub-group forms: `(n: i32, pred)` -> reserve id
+    /// (i32: bit [`RESERVE_ID_VALID_BIT`] set for a valid reservation, the FIFO's table index
+    /// below it; `CLK_NULL_RESERVE_ID` is 0). Latency 1 (registered).
     PipeReserve {
         pipe: PipeId,
         side: PipeSide,
         scope: ReserveScope,
+        blocking: bool,
     },
-    /// `read_pipe`/`write_pipe` with a reservation: (rid, index: i32, [packet], pred) -> status.
-    PipeReservedAccess { pipe: PipeId, side: PipeSide },
-    /// `commit_*_pipe`: (rid, pred) -> token.
+    /// `commit_*_pipe`: `(rid, pred)` -> token. Ignored for an invalid id.
     PipeCommit {
         pipe: PipeId,
         side: PipeSide,
@@ -259,7 +275,6 @@ impl OpKind {
                 | OpKind::PipeRead { .. }
                 | OpKind::PipeWrite { .. }
                 | OpKind::PipeReserve { .. }
-                | OpKind::PipeReservedAccess { .. }
                 | OpKind::PipeCommit { .. }
                 | OpKind::AsyncCopy { .. }
                 | OpKind::WaitEvents
@@ -282,14 +297,25 @@ impl OpKind {
             OpKind::Load { .. } => 2,
             OpKind::Store { .. } => 3,
             OpKind::Carried => 2,
-            OpKind::WaitEvents | OpKind::PipeReservedAccess { .. } => return None,
+            OpKind::WaitEvents => return None,
             OpKind::Loop(_) => 1,
             OpKind::LoopResult => 3,
             OpKind::LoopExit => 1,
             OpKind::Barrier { .. } => 1,
-            OpKind::PipeRead { .. } => 1,
-            OpKind::PipeWrite { .. } => 2,
-            OpKind::PipeData => 1,
+            OpKind::PipeRead { reserved, .. } => {
+                if *reserved {
+                    3
+                } else {
+                    1
+                }
+            }
+            OpKind::PipeWrite { reserved, .. } => {
+                if *reserved {
+                    4
+                } else {
+                    2
+                }
+            }
             OpKind::PipeReserve { .. } => 2,
             OpKind::PipeCommit { .. } => 2,
             OpKind::ReserveIdValid => 1,
@@ -325,9 +351,7 @@ impl OpKind {
             OpKind::Barrier { .. } => "barrier".into(),
             OpKind::PipeRead { .. } => "pipe_read".into(),
             OpKind::PipeWrite { .. } => "pipe_write".into(),
-            OpKind::PipeData => "pipe_data".into(),
             OpKind::PipeReserve { .. } => "pipe_reserve".into(),
-            OpKind::PipeReservedAccess { .. } => "pipe_reserved_access".into(),
             OpKind::PipeCommit { .. } => "pipe_commit".into(),
             OpKind::ReserveIdValid => "reserve_id_valid".into(),
             OpKind::PipeQuery { .. } => "pipe_query".into(),
@@ -359,18 +383,35 @@ impl fmt::Display for OpKind {
                 if *local { " local" } else { "" },
                 if *global { " global" } else { "" }
             ),
-            OpKind::PipeRead { pipe, blocking } | OpKind::PipeWrite { pipe, blocking } => write!(
+            OpKind::PipeRead {
+                pipe,
+                reserved,
+                blocking,
+            }
+            | OpKind::PipeWrite {
+                pipe,
+                reserved,
+                blocking,
+            } => write!(
                 f,
-                "{} {pipe}{}",
+                "{} {pipe}{}{}",
+                self.mnemonic(),
+                if *reserved { " reserved" } else { "" },
+                if *blocking { " blocking" } else { "" }
+            ),
+            OpKind::PipeReserve {
+                pipe,
+                side,
+                scope,
+                blocking,
+            } => write!(
+                f,
+                "{} {pipe} {side:?} {scope:?}{}",
                 self.mnemonic(),
                 if *blocking { " blocking" } else { "" }
             ),
-            OpKind::PipeReserve { pipe, side, scope }
-            | OpKind::PipeCommit { pipe, side, scope } => {
+            OpKind::PipeCommit { pipe, side, scope } => {
                 write!(f, "{} {pipe} {side:?} {scope:?}", self.mnemonic())
-            }
-            OpKind::PipeReservedAccess { pipe, side } => {
-                write!(f, "{} {pipe} {side:?}", self.mnemonic())
             }
             OpKind::PipeQuery { pipe, query } => write!(f, "pipe_query {pipe} {query:?}"),
             OpKind::AsyncCopy { dir, global, local } => {

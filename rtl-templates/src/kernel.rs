@@ -10,6 +10,9 @@
 //! stages apart, so two ops that the modulo schedule put in different slots of a shared port
 //! are never active in the same cycle.
 
+#[path = "kernel_pipes.rs"]
+mod pipes;
+
 use crate::namer::{legal, value_name};
 use crate::writer::{literal, range, VWriter};
 use askama::Template;
@@ -34,7 +37,7 @@ pub struct Port {
 pub struct ArgPort {
     pub index: u32,
     pub name: String,
-    /// `"scalar"` or `"global"`.
+    /// `"scalar"`, `"global"` or `"pipe"` (`mem_prefix` is then the pipe's port prefix).
     pub kind: &'static str,
     /// The value port (`arg_<name>`), absent when the kernel never uses the argument.
     pub port: Option<String>,
@@ -52,6 +55,27 @@ pub struct Interface {
     pub module: String,
     pub ports: Vec<Port>,
     pub args: Vec<ArgPort>,
+    /// The pipes the kernel reads or writes, each through ports `<prefix>_<suffix>`.
+    pub pipes: Vec<PipeIface>,
+}
+
+/// One pipe side used by a kernel (docs/hardware-interface.md, "Pipes in a kernel").
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PipeIface {
+    /// The pipe argument's name, or the program-scope pipe's name.
+    pub name: String,
+    pub prefix: String,
+    /// The kernel writes the pipe (otherwise it reads it).
+    pub write: bool,
+    pub packet_bits: u32,
+    /// A Xilinx program-scope pipe (`xcl_reqd_pipe_depth`), not an argument.
+    pub program_scope: bool,
+    /// Depth from the source (`xcl_reqd_pipe_depth`).
+    pub depth: Option<u32>,
+    /// Reservation table entries the kernel's reserve ids can name.
+    pub max_reservations: u32,
+    /// Port suffixes the kernel has (`wr_valid`, `wr_data`, `wr_ok`, ...).
+    pub ports: Vec<String>,
 }
 
 pub struct EmittedKernel {
@@ -142,6 +166,8 @@ struct Emitter<'a> {
     /// Registers latched at launch for used scalar arguments: (port, reg, bits).
     arg_regs: Vec<(String, String, u32)>,
     unused_bits: Vec<String>,
+    /// Requests of pipe ops for their FIFO ports, per pipe.
+    pipe_reqs: BTreeMap<hls_ir::PipeId, Vec<pipes::PipeReq>>,
 }
 
 /// One loop region: the work-item pipeline (`loop0`, no prefix) or a loop written in the
@@ -231,6 +257,7 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
         uses_work_dim: false,
         arg_regs: Vec::new(),
         unused_bits: Vec::new(),
+        pipe_reqs: BTreeMap::new(),
     };
     e.analyse();
     if k.work_groups.is_some() {
@@ -820,8 +847,45 @@ impl<'a> Emitter<'a> {
                         writes,
                     });
                 }
+                ArgKind::Pipe(p) => {
+                    let pipe = &k.pipes[p.index()];
+                    args.push(ArgPort {
+                        index: i as u32,
+                        name: a.name.clone(),
+                        kind: "pipe",
+                        port: None,
+                        mem_prefix: Some(self.pipe_prefix(*p).trim_end_matches('_').to_string()),
+                        bits: pipe.packet_bits,
+                        reads: pipe.side == hls_ir::PipeSide::Read,
+                        writes: pipe.side == hls_ir::PipeSide::Write,
+                    });
+                }
                 _ => unreachable!("lowering rejects other argument kinds"),
             }
+        }
+        // Pipes (arguments and program-scope pipes): the ports of the FIFO side they use.
+        let mut pipe_ifaces = Vec::new();
+        for (i, pipe) in k.pipes.iter().enumerate() {
+            let id = hls_ir::PipeId::from_index(i);
+            let pre = self.pipe_prefix(id);
+            let list = pipes::pipe_ports(k, id);
+            for (suffix, dir, width) in &list {
+                ports.push(Port {
+                    name: format!("{pre}{suffix}"),
+                    dir,
+                    width: *width,
+                });
+            }
+            pipe_ifaces.push(PipeIface {
+                name: pipe.name.clone(),
+                prefix: pre.trim_end_matches('_').to_string(),
+                write: pipe.side == hls_ir::PipeSide::Write,
+                packet_bits: pipe.packet_bits,
+                program_scope: !k.args.iter().any(|a| matches!(a.kind, ArgKind::Pipe(q) if q == id)),
+                depth: pipe.depth,
+                max_reservations: pipe.max_reservations,
+                ports: list.iter().map(|(s, _, _)| s.clone()).collect(),
+            });
         }
 
         let mut w = VWriter::default();
@@ -949,6 +1013,8 @@ impl<'a> Emitter<'a> {
                 idle_terms.push(format!("{p}_wcnt == 16'd0"));
             }
         }
+        let reqs = std::mem::take(&mut self.pipe_reqs);
+        self.emit_pipe_ports(&mut w, &reqs);
         // ---- stall and finish
         w.line("");
         w.comment("---- Stall: any stage that cannot proceed freezes its whole pipeline.");
@@ -989,6 +1055,7 @@ impl<'a> Emitter<'a> {
                 module: module.clone(),
                 ports,
                 args,
+                pipes: pipe_ifaces,
             },
             module,
             verilog: w.finish(),
@@ -1989,6 +2056,24 @@ impl<'a> Emitter<'a> {
                 }
             }
             OpKind::LoopExit => return,
+            OpKind::PipeRead { .. }
+            | OpKind::PipeWrite { .. }
+            | OpKind::PipeReserve { .. }
+            | OpKind::PipeCommit { .. }
+            | OpKind::PipeQuery { .. } => {
+                let mut reqs = std::mem::take(&mut self.pipe_reqs);
+                let v = self.emit_pipe_op(w, o, c, &mut reqs);
+                self.pipe_reqs = reqs;
+                match v {
+                    Some(v) if self.k.has_data_uses(o) => v,
+                    Some(v) => {
+                        // A status nobody reads (or a packet read only to drop it).
+                        self.unused_bits.push(v);
+                        return;
+                    }
+                    None => return,
+                }
+            }
             other => {
                 unreachable!("lowering and the operator library reject `{other}` before emission")
             }

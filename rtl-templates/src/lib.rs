@@ -14,7 +14,8 @@
 pub mod kernel;
 pub mod namer;
 pub mod pipe_fifo;
+pub mod system;
 pub mod writer;
 
-pub use kernel::{emit_kernel, support_files, ArgPort, EmittedKernel, Interface, Port};
+pub use kernel::{emit_kernel, support_files, ArgPort, EmittedKernel, Interface, PipeIface, Port};
 pub use pipe_fifo::pipe_fifo_files;

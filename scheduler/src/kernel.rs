@@ -122,6 +122,7 @@ fn schedule_region(
         clock_period_ns: Some(lib.chain_budget_ns()),
     };
     let mut ports: BTreeMap<(MemId, bool), ResourceId> = BTreeMap::new();
+    let mut pipe_ports: BTreeMap<String, ResourceId> = BTreeMap::new();
     let mut latency = BTreeMap::new();
     for &o in &ops {
         let t = match lib.timing(k, o) {
@@ -145,6 +146,28 @@ fn schedule_region(
                             if write { "write" } else { "read" },
                             k.mem(mem).name
                         ),
+                        limit: Some(1),
+                        blocking_time: 1,
+                    });
+                    next
+                }))
+            }
+            // One operation per cycle on each of a pipe side's FIFO ports: data (reads and
+            // writes, plain or into a reservation), reservations, commits.
+            OpKind::PipeRead { pipe, .. }
+            | OpKind::PipeWrite { pipe, .. }
+            | OpKind::PipeReserve { pipe, .. }
+            | OpKind::PipeCommit { pipe, .. } => {
+                let port = match k.op(o).kind {
+                    OpKind::PipeReserve { .. } => "reservation",
+                    OpKind::PipeCommit { .. } => "commit",
+                    _ => "data",
+                };
+                let key = format!("{port} port of pipe `{}`", k.pipes[pipe.index()].name);
+                let next = ResourceId(problem.resources.len() as u32);
+                Some(*pipe_ports.entry(key.clone()).or_insert_with(|| {
+                    problem.resources.push(Resource {
+                        name: key,
                         limit: Some(1),
                         blocking_time: 1,
                     });
@@ -177,7 +200,10 @@ fn schedule_region(
             // passed (a store's latency is 1, so side effects keep program order). A value
             // carried to the next iteration goes through a pipeline register, so a
             // combinational producer needs one more cycle (no chain across iterations).
-            let delay = i32::from(dep.distance() > 0 && latency[&src] == 0);
+            // An ordered side effect with a combinational result (a pipe write) is followed
+            // one cycle later, so a FIFO sees the operations of one work-item in order.
+            let ordered = matches!(dep, hls_ir::Dep::Order { .. });
+            let delay = i32::from((dep.distance() > 0 || ordered) && latency[&src] == 0);
             problem.edges.push(Edge {
                 src: s,
                 dst: index[&o],

@@ -180,6 +180,20 @@ impl OpLibrary {
             // the pipeline waits there until the loop has finished.
             OpKind::Loop(_) => Ok(OpTiming { latency: 1, delay_ns: 0.5 }),
             OpKind::LoopResult | OpKind::LoopExit => comb(0.0),
+            // Pipe FIFO operations (docs/hardware-interface.md, "Pipe FIFOs"): the strobe
+            // leaves in the issuing cycle; read data and reservation ids come back registered
+            // in the next cycle, write statuses in the same cycle (combinational from the
+            // FIFO's registers and this side's inputs).
+            OpKind::PipeRead { .. } | OpKind::PipeReserve { .. } => Ok(OpTiming {
+                latency: 1,
+                delay_ns: measured(&EQ_NS, 32),
+            }),
+            OpKind::PipeWrite { .. } => comb(measured(&CMP_NS, 32)),
+            OpKind::PipeCommit { .. } => Ok(OpTiming {
+                latency: 1,
+                delay_ns: 0.5,
+            }),
+            OpKind::PipeQuery { .. } => comb(0.0),
             other => Err(format!(
                 "`{}` is not yet supported by the hardware path",
                 other.mnemonic()

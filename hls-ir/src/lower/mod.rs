@@ -12,6 +12,9 @@
 //! every later side effect. Helper functions are inlined at each call.
 
 mod groups;
+mod pipes;
+
+pub use pipes::PIPE_MAX_RESERVATIONS;
 
 use crate::ids::{ArgId, LoopId, MemId, OpId};
 use crate::kernel::{ArgKind, Dep, Kernel, KernelArg, MemKind, Memory, Op};
@@ -87,6 +90,8 @@ struct Lower<'a> {
     onchip: BTreeMap<MemId, Vec<(OpId, bool)>>,
     /// Work-group mode (kernels with barriers).
     groups: groups::Groups,
+    /// Pipes and their ops.
+    pipes: pipes::Pipes,
 }
 
 /// Lower one kernel. Errors make the result `Err`; warnings (things lowered in a simpler way
@@ -128,6 +133,7 @@ pub fn lower_kernel_with_warnings(
         loops: Vec::new(),
         onchip: BTreeMap::new(),
         groups: groups::Groups::default(),
+        pipes: pipes::Pipes::default(),
     };
     let t = l.konst(1, Ty::BOOL, f.span);
     let fl = l.konst(0, Ty::BOOL, f.span);
@@ -375,13 +381,16 @@ impl<'a> Lower<'a> {
                 self.k.op_mut(id).name = Some(name);
                 self.env.vars.insert(v, Val::Ptr { addr: id, mem });
             }
+            Type::Pipe { packet, access } => {
+                let (packet, access) = ((**packet).clone(), *access);
+                self.lower_pipe_param(arg, v, &packet, access);
+            }
             other => {
                 let what = match other {
                     Type::Pointer {
                         space: AddrSpace::Local,
                         ..
                     } => "a `local` pointer argument".to_string(),
-                    Type::Pipe { .. } => "a pipe argument".to_string(),
                     Type::Counter32 | Type::Counter64 => "an atomic counter argument".to_string(),
                     t => format!("an argument of type `{}`", self.p.type_name(t)),
                 };
@@ -679,6 +688,7 @@ impl<'a> Lower<'a> {
         let ret_val_before = self.env.ret_val;
         let onchip_from: BTreeMap<MemId, usize> =
             self.onchip.iter().map(|(m, v)| (*m, v.len())).collect();
+        let pipes_from = self.pipe_marks();
         self.env.brk = f;
         self.env.cont = f;
         self.loops.push(true);
@@ -788,6 +798,7 @@ impl<'a> Lower<'a> {
         }
         self.env.vars.retain(|v, _| outer.contains(v));
         self.order_onchip_across_iterations(lid, &onchip_from);
+        self.order_pipes_across_iterations(lid, &pipes_from);
         if !group {
             // In a loop around barriers, each barrier orders global memory.
             self.check_loop_memory(lid);
@@ -1633,7 +1644,12 @@ impl<'a> Lower<'a> {
             return Val::Undef;
         }
         let f = self.p.func(func);
-        let vals: Vec<Val> = args.iter().map(|a| self.rvalue(a)).collect();
+        let mut vals = Vec::new();
+        for (p, a) in f.params.iter().zip(args) {
+            if !self.bind_pipe_param(*p, a) {
+                vals.push((*p, self.rvalue(a)));
+            }
+        }
         // The callee sees only its parameters; its `return` ends the callee only.
         let fl = self.konst(0, Ty::BOOL, span);
         let caller = std::mem::replace(
@@ -1646,8 +1662,8 @@ impl<'a> Lower<'a> {
                 cont: fl,
             },
         );
-        for (p, v) in f.params.iter().zip(vals) {
-            self.env.vars.insert(*p, v);
+        for (p, v) in vals {
+            self.env.vars.insert(p, v);
         }
         // Side effects in the callee are masked by the caller's state too.
         let saved_pred = self.pred;
@@ -1663,6 +1679,9 @@ impl<'a> Lower<'a> {
     }
 
     fn builtin(&mut self, b: Builtin, args: &[Expr], ty: &Type, span: Span) -> Val {
+        if let Some(v) = self.pipe_builtin(b, args, span) {
+            return v;
+        }
         let wi = match b {
             Builtin::GetGlobalId => Some(WorkItemFn::GlobalId),
             Builtin::GetLocalId => Some(WorkItemFn::LocalId),

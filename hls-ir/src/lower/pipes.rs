@@ -1,0 +1,514 @@
+//! Lowering of OpenCL pipes: pipe arguments (and Xilinx program-scope pipes) become the
+//! kernel's [`Pipe`]s, and the pipe built-ins become `PipeRead`/`PipeWrite`/`PipeReserve`/
+//! `PipeCommit`/`PipeQuery` ops (see `docs/hardware-interface.md`, "Pipes in a kernel").
+//!
+//! Packets: `read_pipe(p, ptr)` returns `Int(W + 1)` (status bit on top of the packet); the
+//! packet goes to `*ptr` only when the read succeeded, so a failed read leaves the variable as
+//! it was, exactly as the spec says. `ptr` may be `&variable` (a private scalar) or point into
+//! memory (`&buf[i]`). Statuses become the spec's `int`: 0 on success, -1 on failure.
+//!
+//! Order: the ops of one pipe keep program order (an `Order` edge from each to the next), and
+//! in a loop the last of an iteration precedes the first of the next (distance 1).
+
+use super::{scalar_ty, Lower, Val};
+use crate::ids::{OpId, PipeId};
+use crate::kernel::{ArgKind, KernelArg, Pipe};
+use crate::ops::{
+    BinOp, ConvOp, OpKind, PipeQuery, PipeSide, ReserveScope, RESERVE_ID_VALID_BIT,
+};
+use crate::types::Ty;
+use crate::{ArgId, Dep, LoopId};
+use frontend::ast::{Access, Builtin, Expr, ExprKind, Type, VarId};
+use frontend::diag::Diagnostic;
+use frontend::span::Span;
+use std::collections::BTreeMap;
+
+/// Reservation table entries per pipe side (`CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS`); the
+/// FIFO's `MAX_RES`.
+pub const PIPE_MAX_RESERVATIONS: u32 = 4;
+
+/// How a pipe is named in the source: a parameter (of the kernel, or of an inlined helper
+/// bound to the kernel's pipe) or a program-scope pipe, used for reading or writing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum PipeKey {
+    Var(VarId),
+    /// A program-scope pipe (index into `Program::globals`), with the side: true = write.
+    Global(u32, bool),
+}
+
+/// Per-kernel pipe state of the lowering.
+#[derive(Default)]
+pub(super) struct Pipes {
+    pub(super) ids: BTreeMap<PipeKey, PipeId>,
+    /// Pipe ops in program order, per pipe.
+    pub(super) ops: BTreeMap<PipeId, Vec<OpId>>,
+}
+
+impl Lower<'_> {
+    /// A pipe parameter of the kernel.
+    pub(super) fn lower_pipe_param(&mut self, arg: ArgId, v: VarId, packet: &Type, access: Access) {
+        let info = self.p.var(v);
+        let (name, span) = (info.name.clone(), info.span);
+        let side = match access {
+            Access::WriteOnly => PipeSide::Write,
+            _ => PipeSide::Read,
+        };
+        let blocking = info.attrs.iter().any(|a| a.name == "blocking");
+        let id = self.new_pipe(name.clone(), packet, side, None, blocking, span);
+        self.k.args.push(KernelArg {
+            name,
+            kind: ArgKind::Pipe(id),
+            span,
+        });
+        self.pipes.ids.insert(PipeKey::Var(v), id);
+        let _ = arg;
+    }
+
+    fn new_pipe(
+        &mut self,
+        name: String,
+        packet: &Type,
+        side: PipeSide,
+        depth: Option<u32>,
+        blocking: bool,
+        span: Span,
+    ) -> PipeId {
+        let bits = match self.type_bytes(packet) {
+            Some(b) if b * 8 <= 64 && matches!(packet, Type::Scalar(_)) => b * 8,
+            _ => {
+                self.unsupported(
+                    span,
+                    format!(
+                        "a pipe of `{}` packets (scalar packets of up to 64 bits are built in hardware so far)",
+                        self.p.type_name(packet)
+                    ),
+                );
+                32
+            }
+        };
+        let id = PipeId::from_index(self.k.pipes.len());
+        self.k.pipes.push(Pipe {
+            name,
+            packet_bits: bits,
+            side,
+            depth,
+            blocking,
+            max_reservations: PIPE_MAX_RESERVATIONS,
+            span,
+        });
+        id
+    }
+
+    /// Binds the pipe parameters of an inlined helper to the caller's pipes. Returns true for
+    /// an argument that is a pipe (it has no value).
+    pub(super) fn bind_pipe_param(&mut self, param: VarId, arg: &Expr) -> bool {
+        if !matches!(arg.ty, Type::Pipe { .. }) {
+            return false;
+        }
+        if let ExprKind::Var(v) = strip(arg).kind {
+            if let Some(&id) = self.pipes.ids.get(&PipeKey::Var(v)) {
+                self.pipes.ids.insert(PipeKey::Var(param), id);
+                return true;
+            }
+        }
+        if let ExprKind::Global(g) = strip(arg).kind {
+            // A program-scope pipe passed to a helper: resolved when the helper uses it.
+            let _ = g;
+        }
+        self.unsupported(arg.span, "passing this pipe to a helper function");
+        true
+    }
+
+    /// The pipe a built-in's first argument names, for an operation on `side`.
+    fn pipe_of(&mut self, e: &Expr, side: PipeSide) -> Option<PipeId> {
+        let e = strip(e);
+        match &e.kind {
+            ExprKind::Var(v) => {
+                if let Some(&id) = self.pipes.ids.get(&PipeKey::Var(*v)) {
+                    if self.k.pipes[id.index()].side != side {
+                        self.unsupported(e.span, "this access to a pipe against its qualifier");
+                        return None;
+                    }
+                    return Some(id);
+                }
+                self.unsupported(e.span, "this pipe");
+                None
+            }
+            ExprKind::Global(g) => {
+                if let Some(&id) = self.pipes.ids.get(&PipeKey::Global(*g, side == PipeSide::Write)) {
+                    return Some(id);
+                }
+                let gv = &self.p.globals[*g as usize];
+                let Type::Pipe { packet, .. } = &gv.ty else {
+                    self.unsupported(e.span, "this pipe");
+                    return None;
+                };
+                let depth = gv
+                    .attrs
+                    .iter()
+                    .find(|a| a.name == "xcl_reqd_pipe_depth")
+                    .and_then(|a| a.int_args())
+                    .and_then(|v| v.first().copied())
+                    .map(|d| d as u32);
+                let (name, packet, span) = (gv.name.clone(), packet.as_ref().clone(), gv.span);
+                let id = self.new_pipe(name, &packet, side, depth, false, span);
+                self.pipes.ids.insert(PipeKey::Global(*g, side == PipeSide::Write), id);
+                Some(id)
+            }
+            _ => {
+                self.unsupported(e.span, "a pipe that is not a parameter or a program-scope pipe");
+                None
+            }
+        }
+    }
+
+    fn packet_ty(&self, p: PipeId) -> Ty {
+        Ty::Int(self.k.pipes[p.index()].packet_bits as u16)
+    }
+
+    /// Adds a pipe op after the earlier ones of its pipe.
+    fn pipe_op(&mut self, p: PipeId, kind: OpKind, ty: Ty, span: Span, operands: &[OpId]) -> OpId {
+        let id = self.op(kind, ty, span, operands);
+        if let Some(&prev) = self.pipes.ops.get(&p).and_then(|v| v.last()) {
+            self.k.add_dep(prev, id, Dep::Order { distance: 0 });
+        }
+        self.pipes.ops.entry(p).or_default().push(id);
+        id
+    }
+
+    /// Pipe ops of loop `lid` (recorded since `from`): the last of one iteration comes before
+    /// the first of the next.
+    pub(super) fn order_pipes_across_iterations(
+        &mut self,
+        lid: LoopId,
+        from: &BTreeMap<PipeId, usize>,
+    ) {
+        let _ = lid;
+        let lists: Vec<Vec<OpId>> = self
+            .pipes
+            .ops
+            .iter()
+            .map(|(p, v)| v[from.get(p).copied().unwrap_or(0)..].to_vec())
+            .collect();
+        for v in lists {
+            if let (Some(&first), Some(&last)) = (v.first(), v.last()) {
+                if first != last {
+                    self.k.add_dep(last, first, Dep::Order { distance: 1 });
+                }
+            }
+        }
+    }
+
+    pub(super) fn pipe_marks(&self) -> BTreeMap<PipeId, usize> {
+        self.pipes.ops.iter().map(|(p, v)| (*p, v.len())).collect()
+    }
+
+    /// The spec's status: 0 on success, -1 on failure.
+    fn status(&mut self, ok: OpId, span: Span) -> Val {
+        let zero = self.konst(0, Ty::I32, span);
+        let neg = self.konst(u32::MAX as u64, Ty::I32, span);
+        Val::Scalar(self.select(ok, zero, neg, span))
+    }
+
+    /// The packet `*ptr` for a write.
+    fn packet_from(&mut self, ptr: &Expr, p: PipeId, span: Span) -> OpId {
+        let t = self.packet_ty(p);
+        let v = match &strip(ptr).kind {
+            ExprKind::AddrOf(inner) => self.scalar(inner),
+            _ => match self.rvalue(ptr) {
+                Val::Ptr { addr, mem } => {
+                    let pointee = pointee(&ptr.ty);
+                    let v = self.load(addr, mem, &pointee, span);
+                    match v {
+                        Val::Scalar(x) => x,
+                        _ => self.konst(0, t, span),
+                    }
+                }
+                _ => {
+                    self.unsupported(ptr.span, "a packet pointer whose target is unknown");
+                    self.konst(0, t, span)
+                }
+            },
+        };
+        self.to_bits(v, t, span)
+    }
+
+    /// Stores a read packet to `*ptr` when `ok`.
+    fn packet_to(&mut self, ptr: &Expr, packet: OpId, ok: OpId, span: Span) {
+        match &strip(ptr).kind {
+            ExprKind::AddrOf(inner) => {
+                let vt = match &inner.ty {
+                    Type::Scalar(k) => scalar_ty(*k),
+                    _ => self.k.op(packet).ty,
+                };
+                let new = self.from_bits(packet, vt, span);
+                let old = match self.rvalue(inner) {
+                    Val::Scalar(x) => x,
+                    _ => self.konst(0, vt, span),
+                };
+                let v = self.select(ok, new, old, span);
+                self.assign(inner, Val::Scalar(v), span);
+            }
+            _ => match self.rvalue(ptr) {
+                Val::Ptr { addr, mem } => {
+                    let saved = self.pred;
+                    self.pred = self.and1(self.pred, ok, span);
+                    let pt = pointee(&ptr.ty);
+                    let vt = match &pt {
+                        Type::Scalar(k) => scalar_ty(*k),
+                        _ => self.k.op(packet).ty,
+                    };
+                    let v = self.from_bits(packet, vt, span);
+                    self.store(addr, mem, v, &pt, span);
+                    self.pred = saved;
+                }
+                _ => self.unsupported(ptr.span, "a packet pointer whose target is unknown"),
+            },
+        }
+    }
+
+    /// A value as the pipe's packet bits.
+    fn to_bits(&mut self, v: OpId, t: Ty, span: Span) -> OpId {
+        let from = self.k.op(v).ty;
+        if from == t {
+            return v;
+        }
+        if from.bits() == t.bits() {
+            return self.op(OpKind::Convert(ConvOp::Bitcast), t, span, &[v]);
+        }
+        let as_int = if from.is_float() {
+            let i = Ty::Int(from.bits() as u16);
+            self.op(OpKind::Convert(ConvOp::Bitcast), i, span, &[v])
+        } else {
+            v
+        };
+        self.resize(as_int, t, false, span)
+    }
+
+    /// Packet bits as a value of type `t`.
+    fn from_bits(&mut self, v: OpId, t: Ty, span: Span) -> OpId {
+        let from = self.k.op(v).ty;
+        if from == t {
+            return v;
+        }
+        if t.is_float() {
+            let i = Ty::Int(t.bits() as u16);
+            let r = self.resize(v, i, false, span);
+            return self.op(OpKind::Convert(ConvOp::Bitcast), t, span, &[r]);
+        }
+        self.resize(v, t, false, span)
+    }
+
+    /// The status bit and the packet of a `PipeRead` result.
+    fn split_read(&mut self, r: OpId, p: PipeId, span: Span) -> (OpId, OpId) {
+        let w = self.k.pipes[p.index()].packet_bits;
+        let t = self.packet_ty(p);
+        let sh = self.konst(u64::from(w), Ty::Int(w as u16 + 1), span);
+        let top = self.bin(BinOp::ShrU, r, sh, span);
+        let ok = self.op(OpKind::Convert(ConvOp::Trunc), Ty::BOOL, span, &[top]);
+        let packet = self.op(OpKind::Convert(ConvOp::Trunc), t, span, &[r]);
+        (ok, packet)
+    }
+
+    /// Lowers a pipe built-in; `None` when `b` is not one.
+    pub(super) fn pipe_builtin(&mut self, b: Builtin, args: &[Expr], span: Span) -> Option<Val> {
+        use Builtin as B;
+        let write = matches!(
+            b,
+            B::WritePipe
+                | B::WritePipeBlock
+                | B::ReserveWritePipe
+                | B::CommitWritePipe
+                | B::WorkGroupReserveWritePipe
+                | B::WorkGroupCommitWritePipe
+                | B::SubGroupReserveWritePipe
+                | B::SubGroupCommitWritePipe
+        );
+        let side = if write {
+            PipeSide::Write
+        } else {
+            PipeSide::Read
+        };
+        let scope = match b {
+            B::WorkGroupReserveReadPipe
+            | B::WorkGroupReserveWritePipe
+            | B::WorkGroupCommitReadPipe
+            | B::WorkGroupCommitWritePipe => ReserveScope::WorkGroup,
+            B::SubGroupReserveReadPipe
+            | B::SubGroupReserveWritePipe
+            | B::SubGroupCommitReadPipe
+            | B::SubGroupCommitWritePipe => ReserveScope::SubGroup,
+            _ => ReserveScope::WorkItem,
+        };
+        match b {
+            B::IsValidReserveId => {
+                let rid = self.scalar(&args[0]);
+                let rid = self.resize(rid, Ty::I32, false, span);
+                let sh = self.konst(u64::from(RESERVE_ID_VALID_BIT), Ty::I32, span);
+                let top = self.bin(BinOp::ShrU, rid, sh, span);
+                let v = self.op(OpKind::Convert(ConvOp::Trunc), Ty::BOOL, span, &[top]);
+                return Some(Val::Scalar(v));
+            }
+            B::GetPipeNumPackets | B::GetPipeMaxPackets => {
+                // Either side may ask; the FIFO answers both.
+                let e = strip(&args[0]);
+                let p = match &e.kind {
+                    ExprKind::Var(v) => self.pipes.ids.get(&PipeKey::Var(*v)).copied(),
+                    _ => None,
+                };
+                let p = match p {
+                    Some(p) => p,
+                    None => {
+                        let side = match &args[0].ty {
+                            Type::Pipe {
+                                access: Access::WriteOnly,
+                                ..
+                            } => PipeSide::Write,
+                            _ => PipeSide::Read,
+                        };
+                        self.pipe_of(&args[0], side)?
+                    }
+                };
+                let query = if b == B::GetPipeNumPackets {
+                    PipeQuery::NumPackets
+                } else {
+                    PipeQuery::MaxPackets
+                };
+                let pred = self.effect_pred(span);
+                let v = self.op(OpKind::PipeQuery { pipe: p, query }, Ty::I32, span, &[pred]);
+                return Some(Val::Scalar(v));
+            }
+            _ => {}
+        }
+        let is_pipe_builtin = matches!(
+            b,
+            B::ReadPipe
+                | B::WritePipe
+                | B::ReadPipeBlock
+                | B::WritePipeBlock
+                | B::ReserveReadPipe
+                | B::ReserveWritePipe
+                | B::CommitReadPipe
+                | B::CommitWritePipe
+                | B::WorkGroupReserveReadPipe
+                | B::WorkGroupReserveWritePipe
+                | B::WorkGroupCommitReadPipe
+                | B::WorkGroupCommitWritePipe
+                | B::SubGroupReserveReadPipe
+                | B::SubGroupReserveWritePipe
+                | B::SubGroupCommitReadPipe
+                | B::SubGroupCommitWritePipe
+        );
+        if !is_pipe_builtin {
+            return None;
+        }
+        let Some(p) = self.pipe_of(&args[0], side) else {
+            return Some(Val::Undef);
+        };
+        if scope != ReserveScope::WorkItem {
+            self.diags.push(
+                Diagnostic::error(
+                    span,
+                    "work-group and sub-group pipe reservations are not yet built in hardware",
+                )
+                .note("reserve in one work-item and share the id through a `local reserve_id_t` after a barrier, as in the pipes tutorial"),
+            );
+            return Some(Val::Undef);
+        }
+        let blocking_pipe = self.k.pipes[p.index()].blocking;
+        let pred = self.effect_pred(span);
+        Some(match b {
+            B::ReadPipe | B::ReadPipeBlock => {
+                let blocking = blocking_pipe || b == B::ReadPipeBlock;
+                let reserved = args.len() == 4;
+                let t = Ty::Int(self.k.pipes[p.index()].packet_bits as u16 + 1);
+                let mut ops = Vec::new();
+                if reserved {
+                    let rid = self.scalar(&args[1]);
+                    ops.push(self.resize(rid, Ty::I32, false, span));
+                    let ix = self.scalar(&args[2]);
+                    ops.push(self.resize(ix, Ty::I32, false, span));
+                }
+                ops.push(pred);
+                let kind = OpKind::PipeRead {
+                    pipe: p,
+                    reserved,
+                    blocking,
+                };
+                let r = self.pipe_op(p, kind, t, span, &ops);
+                let (ok, packet) = self.split_read(r, p, span);
+                let ptr = args.last().expect("the checker requires a packet pointer");
+                self.packet_to(ptr, packet, ok, span);
+                if b == B::ReadPipeBlock {
+                    Val::Undef
+                } else {
+                    self.status(ok, span)
+                }
+            }
+            B::WritePipe | B::WritePipeBlock => {
+                let blocking = blocking_pipe || b == B::WritePipeBlock;
+                let reserved = args.len() == 4;
+                let ptr = args.last().expect("the checker requires a packet pointer");
+                let mut ops = Vec::new();
+                if reserved {
+                    let rid = self.scalar(&args[1]);
+                    ops.push(self.resize(rid, Ty::I32, false, span));
+                    let ix = self.scalar(&args[2]);
+                    ops.push(self.resize(ix, Ty::I32, false, span));
+                }
+                ops.push(self.packet_from(ptr, p, span));
+                // The packet is read under the caller's predicate; the write after it.
+                let pred = self.effect_pred(span);
+                ops.push(pred);
+                let kind = OpKind::PipeWrite {
+                    pipe: p,
+                    reserved,
+                    blocking,
+                };
+                let ok = self.pipe_op(p, kind, Ty::BOOL, span, &ops);
+                if b == B::WritePipeBlock {
+                    Val::Undef
+                } else {
+                    self.status(ok, span)
+                }
+            }
+            B::ReserveReadPipe | B::ReserveWritePipe => {
+                let n = self.scalar(&args[1]);
+                let n = self.resize(n, Ty::I32, false, span);
+                let kind = OpKind::PipeReserve {
+                    pipe: p,
+                    side,
+                    scope,
+                    blocking: blocking_pipe,
+                };
+                Val::Scalar(self.pipe_op(p, kind, Ty::I32, span, &[n, pred]))
+            }
+            _ => {
+                let rid = self.scalar(&args[1]);
+                let rid = self.resize(rid, Ty::I32, false, span);
+                let kind = OpKind::PipeCommit {
+                    pipe: p,
+                    side,
+                    scope,
+                };
+                self.pipe_op(p, kind, Ty::Token, span, &[rid, pred]);
+                Val::Undef
+            }
+        })
+    }
+}
+
+/// The expression without implicit conversions around it.
+fn strip(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Cast { expr, .. } => strip(expr),
+        _ => e,
+    }
+}
+
+fn pointee(t: &Type) -> Type {
+    match t {
+        Type::Pointer { pointee, .. } => (**pointee).clone(),
+        other => other.clone(),
+    }
+}

@@ -1,0 +1,397 @@
+//! Pipe operations of a kernel and the kernel's pipe ports (docs/hardware-interface.md,
+//! "Pipes in a kernel").
+//!
+//! Every pipe op asks for its FIFO port (`rq`: its stage holds a work-item and its predicate
+//! holds) and fires when its pipeline is not stalled (`fire = rq && !stall`). The FIFO's
+//! statuses never depend on a strobe, so a blocking op may stall its pipeline on the status
+//! without a combinational loop: the port's operands are multiplexed by `rq`, never by `fire`.
+//!
+//! Several ops may use one port: within a pipeline the modulo schedule puts them in different
+//! slots (never valid together), and a pipeline that started a nested loop is frozen while the
+//! loop runs, so the deepest requesting pipeline has priority. The lowering orders the pipe ops
+//! of consecutive iterations, so a frozen pipeline never holds a read result the running loop
+//! could overwrite (read data and reservation ids come back registered, one cycle after the
+//! op, and are consumed from there).
+
+use super::Emitter;
+use crate::writer::{literal, VWriter};
+use hls_ir::{OpId, OpKind, PipeId, PipeSide};
+use std::collections::BTreeMap;
+
+/// Which FIFO port an op uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum PortKind {
+    Data,
+    Reserve,
+    Commit,
+}
+
+/// One request of a pipe op for its FIFO port.
+#[derive(Clone, Debug)]
+pub(super) struct PipeReq {
+    pub depth: usize,
+    pub port: PortKind,
+    pub rq: String,
+    pub fire: String,
+    /// Port operands: (FIFO port suffix, expression).
+    pub operands: Vec<(&'static str, String)>,
+}
+
+/// Width of a reservation table index.
+pub(super) fn id_bits(max_res: u32) -> u32 {
+    (32 - (max_res.max(2) - 1).leading_zeros()).max(1)
+}
+
+/// The kernel-side ports of pipe `p` used by the kernel: (suffix, dir, width).
+pub(super) fn pipe_ports(k: &hls_ir::Kernel, p: PipeId) -> Vec<(String, &'static str, u32)> {
+    let pipe = &k.pipes[p.index()];
+    let s = if pipe.side == PipeSide::Write { "wr" } else { "rd" };
+    let idw = id_bits(pipe.max_reservations);
+    let (mut data, mut slot, mut res, mut commit, mut num, mut max) =
+        (false, false, false, false, false, false);
+    for o in k.op_ids() {
+        match k.op(o).kind {
+            OpKind::PipeRead {
+                pipe: q, reserved, ..
+            }
+            | OpKind::PipeWrite {
+                pipe: q, reserved, ..
+            } if q == p => {
+                data = true;
+                slot |= reserved;
+            }
+            OpKind::PipeReserve { pipe: q, .. } if q == p => res = true,
+            OpKind::PipeCommit { pipe: q, .. } if q == p => commit = true,
+            OpKind::PipeQuery { pipe: q, query } if q == p => match query {
+                hls_ir::PipeQuery::NumPackets => num = true,
+                hls_ir::PipeQuery::MaxPackets => max = true,
+            },
+            _ => {}
+        }
+    }
+    let mut v: Vec<(String, &'static str, u32)> = Vec::new();
+    let w = pipe.packet_bits;
+    if data {
+        v.push((format!("{s}_valid"), "out", 1));
+        if slot {
+            v.push((format!("{s}_slot"), "out", 1));
+            v.push((format!("{s}_slot_id"), "out", idw));
+            v.push((format!("{s}_slot_idx"), "out", 32));
+        }
+        if pipe.side == PipeSide::Write {
+            v.push(("wr_data".into(), "out", w));
+        }
+        v.push((format!("{s}_ok"), "in", 1));
+        if pipe.side == PipeSide::Read {
+            v.push(("rd_data".into(), "in", w));
+        }
+    }
+    if res {
+        v.push((format!("{s}_res_req"), "out", 1));
+        v.push((format!("{s}_res_n"), "out", 32));
+        v.push((format!("{s}_res_ok"), "in", 1));
+        v.push((format!("{s}_res_id"), "in", idw));
+    }
+    if commit {
+        v.push((format!("{s}_commit"), "out", 1));
+        v.push((format!("{s}_commit_id"), "out", idw));
+    }
+    if num {
+        v.push(("num_packets".into(), "in", 32));
+    }
+    if max {
+        v.push(("max_packets".into(), "in", 32));
+    }
+    v
+}
+
+impl Emitter<'_> {
+    /// The port prefix of pipe `p` (`<argument name>_`).
+    pub(super) fn pipe_prefix(&self, p: PipeId) -> String {
+        format!("{}_", crate::namer::legal(&self.k.pipes[p.index()].name))
+    }
+
+    fn side(&self, p: PipeId) -> &'static str {
+        if self.k.pipes[p.index()].side == PipeSide::Write {
+            "wr"
+        } else {
+            "rd"
+        }
+    }
+
+    /// Region depth in the loop tree (the work-item loop is 0).
+    fn region_depth(&self, r: usize) -> usize {
+        let mut d = 0;
+        let mut cur = self.regions[r].parent;
+        while let Some(p) = cur {
+            d += 1;
+            cur = self.regions[p].parent;
+        }
+        d
+    }
+
+    /// Emits pipe op `o` of the current region at cycle `c`; returns the value expression for
+    /// ops with a value.
+    pub(super) fn emit_pipe_op(
+        &mut self,
+        w: &mut VWriter,
+        o: OpId,
+        c: u32,
+        reqs: &mut BTreeMap<PipeId, Vec<PipeReq>>,
+    ) -> Option<String> {
+        let op = self.k.op(o);
+        let name = self.names[&o].clone();
+        let args = self.k.operands(o);
+        let vals: Vec<String> = args.iter().map(|&x| self.val(x, c)).collect();
+        let a = |i: usize| vals[i].clone();
+        if let OpKind::PipeQuery { pipe, query } = op.kind {
+            let port = match query {
+                hls_ir::PipeQuery::NumPackets => "num_packets",
+                hls_ir::PipeQuery::MaxPackets => "max_packets",
+            };
+            return Some(format!("{}{port}", self.pipe_prefix(pipe)));
+        }
+        let pred = a(args.len() - 1);
+        let rq = format!("{name}_rq");
+        let fire = format!("{name}_fire");
+        let st = self.stall();
+        w.wire(&rq, 1, &format!("{} && {pred}", self.valid(c)));
+        w.wire(&fire, 1, &format!("{rq} && !{st}"));
+        let depth = self.region_depth(self.cur);
+        let (pipe, port, blocking, operands, value) = match op.kind {
+            OpKind::PipeRead {
+                pipe,
+                reserved,
+                blocking,
+            } => {
+                let pre = self.pipe_prefix(pipe);
+                let mut ops = Vec::new();
+                if reserved {
+                    let idw = id_bits(self.k.pipes[pipe.index()].max_reservations);
+                    ops.push(("rd_slot", "1'b1".to_string()));
+                    ops.push(("rd_slot_id", self.rid_index(args[0], c, idw)));
+                    ops.push(("rd_slot_idx", a(1)));
+                } else if self.pipe_has_slots(pipe) {
+                    ops.push(("rd_slot", "1'b0".to_string()));
+                }
+                let v = format!("{{{pre}rd_okq, {pre}rd_data}}");
+                (pipe, PortKind::Data, blocking, ops, Some(v))
+            }
+            OpKind::PipeWrite {
+                pipe,
+                reserved,
+                blocking,
+            } => {
+                let pre = self.pipe_prefix(pipe);
+                let mut ops = Vec::new();
+                let d = args.len() - 2;
+                if reserved {
+                    let idw = id_bits(self.k.pipes[pipe.index()].max_reservations);
+                    ops.push(("wr_slot", "1'b1".to_string()));
+                    ops.push(("wr_slot_id", self.rid_index(args[0], c, idw)));
+                    ops.push(("wr_slot_idx", a(1)));
+                } else if self.pipe_has_slots(pipe) {
+                    ops.push(("wr_slot", "1'b0".to_string()));
+                }
+                ops.push(("wr_data", a(d)));
+                (pipe, PortKind::Data, blocking, ops, Some(format!("{pre}wr_ok")))
+            }
+            OpKind::PipeReserve { pipe, blocking, .. } => {
+                let pre = self.pipe_prefix(pipe);
+                let s = self.side(pipe);
+                let idw = id_bits(self.k.pipes[pipe.index()].max_reservations);
+                let pad = hls_ir::RESERVE_ID_VALID_BIT - idw;
+                let ops = vec![(if s == "wr" { "wr_res_n" } else { "rd_res_n" }, a(0))];
+                let v = format!(
+                    "{{{}'d0, {pre}{s}_res_okq, {}{pre}{s}_res_idq}}",
+                    31 - hls_ir::RESERVE_ID_VALID_BIT,
+                    if pad > 0 {
+                        format!("{}, ", literal(0, pad))
+                    } else {
+                        String::new()
+                    }
+                );
+                (pipe, PortKind::Reserve, blocking, ops, Some(v))
+            }
+            OpKind::PipeCommit { pipe, .. } => {
+                let s = self.side(pipe);
+                let idw = id_bits(self.k.pipes[pipe.index()].max_reservations);
+                let id = self.rid_index(args[0], c, idw);
+                let valid = self.rid_valid(args[0], c);
+                let ops = vec![
+                    (if s == "wr" { "wr_commit_id" } else { "rd_commit_id" }, id),
+                    ("valid", valid),
+                ];
+                (pipe, PortKind::Commit, false, ops, None)
+            }
+            _ => unreachable!("emit_pipe_op is called for pipe ops"),
+        };
+        if blocking {
+            let pre = self.pipe_prefix(pipe);
+            let s = self.side(pipe);
+            let ok = match port {
+                PortKind::Reserve => format!("{pre}{s}_res_ok"),
+                _ => format!("{pre}{s}_ok"),
+            };
+            self.regions[self.cur]
+                .stall_terms
+                .push(format!("({rq} && !{ok})"));
+        }
+        reqs.entry(pipe).or_default().push(PipeReq {
+            depth,
+            port,
+            rq,
+            fire,
+            operands,
+        });
+        value
+    }
+
+    /// Whether any op of `p` uses a reservation slot (the kernel then drives `*_slot`).
+    fn pipe_has_slots(&self, p: PipeId) -> bool {
+        self.k.op_ids().into_iter().any(|o| {
+            matches!(self.k.op(o).kind,
+                OpKind::PipeRead { pipe, reserved: true, .. }
+                | OpKind::PipeWrite { pipe, reserved: true, .. } if pipe == p)
+        })
+    }
+
+    /// The table index bits of reserve id `rid` (an i32 value) at cycle `c`.
+    fn rid_index(&mut self, rid: OpId, c: u32, idw: u32) -> String {
+        self.rid_bits(rid, c, idw - 1, 0)
+    }
+
+    /// The valid bit of reserve id `rid` at cycle `c`.
+    fn rid_valid(&mut self, rid: OpId, c: u32) -> String {
+        let b = hls_ir::RESERVE_ID_VALID_BIT;
+        self.rid_bits(rid, c, b, b)
+    }
+
+    /// Bits `hi:lo` of a reserve id; the bits no pipe op reads are marked unused.
+    fn rid_bits(&mut self, rid: OpId, c: u32, hi: u32, lo: u32) -> String {
+        if let OpKind::Const(v) = self.k.op(rid).kind {
+            let n = hi - lo + 1;
+            return literal((v >> lo) & ((1u64 << n) - 1), n);
+        }
+        let v = self.val(rid, c);
+        let idw = hi.max(lo);
+        let b = hls_ir::RESERVE_ID_VALID_BIT;
+        self.unused_bits.push(format!("{v}[31:{}]", b + 1));
+        if hi < b - 1 {
+            self.unused_bits.push(format!("{v}[{}:{}]", b - 1, idw + 1));
+        }
+        if hi == lo {
+            format!("{v}[{hi}]")
+        } else {
+            format!("{v}[{hi}:{lo}]")
+        }
+    }
+
+    /// The registers holding read data status and reservation ids, and the multiplexers in
+    /// front of each FIFO port.
+    pub(super) fn emit_pipe_ports(&mut self, w: &mut VWriter, reqs: &BTreeMap<PipeId, Vec<PipeReq>>) {
+        for (&p, list) in reqs {
+            let pre = self.pipe_prefix(p);
+            let s = self.side(p);
+            let pipe = &self.k.pipes[p.index()];
+            let idw = id_bits(pipe.max_reservations);
+            w.comment(format!(
+                "---- Pipe `{}` ({} side, {}-bit packets): the FIFO is outside the kernel (system top)",
+                pipe.name,
+                if s == "wr" { "write" } else { "read" },
+                pipe.packet_bits
+            ));
+            for port in [PortKind::Data, PortKind::Reserve, PortKind::Commit] {
+                let mut ops: Vec<&PipeReq> = list.iter().filter(|r| r.port == port).collect();
+                if ops.is_empty() {
+                    continue;
+                }
+                // The deepest pipeline first: a pipeline with a loop running is frozen.
+                ops.sort_by_key(|r| std::cmp::Reverse(r.depth));
+                let strobe = match port {
+                    PortKind::Data => format!("{pre}{s}_valid"),
+                    PortKind::Reserve => format!("{pre}{s}_res_req"),
+                    PortKind::Commit => format!("{pre}{s}_commit"),
+                };
+                // Fires, each masked by the requests of higher priority.
+                let mut fires = Vec::new();
+                for (i, r) in ops.iter().enumerate() {
+                    let higher: Vec<String> = ops[..i].iter().map(|h| h.rq.clone()).collect();
+                    let mut f = r.fire.clone();
+                    if !higher.is_empty() {
+                        f = format!("{f} && !({})", higher.join(" || "));
+                    }
+                    if port == PortKind::Commit {
+                        let valid = &r.operands.iter().find(|(n, _)| *n == "valid").unwrap().1;
+                        f = format!("{f} && {valid}");
+                    }
+                    fires.push(format!("({f})"));
+                }
+                w.assign(&strobe, &fires.join(" || "));
+                // Operands: by request, in priority order.
+                let names: Vec<&'static str> = ops[0]
+                    .operands
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .filter(|n| *n != "valid")
+                    .collect();
+                let mut all_names: Vec<&'static str> = names.clone();
+                for r in &ops {
+                    for (n, _) in &r.operands {
+                        if *n != "valid" && !all_names.contains(n) {
+                            all_names.push(n);
+                        }
+                    }
+                }
+                for n in all_names {
+                    let cases: Vec<(String, String)> = ops
+                        .iter()
+                        .map(|r| {
+                            let v = r
+                                .operands
+                                .iter()
+                                .find(|(m, _)| *m == n)
+                                .map(|(_, v)| v.clone())
+                                .unwrap_or_else(|| default_operand(n, idw));
+                            (r.rq.clone(), v)
+                        })
+                        .collect();
+                    w.assign(&format!("{pre}{n}"), &super::select_chain(&cases));
+                }
+                match port {
+                    PortKind::Data if s == "rd" => {
+                        let q = format!("{pre}rd_okq");
+                        w.reg(&q, 1);
+                        w.always_ff(|w| {
+                            w.line(format!(
+                                "if (rst) {q} <= 1'b0; else if ({strobe}) {q} <= {pre}rd_ok;"
+                            ));
+                        });
+                    }
+                    PortKind::Reserve => {
+                        let (okq, idq) = (format!("{pre}{s}_res_okq"), format!("{pre}{s}_res_idq"));
+                        w.reg(&okq, 1);
+                        w.reg(&idq, idw);
+                        w.always_ff(|w| {
+                            w.block(&format!("if ({strobe})"), |w| {
+                                w.line(format!("{okq} <= {pre}{s}_res_ok;"));
+                                w.line(format!("{idq} <= {pre}{s}_res_id;"));
+                            });
+                        });
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+/// Value of a port operand for an op that does not drive it (a plain write on a pipe whose
+/// other ops use reservations).
+fn default_operand(n: &str, idw: u32) -> String {
+    match n {
+        "wr_slot" | "rd_slot" => "1'b0".into(),
+        "wr_slot_id" | "rd_slot_id" => literal(0, idw),
+        _ => "32'd0".into(),
+    }
+}
