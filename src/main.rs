@@ -6,6 +6,8 @@
 mod compile;
 mod emulate;
 mod simulate;
+mod simulate_system;
+mod system;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
@@ -35,6 +37,11 @@ struct Cli {
     /// Print the IR after a pass (`lower`, a pass name such as `dce`, or `all`).
     #[arg(long, value_name = "PASS")]
     print_ir_after: Option<String>,
+    /// Build the system top of this multi-kernel test of FILE's header (which kernel feeds
+    /// which pipe, and the pipes' sizes); default: program-scope pipes, or pipe arguments
+    /// matched by packet type.
+    #[arg(long, value_name = "TEST_NAME")]
+    system: Option<String>,
 }
 
 #[derive(Args, Clone, Default)]
@@ -157,7 +164,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(2));
             }
             opts.print_ir_after = cli.print_ir_after;
-            build(&file, cli.out, &opts)
+            build(&file, cli.out, &opts, cli.system.as_deref())
         }
     }
 }
@@ -170,7 +177,12 @@ fn default_out_dir(file: &Path) -> PathBuf {
     PathBuf::from("build").join(stem)
 }
 
-fn build(file: &Path, out: Option<PathBuf>, opts: &CompileOptions) -> Result<ExitCode> {
+fn build(
+    file: &Path,
+    out: Option<PathBuf>,
+    opts: &CompileOptions,
+    system_test: Option<&str>,
+) -> Result<ExitCode> {
     let compiled = match compile::compile(file, opts)? {
         Ok(c) => c,
         Err(f) => {
@@ -220,6 +232,75 @@ fn build(file: &Path, out: Option<PathBuf>, opts: &CompileOptions) -> Result<Exi
         }
     }
     println!("wrote {}", dir.join("report.json").display());
+    // The system top of a streaming system.
+    let stem = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "kernels".into());
+    let module = format!("{}_system", rtl_templates::namer::legal(&stem));
+    let plan = match system_test {
+        Some(name) => {
+            let tf = match simulate::read_tests(file, 1) {
+                Ok(t) => t,
+                Err(code) => return Ok(code),
+            };
+            let Some(t) = tf.tests.iter().find(|t| t.name == name) else {
+                eprintln!(
+                    "error: {} has no test named `{name}` (tests: {})",
+                    file.display(),
+                    tf.tests.iter().map(|t| format!("`{}`", t.name)).collect::<Vec<_>>().join(", ")
+                );
+                return Ok(ExitCode::from(1));
+            };
+            let Some(m) = &t.multi else {
+                eprintln!(
+                    "error: {}:{}: test `{name}` launches one kernel; a system needs `launch:`, `pipe:` and `arg:` lines (docs/test-format.md)",
+                    file.display(),
+                    t.line
+                );
+                return Ok(ExitCode::from(1));
+            };
+            match system::from_test(&compiled, m, &module) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    eprintln!("error: {}: test `{name}`: {e}", file.display());
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+        None => match system::from_source(&compiled, &module) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("warning: {}: no system top: {e}", file.display());
+                None
+            }
+        },
+    };
+    if let Some(plan) = plan {
+        let path = system::write(&compiled, &plan, &dir)?;
+        println!(
+            "system {} -> {} ({} kernel(s), {} pipe(s); topology from {})",
+            plan.module,
+            path.display(),
+            plan.kernels.len(),
+            plan.pipes.len(),
+            plan.source
+        );
+        for p in &plan.pipes {
+            let end = |e: &Option<(usize, String)>| match e {
+                Some((k, _)) => compiled.kernels[plan.kernels[*k]].ir.name.clone(),
+                None => "(none)".into(),
+            };
+            println!(
+                "  pipe {}: {} -> {}, {} packets of {} bits",
+                p.name,
+                end(&p.writer),
+                end(&p.reader),
+                p.depth,
+                p.packet_bits
+            );
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

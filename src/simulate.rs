@@ -1,9 +1,9 @@
 //! `oclhls sim FILE.cl`: compile the kernels a file's test vectors name, build each into a
 //! Verilator model (cached), run every test against the memory model and compare the buffers
 //! with the expected values and with the reference emulator's (`emu`, which runs the same test
-//! from the checked AST); any disagreement fails the test. Tests Verilator cannot run yet
-//! (multi-kernel tests, files the hardware path cannot build) are skips with the reason, and
-//! the emulator still judges them.
+//! from the checked AST); any disagreement fails the test. Multi-kernel tests (`launch:` lines)
+//! run as one system top with every kernel live (`simulate_system`). Files the hardware path
+//! cannot build yet are skips with the reason, and the emulator still judges them.
 
 use crate::compile::{self, CompileOptions, Compiled};
 use crate::emulate;
@@ -211,28 +211,6 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
                 problem: Some(format!("the front end rejects the file:\n{e}")),
             },
         };
-        if t.multi.is_some() {
-            // Verilator cannot run it yet: a skip with the reason, never a pass; the
-            // emulator's verdict still counts.
-            match emu.problem {
-                None => {
-                    skipped += 1;
-                    println!(
-                        "SKIP {}: multi-kernel tests (`launch:` lines) do not run in Verilator \
-                         yet; the emulator passes it",
-                        t.name
-                    );
-                }
-                Some(p) => {
-                    failed += 1;
-                    println!(
-                        "FAIL {}: (not run in Verilator: multi-kernel test) emulator: {p}",
-                        t.name
-                    );
-                }
-            }
-            continue;
-        }
         if !builds.contains_key(&key) {
             let idx = builds.len();
             let dir = if idx == 0 {
@@ -283,11 +261,18 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
                 continue;
             }
         }
-        let outcome = match &builds[&key] {
-            Err(e) => Err(TestError::Other(format!(
+        let outcome = match (&builds[&key], &t.multi) {
+            (Err(e), _) => Err(TestError::Other(format!(
                 "the kernel file does not compile:\n{e}"
             ))),
-            Ok((c, dir)) => run_test(a, &toolchain, c, dir, t, &emu.outputs),
+            (Ok((c, dir)), Some(m)) => match &fronts[&key] {
+                Ok((_, prog)) => {
+                    crate::simulate_system::run(a, &toolchain, c, prog, dir, t, m)
+                        .map_err(TestError::Other)
+                }
+                Err(e) => Err(TestError::Other(e.clone())),
+            },
+            (Ok((c, dir)), None) => run_test(a, &toolchain, c, dir, t, &emu.outputs),
         };
         // piglit's `expect_test_fail`: the test passes when an output differs (and only then:
         // a build or simulation error is still a failure).

@@ -82,6 +82,8 @@ pub struct Memory {
 #[derive(Clone, Debug)]
 pub struct Pipe {
     pub name: String,
+    /// The packet type as the source spells it (for matching writers with readers).
+    pub packet_type: String,
     pub packet_bits: u32,
     pub side: crate::ops::PipeSide,
     /// Depth from `xcl_reqd_pipe_depth` or the system description, when known.

@@ -67,6 +67,7 @@ pub struct PipeIface {
     pub prefix: String,
     /// The kernel writes the pipe (otherwise it reads it).
     pub write: bool,
+    pub packet_type: String,
     pub packet_bits: u32,
     /// A Xilinx program-scope pipe (`xcl_reqd_pipe_depth`), not an argument.
     pub program_scope: bool,
@@ -880,6 +881,7 @@ impl<'a> Emitter<'a> {
                 name: pipe.name.clone(),
                 prefix: pre.trim_end_matches('_').to_string(),
                 write: pipe.side == hls_ir::PipeSide::Write,
+                packet_type: pipe.packet_type.clone(),
                 packet_bits: pipe.packet_bits,
                 program_scope: !k.args.iter().any(|a| matches!(a.kind, ArgKind::Pipe(q) if q == id)),
                 depth: pipe.depth,

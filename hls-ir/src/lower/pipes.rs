@@ -87,8 +87,10 @@ impl Lower<'_> {
             }
         };
         let id = PipeId::from_index(self.k.pipes.len());
+        let packet_type = self.p.type_name(packet);
         self.k.pipes.push(Pipe {
             name,
+            packet_type,
             packet_bits: bits,
             side,
             depth,

@@ -1,0 +1,240 @@
+//! Streaming systems: which kernel writes and which reads each pipe, and the system top that
+//! wires them (rtl_templates::system). The topology comes from, in order of precedence:
+//! a test section (`--system TEST_NAME`, and every multi-kernel test of `oclhls sim`), the
+//! Xilinx dialect's program-scope pipes (named in the source), or inference: exactly one
+//! writer and one reader for a packet type.
+
+use crate::compile::Compiled;
+use rtl_templates::system::SystemPipe;
+use sim::testfile::{LaunchArgValue, MultiTest};
+use std::collections::BTreeMap;
+
+/// Depth of a pipe whose packet count nobody gave (inferred topology).
+pub const DEFAULT_PIPE_DEPTH: u32 = 16;
+
+/// A system: kernels (indices into `Compiled::kernels`) and pipes (kernel indices in
+/// `SystemPipe` are positions in `kernels`).
+#[derive(Debug)]
+pub struct Plan {
+    pub module: String,
+    pub kernels: Vec<usize>,
+    pub pipes: Vec<SystemPipe>,
+    /// How the topology was found (for messages).
+    pub source: String,
+}
+
+impl Plan {
+    pub fn top(&self, c: &Compiled) -> rtl_templates::system::SystemTop {
+        let ifaces: Vec<&rtl_templates::Interface> = self
+            .kernels
+            .iter()
+            .map(|&k| &c.kernels[k].rtl.interface)
+            .collect();
+        rtl_templates::system::emit_system(&self.module, &ifaces, &self.pipes)
+    }
+}
+
+fn kernel_index(c: &Compiled, name: &str) -> Option<usize> {
+    c.kernels.iter().position(|k| k.ir.name == name)
+}
+
+/// The system of one multi-kernel test: its launched kernels and `pipe:` objects.
+pub fn from_test(c: &Compiled, m: &MultiTest, module: &str) -> Result<Plan, String> {
+    let mut kernels = Vec::new();
+    for l in &m.launches {
+        let k = kernel_index(c, &l.kernel).ok_or_else(|| {
+            format!(
+                "line {}: no kernel named `{}` was built from this file",
+                l.line, l.kernel
+            )
+        })?;
+        kernels.push(k);
+    }
+    let mut pipes: Vec<SystemPipe> = m
+        .pipes
+        .iter()
+        .map(|p| SystemPipe {
+            name: p.name.clone(),
+            packet_bits: 0,
+            depth: p.max_packets,
+            max_reservations: hls_ir::lower::PIPE_MAX_RESERVATIONS,
+            writer: None,
+            reader: None,
+        })
+        .collect();
+    for (li, l) in m.launches.iter().enumerate() {
+        let iface = &c.kernels[kernels[li]].rtl.interface;
+        for a in &l.args {
+            let LaunchArgValue::Pipe(pi) = a.value else {
+                continue;
+            };
+            let Some(ap) = iface.args.get(a.index as usize) else {
+                return Err(format!(
+                    "line {}: kernel `{}` has no argument {}",
+                    a.line, l.kernel, a.index
+                ));
+            };
+            let Some(pre) = ap.mem_prefix.clone().filter(|_| ap.kind == "pipe") else {
+                return Err(format!(
+                    "line {}: argument {} of `{}` (`{}`) is not a pipe",
+                    a.line, a.index, l.kernel, ap.name
+                ));
+            };
+            let decl = &m.pipes[pi];
+            if decl.max_packets < 2 {
+                return Err(format!(
+                    "line {}: pipe `{}` holds {} packet(s); the hardware FIFO needs at least 2",
+                    decl.line, decl.name, decl.max_packets
+                ));
+            }
+            let sp = &mut pipes[pi];
+            if sp.packet_bits != 0 && sp.packet_bits != ap.bits {
+                return Err(format!(
+                    "line {}: pipe `{}` carries {}-bit packets for one kernel and {}-bit packets for `{}`",
+                    a.line, decl.name, sp.packet_bits, ap.bits, l.kernel
+                ));
+            }
+            sp.packet_bits = ap.bits;
+            let slot = if ap.writes {
+                &mut sp.writer
+            } else {
+                &mut sp.reader
+            };
+            if let Some((other, _)) = slot {
+                return Err(format!(
+                    "line {}: pipe `{}` already has a {} (`{}`); the hardware FIFO has one writer and one reader",
+                    a.line,
+                    decl.name,
+                    if ap.writes { "writer" } else { "reader" },
+                    c.kernels[kernels[*other]].ir.name
+                ));
+            }
+            *slot = Some((li, pre));
+        }
+    }
+    // Program-scope pipes of the launched kernels join by name.
+    add_program_scope(c, &kernels, &mut pipes)?;
+    pipes.retain(|p| p.packet_bits != 0);
+    Ok(Plan {
+        module: module.to_string(),
+        kernels,
+        pipes,
+        source: "the test's `launch:`/`pipe:`/`arg:` lines".into(),
+    })
+}
+
+fn add_program_scope(
+    c: &Compiled,
+    kernels: &[usize],
+    pipes: &mut Vec<SystemPipe>,
+) -> Result<(), String> {
+    let mut by_name: BTreeMap<String, usize> = BTreeMap::new();
+    for (li, &k) in kernels.iter().enumerate() {
+        for p in c.kernels[k].rtl.interface.pipes.iter().filter(|p| p.program_scope) {
+            let idx = *by_name.entry(p.name.clone()).or_insert_with(|| {
+                pipes.push(SystemPipe {
+                    name: p.name.clone(),
+                    packet_bits: p.packet_bits,
+                    depth: p.depth.unwrap_or(DEFAULT_PIPE_DEPTH).max(2),
+                    max_reservations: p.max_reservations,
+                    writer: None,
+                    reader: None,
+                });
+                pipes.len() - 1
+            });
+            let slot = if p.write {
+                &mut pipes[idx].writer
+            } else {
+                &mut pipes[idx].reader
+            };
+            if slot.is_some() {
+                return Err(format!(
+                    "program-scope pipe `{}` has more than one {}; the hardware FIFO has one writer and one reader",
+                    p.name,
+                    if p.write { "writer" } else { "reader" }
+                ));
+            }
+            *slot = Some((li, p.prefix.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// The system `oclhls FILE.cl` builds without a test: program-scope pipes by name, pipe
+/// arguments by packet type when each type has exactly one writer and one reader. `Ok(None)`
+/// when no kernel uses a pipe; `Err` says what to add when the topology is ambiguous.
+pub fn from_source(c: &Compiled, module: &str) -> Result<Option<Plan>, String> {
+    if c.kernels.iter().all(|k| k.rtl.interface.pipes.is_empty()) {
+        return Ok(None);
+    }
+    let kernels: Vec<usize> = (0..c.kernels.len()).collect();
+    let mut pipes = Vec::new();
+    add_program_scope(c, &kernels, &mut pipes)?;
+    // Pipe arguments, grouped by packet type.
+    let mut by_type: BTreeMap<String, (Vec<(usize, String, String, u32)>, Vec<(usize, String, String, u32)>)> =
+        BTreeMap::new();
+    for (li, &k) in kernels.iter().enumerate() {
+        for p in c.kernels[k].rtl.interface.pipes.iter().filter(|p| !p.program_scope) {
+            let e = by_type.entry(p.packet_type.clone()).or_default();
+            let item = (li, p.prefix.clone(), p.name.clone(), p.packet_bits);
+            if p.write {
+                e.0.push(item);
+            } else {
+                e.1.push(item);
+            }
+        }
+    }
+    let mut problems = Vec::new();
+    for (ty, (w, r)) in by_type {
+        if w.len() == 1 && r.len() == 1 {
+            let (wk, wp, wn, bits) = w[0].clone();
+            let (rk, rp, rn, _) = r[0].clone();
+            pipes.push(SystemPipe {
+                name: format!("{}_{wn}_to_{}_{rn}", c.kernels[wk].ir.name, c.kernels[rk].ir.name),
+                packet_bits: bits,
+                depth: DEFAULT_PIPE_DEPTH,
+                max_reservations: hls_ir::lower::PIPE_MAX_RESERVATIONS,
+                writer: Some((wk, wp)),
+                reader: Some((rk, rp)),
+            });
+        } else {
+            let names = |v: &[(usize, String, String, u32)]| {
+                v.iter()
+                    .map(|(k, _, n, _)| format!("`{}`.{n}", c.kernels[*k].ir.name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            problems.push(format!(
+                "`{ty}` pipes have {} writer(s) [{}] and {} reader(s) [{}]",
+                w.len(),
+                names(&w),
+                r.len(),
+                names(&r)
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(format!(
+            "cannot tell which kernel feeds which through the pipe arguments: {}; describe the system in a test section (`launch:`, `pipe:`, `arg:` lines, docs/test-format.md) and build it with `--system TEST_NAME`",
+            problems.join("; ")
+        ));
+    }
+    Ok(Some(Plan {
+        module: module.to_string(),
+        kernels,
+        pipes,
+        source: "program-scope pipes and pipe arguments matched by packet type".into(),
+    }))
+}
+
+/// Writes the system top (`<module>.v`) and the FIFO modules into `dir`; returns the top's path.
+pub fn write(c: &Compiled, plan: &Plan, dir: &std::path::Path) -> anyhow::Result<std::path::PathBuf> {
+    use anyhow::Context;
+    for (name, text) in rtl_templates::system::system_support_files() {
+        let p = dir.join(name);
+        std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))?;
+    }
+    let p = dir.join(format!("{}.v", plan.module));
+    std::fs::write(&p, plan.top(c).verilog).with_context(|| format!("cannot write {}", p.display()))?;
+    Ok(p)
+}
