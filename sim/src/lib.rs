@@ -55,6 +55,10 @@
 //! protocol: the port list matches the contract, every argument is given, the kernel is idle
 //! when started, `busy` stays high until `done`, nothing is outstanding at `done`, and every
 //! access is aligned and inside an allocated buffer (faults name port, address and cycle).
+//!
+//! The system testbench ([`system`]) runs a system top (several kernels with their ports under
+//! `K__`, and the FIFOs of their pipes) with the same per-kernel driver, launches ordered by
+//! `after`, one shared memory, per-pipe statistics, and deadlock detection with a report.
 
 mod build;
 pub mod memory;
@@ -62,6 +66,7 @@ mod model;
 pub mod pipe_fifo;
 pub mod run;
 mod shim;
+pub mod system;
 pub mod testfile;
 
 use std::path::PathBuf;
@@ -70,6 +75,10 @@ pub use build::{build_model, BuildOptions};
 pub use memory::{Element, Memory};
 pub use model::{BuiltModel, InitValues, InstanceOptions, Model, PortId};
 pub use run::{KernelRun, MemConfig, NdRange, PortStats, RunConfig, RunStats};
+pub use system::{
+    KernelReport, KernelState, KernelStats, Launch, PipeReport, PipeStats, SystemLayout,
+    SystemReport, SystemRun, SystemStats,
+};
 
 /// Direction of a port, seen from the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -201,6 +210,20 @@ pub enum SimError {
         cycles: u64,
         outstanding: Vec<Outstanding>,
     },
+    #[error(
+        "deadlock at cycle {}: nothing progressed for {} cycles (no memory request or response \
+         transferred, no pipe operation, no kernel started or done; the limit is \
+         RunConfig::deadlock_cycles)\n{report}",
+        report.cycle,
+        report.idle_cycles
+    )]
+    Deadlock { report: Box<system::SystemReport> },
+    #[error(
+        "the system did not finish within {} cycles (the cycle budget; raise \
+         RunConfig::max_cycles if it is just slow)\n{report}",
+        report.cycle
+    )]
+    SystemTimeout { report: Box<system::SystemReport> },
 }
 
 fn describe_fault(kind: FaultKind, bytes: u32) -> String {

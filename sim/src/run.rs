@@ -98,8 +98,15 @@ pub struct RunConfig {
     pub seed: u64,
     /// Memory behaviour of every pointer port...
     pub memory: MemConfig,
-    /// ...except these (pointer argument name, config).
+    /// ...except these (pointer argument name, config). In a [`crate::SystemRun`] the name is
+    /// prefixed with the kernel: `producer__src`.
     pub port_memory: Vec<(String, MemConfig)>,
+    /// [`crate::SystemRun`] only: this many consecutive cycles without progress (no memory
+    /// request or response transferred, no pipe operation taking effect, no kernel started or
+    /// done) are a [`SimError::Deadlock`]. Must exceed the longest memory latency; raise it for
+    /// kernels that compute that long without touching memory or a pipe. [`KernelRun`] ignores
+    /// it (a lone kernel runs into `max_cycles`).
+    pub deadlock_cycles: u64,
 }
 
 impl Default for RunConfig {
@@ -110,6 +117,7 @@ impl Default for RunConfig {
             seed: 0,
             memory: MemConfig::ideal(),
             port_memory: Vec::new(),
+            deadlock_cycles: 100_000,
         }
     }
 }
@@ -273,30 +281,119 @@ impl<'m> KernelRun<'m> {
             range,
             config,
         } = self;
-        let iface = Interface::discover(model)?;
-        let mut ports = iface.memory_ports(model, &config)?;
-        let arg_values = iface.check_args(model, &args)?;
-        if config.reset_cycles == 0 {
-            return Err(SimError::Argument("reset_cycles must be at least 1".into()));
+        let mut c = Checker::new(model);
+        c.want("clk", Dir::In, Some(1));
+        let rst = c.want("rst", Dir::In, Some(1));
+        let iface = Interface::discover(&mut c, "");
+        c.finish(|input| input.starts_with("arg_"))?;
+        let (Some(rst), Some(iface)) = (rst, iface) else {
+            unreachable!("no problems, so every port is present")
+        };
+        let mut used = vec![false; config.port_memory.len()];
+        let mut kernel = Kernel::new(model, iface, &args, range, &config, &mut used)?;
+        if let Some(k) = used.iter().position(|u| !u) {
+            return Err(SimError::Argument(format!(
+                "memory configuration for `{}`, which is not a pointer argument",
+                config.port_memory[k].0
+            )));
         }
+        reset(model, rst, config.reset_cycles)?;
+        kernel.set_inputs(model);
+
+        let mut rng = StdRng::seed_from_u64(config.seed);
+        let mut scratch = Vec::new();
+        let mut cycle: u64 = 0;
+        loop {
+            model.set(kernel.iface.start, u64::from(cycle == 0));
+            kernel.drive(model, &mut rng, cycle);
+            model.eval()?;
+
+            let done = model.get(kernel.iface.done) != 0;
+            let busy = model.get(kernel.iface.busy) != 0;
+            if cycle == 0 {
+                kernel.check_idle_at_start(busy, done, cycle)?;
+            }
+            if done {
+                kernel.check_nothing_outstanding(cycle)?;
+                return Ok(kernel.into_stats(cycle));
+            }
+            if cycle >= 1 && !busy {
+                return Err(SimError::Protocol {
+                    cycle,
+                    message: "`busy` is low between the start and `done`".into(),
+                });
+            }
+            if cycle >= config.max_cycles {
+                return Err(SimError::Timeout {
+                    cycles: cycle,
+                    outstanding: kernel.outstanding(model),
+                });
+            }
+            kernel.transfer(model, mem, &mut rng, cycle, &mut scratch)?;
+            model.tick()?;
+            cycle += 1;
+        }
+    }
+}
+
+/// Resets the model: every input low, `rst` high for `cycles` cycles, then low.
+pub(crate) fn reset(model: &mut Model, rst: PortId, cycles: u32) -> Result<(), SimError> {
+    if cycles == 0 {
+        return Err(SimError::Argument("reset_cycles must be at least 1".into()));
+    }
+    for k in 0..model.ports().len() {
+        if model.ports()[k].dir == Dir::In {
+            model.set_wide(PortId(k as u32), &[]);
+        }
+    }
+    model.set(rst, 1);
+    model.ticks(u64::from(cycles))?;
+    model.set(rst, 0);
+    Ok(())
+}
+
+/// One launched kernel: its interface, argument values, NDRange and memory servers. The
+/// cycle discipline (drive, eval, check, transfer, tick) belongs to the caller, so one model
+/// can hold one kernel ([`KernelRun`]) or several ([`crate::SystemRun`]).
+pub(crate) struct Kernel {
+    pub(crate) iface: Interface,
+    args: Vec<(PortId, Vec<u32>)>,
+    range: NdRange,
+    ports: Vec<MemPort>,
+}
+
+impl Kernel {
+    /// Checks the arguments and the NDRange and sets up one memory server per pointer port.
+    /// Marks the entries of `config.port_memory` it uses in `used`.
+    pub(crate) fn new(
+        model: &Model,
+        iface: Interface,
+        args: &[(String, Vec<u32>)],
+        range: NdRange,
+        config: &RunConfig,
+        used: &mut [bool],
+    ) -> Result<Kernel, SimError> {
+        let ports = iface.memory_ports(model, config, used)?;
+        let args = iface.check_args(model, args)?;
         if range.local_size.contains(&0) {
             return Err(SimError::Argument(format!(
-                "local size {:?} has a zero dimension",
+                "{}local size {:?} has a zero dimension",
+                iface.of_kernel(),
                 range.local_size
             )));
         }
+        Ok(Kernel {
+            iface,
+            args,
+            range,
+            ports,
+        })
+    }
 
-        // Reset, with every input low.
-        for k in 0..model.ports().len() {
-            if model.ports()[k].dir == Dir::In {
-                model.set_wide(PortId(k as u32), &[]);
-            }
-        }
-        model.set(iface.rst, 1);
-        model.ticks(u64::from(config.reset_cycles))?;
-        model.set(iface.rst, 0);
-
-        for (port, words) in &arg_values {
+    /// Drives the argument and NDRange inputs (they stay until the end of the run).
+    pub(crate) fn set_inputs(&self, model: &mut Model) {
+        let (iface, range) = (&self.iface, &self.range);
+        for (port, words) in &self.args {
             model.set_wide(*port, words);
         }
         for d in 0..3 {
@@ -311,79 +408,111 @@ impl<'m> KernelRun<'m> {
         if let Some(p) = iface.work_dim {
             model.set(p, u64::from(range.work_dim));
         }
+    }
 
-        let mut rng = StdRng::seed_from_u64(config.seed);
-        let mut scratch = Vec::new();
-        let mut cycle: u64 = 0;
-        loop {
-            model.set(iface.start, u64::from(cycle == 0));
-            for p in &mut ports {
-                p.drive(model, &mut rng, cycle);
-            }
-            model.eval()?;
+    /// Memory's side of every handshake of this cycle (before `eval`).
+    pub(crate) fn drive(&mut self, model: &mut Model, rng: &mut StdRng, cycle: u64) {
+        for p in &mut self.ports {
+            p.drive(model, rng, cycle);
+        }
+    }
 
-            let done = model.get(iface.done) != 0;
-            let busy = model.get(iface.busy) != 0;
-            if cycle == 0 && (busy || done) {
-                return Err(SimError::Protocol {
-                    cycle,
-                    message: format!(
-                        "after reset the kernel must be idle, but busy={} done={} when start \
-                         is raised",
-                        u8::from(busy),
-                        u8::from(done)
-                    ),
-                });
-            }
-            if done {
-                if let Some(p) = ports
-                    .iter()
-                    .find(|p| !p.reads.is_empty() || !p.writes.is_empty())
-                {
-                    return Err(SimError::Protocol {
-                        cycle,
-                        message: format!(
-                            "`done` while port `{}` still has {} read responses and {} write \
-                             acknowledgements outstanding",
-                            p.name,
-                            p.reads.len(),
-                            p.writes.len()
-                        ),
-                    });
-                }
-                return Ok(RunStats {
-                    cycles: cycle,
-                    ports: ports.into_iter().map(|p| p.stats).collect(),
-                });
-            }
-            if cycle >= 1 && !busy {
-                return Err(SimError::Protocol {
-                    cycle,
-                    message: "`busy` is low between the start and `done`".into(),
-                });
-            }
-            if cycle >= config.max_cycles {
-                let outstanding = ports.iter().map(|p| p.outstanding(model)).collect();
-                return Err(SimError::Timeout {
-                    cycles: cycle,
-                    outstanding,
-                });
-            }
-            for p in &mut ports {
-                p.transfer(model, mem, &mut rng, cycle, &mut scratch)?;
-            }
-            model.tick()?;
-            cycle += 1;
+    /// The transfers of the coming edge (after `eval`); whether any request or response moved.
+    pub(crate) fn transfer(
+        &mut self,
+        model: &Model,
+        mem: &mut Memory,
+        rng: &mut StdRng,
+        cycle: u64,
+        scratch: &mut Vec<u32>,
+    ) -> Result<bool, SimError> {
+        let mut moved = false;
+        for p in &mut self.ports {
+            moved |= p.transfer(model, mem, rng, cycle, scratch)?;
+        }
+        Ok(moved)
+    }
+
+    /// A kernel must be idle when `start` is raised.
+    pub(crate) fn check_idle_at_start(
+        &self,
+        busy: bool,
+        done: bool,
+        cycle: u64,
+    ) -> Result<(), SimError> {
+        if !busy && !done {
+            return Ok(());
+        }
+        Err(SimError::Protocol {
+            cycle,
+            message: format!(
+                "{} must be idle when `start` is raised, but busy={} done={}",
+                self.iface.kernel(),
+                u8::from(busy),
+                u8::from(done)
+            ),
+        })
+    }
+
+    /// At `done` every request must have been answered.
+    pub(crate) fn check_nothing_outstanding(&self, cycle: u64) -> Result<(), SimError> {
+        match self
+            .ports
+            .iter()
+            .find(|p| !p.reads.is_empty() || !p.writes.is_empty())
+        {
+            None => Ok(()),
+            Some(p) => Err(SimError::Protocol {
+                cycle,
+                message: format!(
+                    "`done` while port `{}` still has {} read responses and {} write \
+                     acknowledgements outstanding",
+                    p.name,
+                    p.reads.len(),
+                    p.writes.len()
+                ),
+            }),
+        }
+    }
+
+    /// The first port on which the kernel holds a request valid in this cycle (after `eval`).
+    pub(crate) fn requesting(&self, model: &Model) -> Option<&str> {
+        self.ports
+            .iter()
+            .find(|p| {
+                let o = p.outstanding(model);
+                o.read_request_waiting || o.write_request_waiting
+            })
+            .map(|p| p.name.as_str())
+    }
+
+    /// The names of its pointer ports, with the kernel prefix.
+    pub(crate) fn port_names(&self) -> impl Iterator<Item = &str> {
+        self.ports.iter().map(|p| p.name.as_str())
+    }
+
+    pub(crate) fn outstanding(&self, model: &Model) -> Vec<Outstanding> {
+        self.ports.iter().map(|p| p.outstanding(model)).collect()
+    }
+
+    /// Statistics of a run that took `cycles` cycles from its start.
+    pub(crate) fn into_stats(self, cycles: u64) -> RunStats {
+        RunStats {
+            cycles,
+            ports: self.ports.into_iter().map(|p| p.stats).collect(),
         }
     }
 }
 
-/// The control ports of a kernel.
-struct Interface {
-    rst: PortId,
-    start: PortId,
-    busy: PortId,
-    done: PortId,
+/// The ports of one kernel, all named `<prefix><contract name>`: the prefix is empty for a
+/// kernel module on its own and `K__` for kernel `K` in a system top.
+pub(crate) struct Interface {
+    /// The kernel's name in messages (empty for a kernel on its own).
+    name: String,
+    prefix: String,
+    pub(crate) start: PortId,
+    pub(crate) busy: PortId,
+    pub(crate) done: PortId,
     global_size: [PortId; 3],
     /// Present only when the kernel observes the work-group structure of that dimension.
     local_size: [Option<PortId>; 3],
@@ -397,31 +526,36 @@ struct Interface {
 }
 
 impl Interface {
-    /// Checks the port list against the contract, reporting every problem at once.
-    fn discover(model: &Model) -> Result<Interface, SimError> {
-        let mut c = Checker {
-            model,
-            claimed: vec![false; model.ports().len()],
-            problems: Vec::new(),
+    /// Claims and checks the ports of the kernel `name` (empty: a kernel on its own, ports
+    /// without prefix; otherwise ports `name__*`), adding every problem to `c`. `None` when
+    /// there were problems.
+    pub(crate) fn discover(c: &mut Checker, name: &str) -> Option<Interface> {
+        let prefix = if name.is_empty() {
+            String::new()
+        } else {
+            format!("{name}__")
         };
-        c.want("clk", Dir::In, Some(1));
-        let rst = c.want("rst", Dir::In, Some(1));
-        let start = c.want("start", Dir::In, Some(1));
-        let busy = c.want("busy", Dir::Out, Some(1));
-        let done = c.want("done", Dir::Out, Some(1));
-        let mut dims =
-            |base: &str| [0, 1, 2].map(|d| c.want(&format!("{base}_{d}"), Dir::In, Some(32)));
-        let global_size = dims("global_size");
-        let local_size =
-            [0, 1, 2].map(|d| c.want_optional(&format!("local_size_{d}"), Dir::In, Some(32)));
-        let global_offset =
-            [0, 1, 2].map(|d| c.want_optional(&format!("global_offset_{d}"), Dir::In, Some(32)));
-        let work_dim = c.want_optional("work_dim", Dir::In, Some(32));
+        let model = c.model;
+        let problems_before = c.problems.len();
+        let port = |base: &str| format!("{prefix}{base}");
+        let start = c.want(&port("start"), Dir::In, Some(1));
+        let busy = c.want(&port("busy"), Dir::Out, Some(1));
+        let done = c.want(&port("done"), Dir::Out, Some(1));
+        let global_size =
+            [0, 1, 2].map(|d| c.want(&port(&format!("global_size_{d}")), Dir::In, Some(32)));
+        let local_size = [0, 1, 2]
+            .map(|d| c.want_optional(&port(&format!("local_size_{d}")), Dir::In, Some(32)));
+        let global_offset = [0, 1, 2]
+            .map(|d| c.want_optional(&port(&format!("global_offset_{d}")), Dir::In, Some(32)));
+        let work_dim = c.want_optional(&port("work_dim"), Dir::In, Some(32));
 
         let mut pointers: Vec<(String, bool, bool)> = Vec::new();
         for p in model.ports() {
+            let Some(rest) = p.name.strip_prefix(&prefix) else {
+                continue;
+            };
             for (suffix, read) in [("_rreq_valid", true), ("_wreq_valid", false)] {
-                if let Some(name) = p.name.strip_suffix(suffix) {
+                if let Some(name) = rest.strip_suffix(suffix) {
                     if p.dir != Dir::Out || name.is_empty() {
                         continue;
                     }
@@ -434,50 +568,49 @@ impl Interface {
             }
         }
         for (name, read, write) in &pointers {
-            c.want(&format!("arg_{name}"), Dir::In, Some(32));
+            let ch = |channel: &str| format!("{prefix}{name}_{channel}");
+            c.want(&port(&format!("arg_{name}")), Dir::In, Some(32));
             let mut widths = Vec::new();
             if *read {
-                c.want(&format!("{name}_rreq_valid"), Dir::Out, Some(1));
-                c.want(&format!("{name}_rreq_ready"), Dir::In, Some(1));
-                c.want(&format!("{name}_rreq_addr"), Dir::Out, Some(32));
-                c.want(&format!("{name}_rresp_valid"), Dir::In, Some(1));
-                c.want(&format!("{name}_rresp_ready"), Dir::Out, Some(1));
-                let id = c.want(&format!("{name}_rresp_data"), Dir::In, None);
+                c.want(&ch("rreq_valid"), Dir::Out, Some(1));
+                c.want(&ch("rreq_ready"), Dir::In, Some(1));
+                c.want(&ch("rreq_addr"), Dir::Out, Some(32));
+                c.want(&ch("rresp_valid"), Dir::In, Some(1));
+                c.want(&ch("rresp_ready"), Dir::Out, Some(1));
+                let id = c.want(&ch("rresp_data"), Dir::In, None);
                 widths.extend(id.map(|id| model.spec(id).width));
             }
             if *write {
-                c.want(&format!("{name}_wreq_valid"), Dir::Out, Some(1));
-                c.want(&format!("{name}_wreq_ready"), Dir::In, Some(1));
-                c.want(&format!("{name}_wreq_addr"), Dir::Out, Some(32));
-                c.want(&format!("{name}_wresp_valid"), Dir::In, Some(1));
-                c.want(&format!("{name}_wresp_ready"), Dir::Out, Some(1));
-                let id = c.want(&format!("{name}_wreq_data"), Dir::Out, None);
+                c.want(&ch("wreq_valid"), Dir::Out, Some(1));
+                c.want(&ch("wreq_ready"), Dir::In, Some(1));
+                c.want(&ch("wreq_addr"), Dir::Out, Some(32));
+                c.want(&ch("wresp_valid"), Dir::In, Some(1));
+                c.want(&ch("wresp_ready"), Dir::Out, Some(1));
+                let id = c.want(&ch("wreq_data"), Dir::Out, None);
                 widths.extend(id.map(|id| model.spec(id).width));
             }
             if let Some(&w) = widths.first() {
                 if widths.iter().any(|&x| x != w) {
                     c.problems.push(format!(
-                        "`{name}_rresp_data` and `{name}_wreq_data` differ in width"
+                        "`{}` and `{}` differ in width",
+                        ch("rresp_data"),
+                        ch("wreq_data")
                     ));
                 } else if w < 8 || w % 8 != 0 || !(w / 8).is_power_of_two() {
                     c.problems.push(format!(
-                        "pointer `{name}` has element width {w}; it must be 8 times a power of two"
+                        "pointer `{prefix}{name}` has element width {w}; it must be 8 times a \
+                         power of two"
                     ));
                 }
             }
         }
-        for (k, p) in model.ports().iter().enumerate() {
-            if p.dir == Dir::In && !c.claimed[k] && !p.name.starts_with("arg_") {
-                c.problems
-                    .push(format!("input `{}` is not part of the interface", p.name));
-            }
-        }
-        if !c.problems.is_empty() {
-            return Err(SimError::Interface(c.problems.join("; ")));
+        if c.problems.len() > problems_before {
+            return None;
         }
         let some = |p: Option<PortId>| p.expect("no problems, so present");
-        Ok(Interface {
-            rst: some(rst),
+        Some(Interface {
+            name: name.to_string(),
+            prefix,
             start: some(start),
             busy: some(busy),
             done: some(done),
@@ -489,34 +622,55 @@ impl Interface {
         })
     }
 
+    /// "the kernel" or "kernel `K`", for messages.
+    pub(crate) fn kernel(&self) -> String {
+        if self.name.is_empty() {
+            "the kernel".to_string()
+        } else {
+            format!("kernel `{}`", self.name)
+        }
+    }
+
+    /// "" or "kernel `K`: ", to begin messages with.
+    fn of_kernel(&self) -> String {
+        if self.name.is_empty() {
+            String::new()
+        } else {
+            format!("kernel `{}`: ", self.name)
+        }
+    }
+
     /// Resolves user arguments to `arg_*` ports; every argument must be given exactly once.
     fn check_args(
         &self,
         model: &Model,
         args: &[(String, Vec<u32>)],
     ) -> Result<Vec<(PortId, Vec<u32>)>, SimError> {
+        let arg_prefix = format!("{}arg_", self.prefix);
         let all: Vec<&str> = model
             .ports()
             .iter()
-            .filter_map(|p| p.name.strip_prefix("arg_"))
+            .filter_map(|p| p.name.strip_prefix(&arg_prefix))
             .collect();
+        let of = self.of_kernel();
         let mut out = Vec::new();
         for (name, words) in args {
-            let Some(id) = model.port(&format!("arg_{name}")) else {
+            let Some(id) = model.port(&format!("{arg_prefix}{name}")) else {
                 return Err(SimError::Argument(format!(
-                    "the kernel has no argument `{name}`; its arguments are: {}",
+                    "{} has no argument `{name}`; its arguments are: {}",
+                    self.kernel(),
                     all.join(", ")
                 )));
             };
             if out.iter().any(|(p, _)| *p == id) {
                 return Err(SimError::Argument(format!(
-                    "argument `{name}` is given twice"
+                    "{of}argument `{name}` is given twice"
                 )));
             }
             let width = model.spec(id).width;
             if !fits(words, width) {
                 return Err(SimError::Argument(format!(
-                    "the value of argument `{name}` does not fit in {width} bits"
+                    "{of}the value of argument `{name}` does not fit in {width} bits"
                 )));
             }
             out.push((id, words.clone()));
@@ -528,32 +682,33 @@ impl Interface {
             .collect();
         if !missing.is_empty() {
             return Err(SimError::Argument(format!(
-                "arguments not given: {}",
+                "{of}arguments not given: {}",
                 missing.join(", ")
             )));
         }
         Ok(out)
     }
 
-    fn memory_ports(&self, model: &Model, config: &RunConfig) -> Result<Vec<MemPort>, SimError> {
-        for (name, _) in &config.port_memory {
-            if !self.pointers.iter().any(|(n, _, _)| n == name) {
-                return Err(SimError::Argument(format!(
-                    "memory configuration for `{name}`, which is not a pointer argument"
-                )));
-            }
-        }
+    /// One memory server per pointer port; `config.port_memory` entries are looked up by
+    /// `<prefix><pointer>` and marked in `used`.
+    fn memory_ports(
+        &self,
+        model: &Model,
+        config: &RunConfig,
+        used: &mut [bool],
+    ) -> Result<Vec<MemPort>, SimError> {
         let id = |s: String| model.port(&s).expect("checked by discover");
         let mut out = Vec::new();
-        for (name, read, write) in &self.pointers {
-            let cfg = config
-                .port_memory
-                .iter()
-                .rev()
-                .find(|(n, _)| n == name)
-                .map_or(&config.memory, |(_, c)| c)
+        for (local, read, write) in &self.pointers {
+            let name = format!("{}{local}", self.prefix);
+            let chosen = config.port_memory.iter().rposition(|(n, _)| *n == name);
+            if let Some(k) = chosen {
+                used[k] = true;
+            }
+            let cfg = chosen
+                .map_or(&config.memory, |k| &config.port_memory[k].1)
                 .clone();
-            cfg.validate(name)?;
+            cfg.validate(&name)?;
             let data = if *read {
                 format!("{name}_rresp_data")
             } else {
@@ -561,7 +716,6 @@ impl Interface {
             };
             let bytes = model.spec(id(data)).width / 8;
             out.push(MemPort {
-                name: name.clone(),
                 bytes,
                 read: read.then(|| ReadPorts {
                     req_valid: id(format!("{name}_rreq_valid")),
@@ -587,10 +741,11 @@ impl Interface {
                 rresp_valid: false,
                 wresp_valid: false,
                 stats: PortStats {
-                    name: name.clone(),
+                    name: local.clone(),
                     element_bytes: bytes,
                     ..PortStats::default()
                 },
+                name,
             });
         }
         Ok(out)
@@ -598,21 +753,34 @@ impl Interface {
 }
 
 /// Collects interface problems while claiming the ports the contract names.
-struct Checker<'a> {
-    model: &'a Model,
+pub(crate) struct Checker<'a> {
+    pub(crate) model: &'a Model,
     claimed: Vec<bool>,
-    problems: Vec<String>,
+    pub(crate) problems: Vec<String>,
 }
 
-impl Checker<'_> {
-    /// Port `name` with direction `dir` and, if given, `width`.
+impl<'a> Checker<'a> {
+    pub(crate) fn new(model: &'a Model) -> Checker<'a> {
+        Checker {
+            model,
+            claimed: vec![false; model.ports().len()],
+            problems: Vec::new(),
+        }
+    }
+
     /// A port the contract allows a kernel to omit; checked like `want` when present.
-    fn want_optional(&mut self, name: &str, dir: Dir, width: Option<u32>) -> Option<PortId> {
+    pub(crate) fn want_optional(
+        &mut self,
+        name: &str,
+        dir: Dir,
+        width: Option<u32>,
+    ) -> Option<PortId> {
         self.model.port(name)?;
         self.want(name, dir, width)
     }
 
-    fn want(&mut self, name: &str, dir: Dir, width: Option<u32>) -> Option<PortId> {
+    /// Port `name` with direction `dir` and, if given, `width`.
+    pub(crate) fn want(&mut self, name: &str, dir: Dir, width: Option<u32>) -> Option<PortId> {
         let Some(id) = self.model.port(name) else {
             let w = width.map(|w| format!(" ({w} bit{})", if w == 1 { "" } else { "s" }));
             self.problems.push(format!(
@@ -634,6 +802,26 @@ impl Checker<'_> {
             ));
         }
         Some(id)
+    }
+
+    pub(crate) fn claimed(&self, id: PortId) -> bool {
+        self.claimed[id.index()]
+    }
+
+    /// Every input must have been claimed or be an argument (`is_arg`); then all problems
+    /// found are one [`SimError::Interface`].
+    pub(crate) fn finish(mut self, is_arg: impl Fn(&str) -> bool) -> Result<(), SimError> {
+        for (k, p) in self.model.ports().iter().enumerate() {
+            if p.dir == Dir::In && !self.claimed[k] && !is_arg(&p.name) {
+                self.problems
+                    .push(format!("input `{}` is not part of the interface", p.name));
+            }
+        }
+        if self.problems.is_empty() {
+            Ok(())
+        } else {
+            Err(SimError::Interface(self.problems.join("; ")))
+        }
     }
 }
 
@@ -725,7 +913,8 @@ impl MemPort {
         }
     }
 
-    /// Performs the transfers of the coming edge (after the model was evaluated).
+    /// Performs the transfers of the coming edge (after the model was evaluated); whether any
+    /// request or response moved.
     fn transfer(
         &mut self,
         model: &Model,
@@ -733,11 +922,13 @@ impl MemPort {
         rng: &mut StdRng,
         cycle: u64,
         scratch: &mut Vec<u32>,
-    ) -> Result<(), SimError> {
+    ) -> Result<bool, SimError> {
+        let mut moved = false;
         if let Some(r) = &self.read {
             if self.rresp_valid {
                 if model.get(r.resp_ready) != 0 {
                     self.reads.pop_front();
+                    moved = true;
                 } else {
                     self.stats.read_response_blocked_cycles += 1;
                 }
@@ -757,6 +948,7 @@ impl MemPort {
                         data: data.into_boxed_slice(),
                     });
                     self.stats.reads += 1;
+                    moved = true;
                     self.stats.max_outstanding_reads =
                         self.stats.max_outstanding_reads.max(self.reads.len());
                 } else {
@@ -768,6 +960,7 @@ impl MemPort {
             if self.wresp_valid {
                 if model.get(w.resp_ready) != 0 {
                     self.writes.pop_front();
+                    moved = true;
                 } else {
                     self.stats.write_response_blocked_cycles += 1;
                 }
@@ -784,6 +977,7 @@ impl MemPort {
                     let lat = rng.random_range(self.cfg.write_latency.clone());
                     self.writes.push_back(cycle + u64::from(lat));
                     self.stats.writes += 1;
+                    moved = true;
                     self.stats.max_outstanding_writes =
                         self.stats.max_outstanding_writes.max(self.writes.len());
                 } else {
@@ -791,7 +985,7 @@ impl MemPort {
                 }
             }
         }
-        Ok(())
+        Ok(moved)
     }
 
     fn check(&self, mem: &Memory, addr: u32, write: bool, cycle: u64) -> Result<(), SimError> {

@@ -98,8 +98,9 @@ template <class F> int guarded(Inst* i, F f) {{
     for p in ports {
         let _ = writeln!(
             s,
-            "static_assert(sizeof(std::declval<Vmodel&>().{n}) == {b}, \
+            "static_assert(sizeof(std::declval<Vmodel&>().{m}) == {b}, \
              \"port `{n}` is not {w} bits wide in the Verilog\");",
+            m = member_name(&p.name),
             n = p.name,
             b = storage_bytes(p.width),
             w = p.width
@@ -172,7 +173,7 @@ OCLHLS_API void* oclhls_port(void* p, uint32_t index) {{
         let _ = writeln!(
             s,
             "    case {k}: return static_cast<void*>(&t->{});",
-            p.name
+            member_name(&p.name)
         );
     }
     let _ = write!(
@@ -216,6 +217,21 @@ OCLHLS_API int oclhls_tick(void* p, uint64_t n) {{
     s
 }
 
+/// The C++ member name Verilator gives port `name`: it escapes every `__` (scanning left to
+/// right) as `___05F` (`_` and the hex code of `_`), so `pipe__p__count` is
+/// `pipe___05Fp___05Fcount`. System tops use `__` to separate kernel and port names.
+pub(crate) fn member_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(k) = rest.find("__") {
+        out.push_str(&rest[..k]);
+        out.push_str("___05F");
+        rest = &rest[k + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,6 +246,24 @@ mod tests {
         assert_eq!(storage_bytes(64), 8);
         assert_eq!(storage_bytes(65), 12);
         assert_eq!(storage_bytes(128), 16);
+    }
+
+    #[test]
+    fn member_names_follow_verilator() {
+        // As in the headers Verilator 5 writes for these port names.
+        for (port, member) in [
+            ("clk", "clk"),
+            ("a__b", "a___05Fb"),
+            ("x___y", "x___05F_y"),
+            ("_z__", "_z___05F"),
+            ("__w", "___05Fw"),
+            ("pipe__p__count", "pipe___05Fp___05Fcount"),
+        ] {
+            assert_eq!(member_name(port), member, "{port}");
+        }
+        let s = generate(&[PortSpec::output("k__done", 1)], false);
+        assert!(s.contains("case 0: return static_cast<void*>(&t->k___05Fdone);"));
+        assert!(s.contains("sizeof(std::declval<Vmodel&>().k___05Fdone) == 1, \"port `k__done`"));
     }
 
     #[test]
