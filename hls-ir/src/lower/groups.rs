@@ -58,6 +58,7 @@ fn has_barrier(p: &Program, stmts: &[Stmt], seen: &mut BTreeSet<FuncId>) -> bool
             builtin: Builtin::Barrier,
             ..
         } => found = true,
+        ExprKind::Builtin { builtin, .. } if is_collective(*builtin) => found = true,
         ExprKind::Call { func, .. } => calls.push(*func),
         _ => {}
     });
@@ -65,6 +66,40 @@ fn has_barrier(p: &Program, stmts: &[Stmt], seen: &mut BTreeSet<FuncId>) -> bool
         || calls
             .into_iter()
             .any(|c| seen.insert(c) && has_barrier(p, &p.func(c).body.stmts, seen))
+}
+
+/// Work-group (and sub-group: a sub-group is the whole work-group here) pipe reservations and
+/// commits: like a barrier, they split the kernel, and they run once per work-group.
+fn is_collective(b: Builtin) -> bool {
+    matches!(
+        b,
+        Builtin::WorkGroupReserveReadPipe
+            | Builtin::WorkGroupReserveWritePipe
+            | Builtin::WorkGroupCommitReadPipe
+            | Builtin::WorkGroupCommitWritePipe
+            | Builtin::SubGroupReserveReadPipe
+            | Builtin::SubGroupReserveWritePipe
+            | Builtin::SubGroupCommitReadPipe
+            | Builtin::SubGroupCommitWritePipe
+    )
+}
+
+/// `x = work_group_reserve_*(...)`, `reserve_id_t x = ...;` or `work_group_commit_*(...);`:
+/// a statement whose only work is a collective, lowered once per work-group.
+fn is_collective_stmt(s: &Stmt) -> bool {
+    let collective = |e: &Expr| matches!(&e.kind, ExprKind::Builtin { builtin, .. } if is_collective(*builtin));
+    match &s.kind {
+        StmtKind::Expr(e) => {
+            collective(e)
+                || matches!(&e.kind, ExprKind::Assign { lhs, rhs, .. }
+                    if matches!(lhs.kind, ExprKind::Var(_)) && collective(rhs))
+        }
+        StmtKind::Decl {
+            init: Some(frontend::ast::Init::Expr(e)),
+            ..
+        } => collective(e),
+        _ => false,
+    }
 }
 
 fn is_barrier_stmt(s: &Stmt) -> bool {
@@ -86,6 +121,13 @@ impl<'a> Lower<'a> {
     pub(super) fn group_block(&mut self, stmts: &[Stmt]) {
         let mut pending: Vec<&Stmt> = Vec::new();
         for s in stmts {
+            // A declaration without initialiser does nothing: declaring it in work-group code
+            // lets work-group code (a collective) assign it too.
+            if matches!(s.kind, StmtKind::Decl { init: None, var } if !matches!(self.p.var(var).ty, Type::Array(..)))
+            {
+                self.stmt(s);
+                continue;
+            }
             if !stmt_has_barrier(self.p, s) {
                 pending.push(s);
                 continue;
@@ -97,6 +139,8 @@ impl<'a> Lower<'a> {
                     // the next starts, so later loads may read what earlier phases stored.
                     self.stores.clear();
                 }
+                // Once per work-group, between the phases before and after it.
+                _ if is_collective_stmt(s) => self.stmt(s),
                 StmtKind::Block(b) => self.group_block(&b.stmts),
                 StmtKind::If { cond, then, els } => {
                     let c = self.cond(cond);

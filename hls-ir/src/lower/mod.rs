@@ -92,6 +92,8 @@ struct Lower<'a> {
     groups: groups::Groups,
     /// Pipes and their ops.
     pipes: pipes::Pipes,
+    /// `local` scalar variables: their one-element on-chip memory.
+    local_scalars: BTreeMap<VarId, MemId>,
 }
 
 /// Lower one kernel. Errors make the result `Err`; warnings (things lowered in a simpler way
@@ -134,6 +136,7 @@ pub fn lower_kernel_with_warnings(
         onchip: BTreeMap::new(),
         groups: groups::Groups::default(),
         pipes: pipes::Pipes::default(),
+        local_scalars: BTreeMap::new(),
     };
     let t = l.konst(1, Ty::BOOL, f.span);
     let fl = l.konst(0, Ty::BOOL, f.span);
@@ -419,6 +422,12 @@ impl<'a> Lower<'a> {
             StmtKind::Decl { var, init } if matches!(self.p.var(*var).ty, Type::Array(..)) => {
                 self.declare_array(*var, init.as_ref(), s.span)
             }
+            StmtKind::Decl { var, init: None }
+                if self.p.var(*var).space == AddrSpace::Local
+                    && matches!(self.p.var(*var).ty, Type::Scalar(_) | Type::ReserveId) =>
+            {
+                self.declare_local_scalar(*var, s.span)
+            }
             StmtKind::Decl { var, init } => {
                 let info = self.p.var(*var);
                 if info.space != AddrSpace::Private
@@ -666,6 +675,8 @@ impl<'a> Lower<'a> {
                 Val::Undef => match &self.p.var(var).ty {
                     // Indeterminate in C; start from 0 so the hardware is deterministic.
                     Type::Scalar(k) => self.konst(0, scalar_ty(*k), span),
+                    // `CLK_NULL_RESERVE_ID`.
+                    Type::ReserveId => self.konst(0, Ty::I32, span),
                     _ => continue,
                 },
             };
@@ -901,6 +912,53 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// A `local` scalar (or `local reserve_id_t`): one element of on-chip memory, shared by
+    /// the work-group.
+    fn declare_local_scalar(&mut self, var: VarId, span: Span) {
+        let info = self.p.var(var);
+        let (elem, bytes) = match &info.ty {
+            Type::Scalar(k) => (scalar_ty(*k), k.size_bytes()),
+            _ => (Ty::I32, 4),
+        };
+        let mem = MemId::from_index(self.k.mems.len());
+        self.k.mems.push(Memory {
+            name: info.name.clone(),
+            kind: MemKind::Local { len: 1 },
+            elem: if elem == Ty::BOOL { Ty::Int(8) } else { elem },
+            elem_bytes: bytes,
+            span,
+        });
+        self.local_scalars.insert(var, mem);
+    }
+
+    fn local_scalar_load(&mut self, var: VarId, span: Span) -> OpId {
+        let mem = self.local_scalars[&var];
+        let elem = self.k.mem(mem).elem;
+        let addr = self.konst(0, Ty::I32, span);
+        let pred = self.effect_pred(span);
+        let id = self.op(OpKind::Load { mem }, elem, span, &[addr, pred]);
+        self.order_onchip(id, mem, false);
+        if matches!(self.p.var(var).ty, Type::Scalar(ScalarKind::Bool)) {
+            let z = self.konst(0, elem, span);
+            return self.cmp(CmpOp::Ne, id, z, span);
+        }
+        id
+    }
+
+    fn local_scalar_store(&mut self, var: VarId, data: OpId, span: Span) {
+        let mem = self.local_scalars[&var];
+        let elem = self.k.mem(mem).elem;
+        let data = self.resize(data, elem, false, span);
+        let addr = self.konst(0, Ty::I32, span);
+        let pred = self.effect_pred(span);
+        let st = self.op(OpKind::Store { mem }, Ty::Token, span, &[addr, data, pred]);
+        self.order_onchip(st, mem, true);
+        if let Some(&prev) = self.stores.get(&mem).and_then(|v| v.last()) {
+            self.k.add_dep(prev, st, Dep::Order { distance: 0 });
+        }
+        self.stores.entry(mem).or_default().push(st);
+    }
+
     fn name_value(&mut self, v: Val, name: &str) {
         if let Val::Scalar(id) = v {
             let op = self.k.op_mut(id);
@@ -1029,6 +1087,9 @@ impl<'a> Lower<'a> {
             ExprKind::FloatLit(_) => {
                 self.unsupported(span, "floating-point arithmetic");
                 Val::Undef
+            }
+            ExprKind::Var(v) if self.local_scalars.contains_key(v) => {
+                Val::Scalar(self.local_scalar_load(*v, span))
             }
             ExprKind::Var(v) => match self.env.vars.get(v) {
                 Some(val) => *val,
@@ -1334,6 +1395,14 @@ impl<'a> Lower<'a> {
 
     fn assign(&mut self, lhs: &Expr, v: Val, span: Span) {
         match &lhs.kind {
+            ExprKind::Var(var) if self.local_scalars.contains_key(var) => {
+                let data = match v {
+                    Val::Scalar(d) => d,
+                    Val::Ptr { addr, .. } => addr,
+                    Val::Undef => return,
+                };
+                self.local_scalar_store(*var, data, span);
+            }
             ExprKind::Var(var) => {
                 let name = self.p.var(*var).name.clone();
                 // After `break`/`continue` the rest of the iteration must not change variables

@@ -407,13 +407,15 @@ impl Lower<'_> {
         let Some(p) = self.pipe_of(&args[0], side) else {
             return Some(Val::Undef);
         };
-        if scope != ReserveScope::WorkItem {
+        // Work-group (and sub-group) forms run in work-group code, once per group (see
+        // `groups`): there they are the group's one reservation or commit.
+        if scope != ReserveScope::WorkItem && (self.k.work_groups.is_none() || self.groups.phase.is_some()) {
             self.diags.push(
                 Diagnostic::error(
                     span,
-                    "work-group and sub-group pipe reservations are not yet built in hardware",
+                    "this work-group pipe function is not yet supported by the hardware path here",
                 )
-                .note("reserve in one work-item and share the id through a `local reserve_id_t` after a barrier, as in the pipes tutorial"),
+                .note("write it as a statement of its own in the kernel body (`r = work_group_reserve_write_pipe(p, n);`, `work_group_commit_write_pipe(p, r);`), not inside an expression, a loop or a helper function"),
             );
             return Some(Val::Undef);
         }
@@ -474,7 +476,12 @@ impl Lower<'_> {
                     self.status(ok, span)
                 }
             }
-            B::ReserveReadPipe | B::ReserveWritePipe => {
+            B::ReserveReadPipe
+            | B::ReserveWritePipe
+            | B::WorkGroupReserveReadPipe
+            | B::WorkGroupReserveWritePipe
+            | B::SubGroupReserveReadPipe
+            | B::SubGroupReserveWritePipe => {
                 let n = self.scalar(&args[1]);
                 let n = self.resize(n, Ty::I32, false, span);
                 let kind = OpKind::PipeReserve {
