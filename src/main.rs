@@ -248,7 +248,11 @@ fn build(
                 eprintln!(
                     "error: {} has no test named `{name}` (tests: {})",
                     file.display(),
-                    tf.tests.iter().map(|t| format!("`{}`", t.name)).collect::<Vec<_>>().join(", ")
+                    tf.tests
+                        .iter()
+                        .map(|t| format!("`{}`", t.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 );
                 return Ok(ExitCode::from(1));
             };

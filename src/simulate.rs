@@ -266,10 +266,8 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
                 "the kernel file does not compile:\n{e}"
             ))),
             (Ok((c, dir)), Some(m)) => match &fronts[&key] {
-                Ok((_, prog)) => {
-                    crate::simulate_system::run(a, &toolchain, c, prog, dir, t, m)
-                        .map_err(TestError::Other)
-                }
+                Ok((_, prog)) => crate::simulate_system::run(a, &toolchain, c, prog, dir, t, m)
+                    .map_err(TestError::Other),
                 Err(e) => Err(TestError::Other(e.clone())),
             },
             (Ok((c, dir)), None) => run_test(a, &toolchain, c, dir, t, &emu.outputs),

@@ -26,7 +26,8 @@ pub fn run(
     let plan = crate::system::from_test(c, m, &module)?;
     let top = plan.top(c);
     let sys_dir = dir.join("systems");
-    std::fs::create_dir_all(&sys_dir).map_err(|e| format!("cannot create {}: {e}", sys_dir.display()))?;
+    std::fs::create_dir_all(&sys_dir)
+        .map_err(|e| format!("cannot create {}: {e}", sys_dir.display()))?;
     let mut files: Vec<PathBuf> = Vec::new();
     for (name, text) in rtl_templates::support_files()
         .into_iter()
@@ -61,7 +62,8 @@ pub fn run(
         files,
         ports,
     };
-    let built = sim::build_model(tc, &src, &sim::BuildOptions::default()).map_err(|e| e.to_string())?;
+    let built =
+        sim::build_model(tc, &src, &sim::BuildOptions::default()).map_err(|e| e.to_string())?;
     let mut model = built.instantiate().map_err(|e| e.to_string())?;
     let mut mem = sim::Memory::new();
     // Buffers: shared bytes, one allocation each.
@@ -82,11 +84,16 @@ pub fn run(
         let iface = &kc.rtl.interface;
         let mut launch = sim::Launch::new(&iface.module);
         for arg in &l.args {
-            let ap = iface
-                .args
-                .get(arg.index as usize)
-                .ok_or_else(|| format!("line {}: kernel `{}` has no argument {}", arg.line, l.kernel, arg.index))?;
-            let port = ap.port.as_ref().map(|p| p.trim_start_matches("arg_").to_string());
+            let ap = iface.args.get(arg.index as usize).ok_or_else(|| {
+                format!(
+                    "line {}: kernel `{}` has no argument {}",
+                    arg.line, l.kernel, arg.index
+                )
+            })?;
+            let port = ap
+                .port
+                .as_ref()
+                .map(|p| p.trim_start_matches("arg_").to_string());
             match (&arg.value, ap.kind) {
                 (LaunchArgValue::Pipe(_), "pipe") => {}
                 (LaunchArgValue::Buffer(b), "global") => {
@@ -164,12 +171,19 @@ pub fn run(
         memory,
         ..Default::default()
     };
-    let stats = run.config(config).run(&mut mem).map_err(|e| e.to_string())?;
+    let stats = run
+        .config(config)
+        .run(&mut mem)
+        .map_err(|e| e.to_string())?;
     // The expected values (the emulator meets them too, or the caller reports it).
     let (_, checks) = emulate::run_spec(prog, t)?;
     let mut buffers = Vec::new();
     for &(addr, size) in &addrs {
-        buffers.push(mem.read_bytes(addr, size).map_err(|e| e.to_string())?.to_vec());
+        buffers.push(
+            mem.read_bytes(addr, size)
+                .map_err(|e| e.to_string())?
+                .to_vec(),
+        );
     }
     emulate::check_outputs(&checks, &buffers).map_err(|m| format!("Verilator: {m}"))?;
     let pipes: Vec<String> = stats

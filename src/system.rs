@@ -130,7 +130,13 @@ fn add_program_scope(
 ) -> Result<(), String> {
     let mut by_name: BTreeMap<String, usize> = BTreeMap::new();
     for (li, &k) in kernels.iter().enumerate() {
-        for p in c.kernels[k].rtl.interface.pipes.iter().filter(|p| p.program_scope) {
+        for p in c.kernels[k]
+            .rtl
+            .interface
+            .pipes
+            .iter()
+            .filter(|p| p.program_scope)
+        {
             let idx = *by_name.entry(p.name.clone()).or_insert_with(|| {
                 pipes.push(SystemPipe {
                     name: p.name.clone(),
@@ -171,10 +177,21 @@ pub fn from_source(c: &Compiled, module: &str) -> Result<Option<Plan>, String> {
     let mut pipes = Vec::new();
     add_program_scope(c, &kernels, &mut pipes)?;
     // Pipe arguments, grouped by packet type.
-    let mut by_type: BTreeMap<String, (Vec<(usize, String, String, u32)>, Vec<(usize, String, String, u32)>)> =
-        BTreeMap::new();
+    let mut by_type: BTreeMap<
+        String,
+        (
+            Vec<(usize, String, String, u32)>,
+            Vec<(usize, String, String, u32)>,
+        ),
+    > = BTreeMap::new();
     for (li, &k) in kernels.iter().enumerate() {
-        for p in c.kernels[k].rtl.interface.pipes.iter().filter(|p| !p.program_scope) {
+        for p in c.kernels[k]
+            .rtl
+            .interface
+            .pipes
+            .iter()
+            .filter(|p| !p.program_scope)
+        {
             let e = by_type.entry(p.packet_type.clone()).or_default();
             let item = (li, p.prefix.clone(), p.name.clone(), p.packet_bits);
             if p.write {
@@ -190,7 +207,10 @@ pub fn from_source(c: &Compiled, module: &str) -> Result<Option<Plan>, String> {
             let (wk, wp, wn, bits) = w[0].clone();
             let (rk, rp, rn, _) = r[0].clone();
             pipes.push(SystemPipe {
-                name: format!("{}_{wn}_to_{}_{rn}", c.kernels[wk].ir.name, c.kernels[rk].ir.name),
+                name: format!(
+                    "{}_{wn}_to_{}_{rn}",
+                    c.kernels[wk].ir.name, c.kernels[rk].ir.name
+                ),
                 packet_bits: bits,
                 depth: DEFAULT_PIPE_DEPTH,
                 max_reservations: hls_ir::lower::PIPE_MAX_RESERVATIONS,
@@ -228,13 +248,18 @@ pub fn from_source(c: &Compiled, module: &str) -> Result<Option<Plan>, String> {
 }
 
 /// Writes the system top (`<module>.v`) and the FIFO modules into `dir`; returns the top's path.
-pub fn write(c: &Compiled, plan: &Plan, dir: &std::path::Path) -> anyhow::Result<std::path::PathBuf> {
+pub fn write(
+    c: &Compiled,
+    plan: &Plan,
+    dir: &std::path::Path,
+) -> anyhow::Result<std::path::PathBuf> {
     use anyhow::Context;
     for (name, text) in rtl_templates::system::system_support_files() {
         let p = dir.join(name);
         std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))?;
     }
     let p = dir.join(format!("{}.v", plan.module));
-    std::fs::write(&p, plan.top(c).verilog).with_context(|| format!("cannot write {}", p.display()))?;
+    std::fs::write(&p, plan.top(c).verilog)
+        .with_context(|| format!("cannot write {}", p.display()))?;
     Ok(p)
 }

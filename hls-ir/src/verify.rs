@@ -8,7 +8,7 @@
 
 use crate::ids::{LoopId, OpId};
 use crate::kernel::{Dep, Kernel};
-use crate::ops::{BinOp, ConvOp, OpKind, UnOp, PipeSide};
+use crate::ops::{BinOp, ConvOp, OpKind, PipeSide, UnOp};
 use crate::types::Ty;
 
 #[derive(Debug, thiserror::Error)]
@@ -157,18 +157,28 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
             ),
             OpKind::PipeRead { pipe, reserved, .. } | OpKind::PipeWrite { pipe, reserved, .. } => {
                 let read = matches!(op.kind, OpKind::PipeRead { .. });
-                check(pipe.index() < k.pipes.len(), "names a pipe that does not exist");
+                check(
+                    pipe.index() < k.pipes.len(),
+                    "names a pipe that does not exist",
+                );
                 if pipe.index() < k.pipes.len() {
                     let p = &k.pipes[pipe.index()];
                     let w = p.packet_bits as u16;
-                    let side = if read { PipeSide::Read } else { PipeSide::Write };
+                    let side = if read {
+                        PipeSide::Read
+                    } else {
+                        PipeSide::Write
+                    };
                     check(p.side == side, "accesses the pipe on its other side");
                     if read {
                         check(op.ty == Ty::Int(w + 1), "is not status + packet wide");
                     } else {
                         check(op.ty == Ty::BOOL, "status is not i1");
                         let d = operands.len().saturating_sub(2);
-                        check(ty(operands[d]) == Ty::Int(w), "packet is not the pipe's width");
+                        check(
+                            ty(operands[d]) == Ty::Int(w),
+                            "packet is not the pipe's width",
+                        );
                     }
                 }
                 if *reserved {
@@ -177,9 +187,15 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
                 }
             }
             OpKind::PipeReserve { pipe, side, .. } | OpKind::PipeCommit { pipe, side, .. } => {
-                check(pipe.index() < k.pipes.len(), "names a pipe that does not exist");
+                check(
+                    pipe.index() < k.pipes.len(),
+                    "names a pipe that does not exist",
+                );
                 if pipe.index() < k.pipes.len() {
-                    check(k.pipes[pipe.index()].side == *side, "names the pipe's other side");
+                    check(
+                        k.pipes[pipe.index()].side == *side,
+                        "names the pipe's other side",
+                    );
                 }
                 check(ty(operands[0]) == Ty::I32, "count or reserve id is not i32");
                 let want = if matches!(op.kind, OpKind::PipeReserve { .. }) {
@@ -190,7 +206,10 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
                 check(op.ty == want, "has the wrong result type");
             }
             OpKind::PipeQuery { pipe, .. } => {
-                check(pipe.index() < k.pipes.len(), "names a pipe that does not exist");
+                check(
+                    pipe.index() < k.pipes.len(),
+                    "names a pipe that does not exist",
+                );
                 check(op.ty == Ty::I32, "is not i32");
             }
             _ => {}

@@ -883,7 +883,10 @@ impl<'a> Emitter<'a> {
                 write: pipe.side == hls_ir::PipeSide::Write,
                 packet_type: pipe.packet_type.clone(),
                 packet_bits: pipe.packet_bits,
-                program_scope: !k.args.iter().any(|a| matches!(a.kind, ArgKind::Pipe(q) if q == id)),
+                program_scope: !k
+                    .args
+                    .iter()
+                    .any(|a| matches!(a.kind, ArgKind::Pipe(q) if q == id)),
                 depth: pipe.depth,
                 max_reservations: pipe.max_reservations,
                 ports: list.iter().map(|(s, _, _)| s.clone()).collect(),
@@ -1015,6 +1018,20 @@ impl<'a> Emitter<'a> {
                 idle_terms.push(format!("{p}_wcnt == 16'd0"));
             }
         }
+        // A loop without loop-carried values never looks at its first-iteration flag.
+        for r in 1..self.regions.len() {
+            let carried = self
+                .k
+                .ops_in(hls_ir::LoopId::from_index(r))
+                .into_iter()
+                .any(|o| matches!(self.k.op(o).kind, OpKind::Carried));
+            if !carried {
+                self.cur = r;
+                let f = self.sig("first");
+                self.unused_bits.push(f);
+            }
+        }
+        self.cur = 0;
         let reqs = std::mem::take(&mut self.pipe_reqs);
         self.emit_pipe_ports(&mut w, &reqs);
         // ---- stall and finish

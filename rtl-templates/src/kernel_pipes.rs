@@ -45,7 +45,11 @@ pub(super) fn id_bits(max_res: u32) -> u32 {
 /// The kernel-side ports of pipe `p` used by the kernel: (suffix, dir, width).
 pub(super) fn pipe_ports(k: &hls_ir::Kernel, p: PipeId) -> Vec<(String, &'static str, u32)> {
     let pipe = &k.pipes[p.index()];
-    let s = if pipe.side == PipeSide::Write { "wr" } else { "rd" };
+    let s = if pipe.side == PipeSide::Write {
+        "wr"
+    } else {
+        "rd"
+    };
     let idw = id_bits(pipe.max_reservations);
     let (mut data, mut slot, mut res, mut commit, mut num, mut max) =
         (false, false, false, false, false, false);
@@ -194,7 +198,13 @@ impl Emitter<'_> {
                     ops.push(("wr_slot", "1'b0".to_string()));
                 }
                 ops.push(("wr_data", a(d)));
-                (pipe, PortKind::Data, blocking, ops, Some(format!("{pre}wr_ok")))
+                (
+                    pipe,
+                    PortKind::Data,
+                    blocking,
+                    ops,
+                    Some(format!("{pre}wr_ok")),
+                )
             }
             OpKind::PipeReserve { pipe, blocking, .. } => {
                 let pre = self.pipe_prefix(pipe);
@@ -219,7 +229,14 @@ impl Emitter<'_> {
                 let id = self.rid_index(args[0], c, idw);
                 let valid = self.rid_valid(args[0], c);
                 let ops = vec![
-                    (if s == "wr" { "wr_commit_id" } else { "rd_commit_id" }, id),
+                    (
+                        if s == "wr" {
+                            "wr_commit_id"
+                        } else {
+                            "rd_commit_id"
+                        },
+                        id,
+                    ),
                     ("valid", valid),
                 ];
                 (pipe, PortKind::Commit, false, ops, None)
@@ -274,12 +291,8 @@ impl Emitter<'_> {
             return literal((v >> lo) & ((1u64 << n) - 1), n);
         }
         let v = self.val(rid, c);
-        let idw = hi.max(lo);
-        let b = hls_ir::RESERVE_ID_VALID_BIT;
-        self.unused_bits.push(format!("{v}[31:{}]", b + 1));
-        if hi < b - 1 {
-            self.unused_bits.push(format!("{v}[{}:{}]", b - 1, idw + 1));
-        }
+        // The other bits of the id are not needed here.
+        self.unused_bits.push(v.clone());
         if hi == lo {
             format!("{v}[{hi}]")
         } else {
@@ -289,7 +302,11 @@ impl Emitter<'_> {
 
     /// The registers holding read data status and reservation ids, and the multiplexers in
     /// front of each FIFO port.
-    pub(super) fn emit_pipe_ports(&mut self, w: &mut VWriter, reqs: &BTreeMap<PipeId, Vec<PipeReq>>) {
+    pub(super) fn emit_pipe_ports(
+        &mut self,
+        w: &mut VWriter,
+        reqs: &BTreeMap<PipeId, Vec<PipeReq>>,
+    ) {
         for (&p, list) in reqs {
             let pre = self.pipe_prefix(p);
             let s = self.side(p);

@@ -85,12 +85,14 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
     w.line("// Interface: docs/hardware-interface.md, \"System top\".");
     w.line("`default_nettype none");
     // Ports.
-    let mut ports: Vec<(String, &str, u32)> = vec![("clk".into(), "in", 1), ("rst".into(), "in", 1)];
+    let mut ports: Vec<(String, &str, u32)> =
+        vec![("clk".into(), "in", 1), ("rst".into(), "in", 1)];
     for k in kernels {
         let pipe_port = |n: &str| {
-            k.pipes
-                .iter()
-                .any(|p| n.starts_with(&format!("{}_", p.prefix)) && p.ports.iter().any(|s| n == format!("{}_{s}", p.prefix)))
+            k.pipes.iter().any(|p| {
+                n.starts_with(&format!("{}_", p.prefix))
+                    && p.ports.iter().any(|s| n == format!("{}_{s}", p.prefix))
+            })
         };
         for p in &k.ports {
             if p.name == "clk" || p.name == "rst" || pipe_port(&p.name) {
@@ -110,7 +112,11 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
     }
     w.line(format!("module {module} ("));
     for (i, (name, dir, width)) in ports.iter().enumerate() {
-        let d = if *dir == "in" { "input  wire" } else { "output wire" };
+        let d = if *dir == "in" {
+            "input  wire"
+        } else {
+            "output wire"
+        };
         let comma = if i + 1 < ports.len() { "," } else { "" };
         w.line(format!("    {d} {}{name}{comma}", range(*width)));
     }
@@ -182,7 +188,12 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
                 let used = kernel_has(port)
                     || matches!(
                         port,
-                        "wr_ok" | "rd_ok" | "wr_res_ok" | "rd_res_ok" | "num_packets" | "max_packets"
+                        "wr_ok"
+                            | "rd_ok"
+                            | "wr_res_ok"
+                            | "rd_res_ok"
+                            | "num_packets"
+                            | "max_packets"
                     );
                 if !used {
                     unused.push(wire.clone());
@@ -195,9 +206,7 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
                 PIPE_FIFO,
                 format!(
                     "#(.WIDTH({}), .DEPTH({}), .MAX_RES({}))",
-                    p.packet_bits,
-                    p.depth,
-                    p.max_reservations
+                    p.packet_bits, p.depth, p.max_reservations
                 ),
             )
         } else {

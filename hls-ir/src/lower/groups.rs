@@ -87,7 +87,8 @@ fn is_collective(b: Builtin) -> bool {
 /// `x = work_group_reserve_*(...)`, `reserve_id_t x = ...;` or `work_group_commit_*(...);`:
 /// a statement whose only work is a collective, lowered once per work-group.
 fn is_collective_stmt(s: &Stmt) -> bool {
-    let collective = |e: &Expr| matches!(&e.kind, ExprKind::Builtin { builtin, .. } if is_collective(*builtin));
+    let collective =
+        |e: &Expr| matches!(&e.kind, ExprKind::Builtin { builtin, .. } if is_collective(*builtin));
     match &s.kind {
         StmtKind::Expr(e) => {
             collective(e)

@@ -13,9 +13,7 @@
 use super::{scalar_ty, Lower, Val};
 use crate::ids::{OpId, PipeId};
 use crate::kernel::{ArgKind, KernelArg, Pipe};
-use crate::ops::{
-    BinOp, ConvOp, OpKind, PipeQuery, PipeSide, ReserveScope, RESERVE_ID_VALID_BIT,
-};
+use crate::ops::{BinOp, ConvOp, OpKind, PipeQuery, PipeSide, ReserveScope, RESERVE_ID_VALID_BIT};
 use crate::types::Ty;
 use crate::{ArgId, Dep, LoopId};
 use frontend::ast::{Access, Builtin, Expr, ExprKind, Type, VarId};
@@ -137,7 +135,11 @@ impl Lower<'_> {
                 None
             }
             ExprKind::Global(g) => {
-                if let Some(&id) = self.pipes.ids.get(&PipeKey::Global(*g, side == PipeSide::Write)) {
+                if let Some(&id) = self
+                    .pipes
+                    .ids
+                    .get(&PipeKey::Global(*g, side == PipeSide::Write))
+                {
                     return Some(id);
                 }
                 let gv = &self.p.globals[*g as usize];
@@ -154,11 +156,16 @@ impl Lower<'_> {
                     .map(|d| d as u32);
                 let (name, packet, span) = (gv.name.clone(), packet.as_ref().clone(), gv.span);
                 let id = self.new_pipe(name, &packet, side, depth, false, span);
-                self.pipes.ids.insert(PipeKey::Global(*g, side == PipeSide::Write), id);
+                self.pipes
+                    .ids
+                    .insert(PipeKey::Global(*g, side == PipeSide::Write), id);
                 Some(id)
             }
             _ => {
-                self.unsupported(e.span, "a pipe that is not a parameter or a program-scope pipe");
+                self.unsupported(
+                    e.span,
+                    "a pipe that is not a parameter or a program-scope pipe",
+                );
                 None
             }
         }
@@ -409,7 +416,9 @@ impl Lower<'_> {
         };
         // Work-group (and sub-group) forms run in work-group code, once per group (see
         // `groups`): there they are the group's one reservation or commit.
-        if scope != ReserveScope::WorkItem && (self.k.work_groups.is_none() || self.groups.phase.is_some()) {
+        if scope != ReserveScope::WorkItem
+            && (self.k.work_groups.is_none() || self.groups.phase.is_some())
+        {
             self.diags.push(
                 Diagnostic::error(
                     span,

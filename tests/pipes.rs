@@ -1,0 +1,162 @@
+//! Streaming systems in hardware: every multi-kernel test file below runs with `oclhls sim`,
+//! which builds the test's system top (all kernels live at once, one FIFO per pipe) in
+//! Verilator and checks the buffers against the expected values, which the emulator must meet
+//! too. The generated system tops must be lint-clean (`verilator --lint-only -Wall`, no
+//! waivers) and pass Yosys `synth_ecp5` with `check -assert`. Expected values in the files are
+//! computed by hand.
+
+mod common;
+
+use common::{oclhls, root};
+use std::path::Path;
+
+/// Runs every test of `file` in Verilator (hostile memory unless `extra` says otherwise);
+/// returns the output directory (kept alive by the returned guard).
+fn sim(file: &str, extra: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rtl");
+    let mut args = vec!["sim", file, "-o", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let o = oclhls(&args, &root());
+    assert_eq!(o.code, 0, "{file}:\n{}\n{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains(" 0 failed"), "{}", o.stdout);
+    assert!(!o.stdout.contains("SKIP"), "{}", o.stdout);
+    assert!(!o.stdout.contains("0 passed"), "{}", o.stdout);
+    lint_systems(&out.join("systems"));
+    dir
+}
+
+/// `verilator --lint-only -Wall` on every system top of a run, with all the modules it uses.
+fn lint_systems(dir: &Path) {
+    let tc = toolchain::Toolchain::new(false);
+    let v = tc
+        .locate(toolchain::Tool::Verilator)
+        .expect("verilator is available");
+    let mut tops = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().to_string();
+        let Some(module) = name.strip_prefix("system_").and(name.strip_suffix(".v")) else {
+            continue;
+        };
+        tops += 1;
+        let out = tc
+            .command(&v)
+            .current_dir(dir)
+            .args([
+                "--lint-only",
+                "-Wall",
+                "--top-module",
+                module,
+                "-y",
+                "..",
+                "-y",
+                ".",
+            ])
+            .arg(&name)
+            .output()
+            .expect("verilator runs");
+        assert!(
+            out.status.success(),
+            "lint of {module}:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(tops > 0, "no system top in {}", dir.display());
+}
+
+#[test]
+fn chain_of_three_kernels_with_retry_loops() {
+    let dir = sim("tests/pipes/chain3.cl", &[]);
+    // The system synthesises for ECP5 and passes `check -assert`.
+    let sys = dir.path().join("rtl/systems");
+    let tc = toolchain::Toolchain::new(false);
+    let top = std::fs::read_dir(&sys)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .find(|n| n.starts_with("system_"))
+        .unwrap();
+    let module = top.trim_end_matches(".v").to_string();
+    let mut files: Vec<std::path::PathBuf> = vec![sys.join(&top)];
+    for f in ["oclhls_fifo.v", "oclhls_pipe_fifo_plain.v"] {
+        files.push(sys.join(f));
+    }
+    for k in ["source", "scale", "sink"] {
+        files.push(dir.path().join(format!("rtl/{k}.v")));
+    }
+    let opts = board_support::flow::SynthOptions::new(dir.path().join("synth"));
+    let r = board_support::flow::synth(&tc, &files, &module, &opts)
+        .unwrap_or_else(|e| panic!("synth_ecp5 of {module}: {e}"));
+    assert!(
+        r.luts() > 0 && r.ffs() > 0,
+        "{module} synthesised to nothing"
+    );
+}
+
+#[test]
+fn fan_out_and_fan_in() {
+    sim("tests/pipes/fan.cl", &[]);
+}
+
+#[test]
+fn queries_and_retried_reservations() {
+    sim("tests/pipes/queries.cl", &[]);
+}
+
+#[test]
+fn blocking_xilinx_forms() {
+    sim("tests/emu/pipes_block.cl", &[]);
+}
+
+#[test]
+fn xilinx_program_scope_pipe() {
+    sim("tests/emu/xilinx_pipes.cl", &[]);
+}
+
+#[test]
+fn work_group_reservations_and_retry_loops() {
+    sim("tests/emu/pipes_concurrent.cl", &[]);
+}
+
+#[test]
+fn ambiguous_topology_is_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = common::write(
+        dir.path(),
+        "two.cl",
+        "kernel void a(write_only pipe int p) { int v = 1; write_pipe_block(p, &v); }\n\
+         kernel void b(write_only pipe int p) { int v = 2; write_pipe_block(p, &v); }\n\
+         kernel void c(read_only pipe int p, global int *d) { int v; read_pipe_block(p, &v); d[0] = v; }\n",
+    );
+    let out = dir.path().join("out");
+    let o = oclhls(&[&src, "-o", out.to_str().unwrap()], &root());
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("2 writer(s)") && o.stderr.contains("--system TEST_NAME"),
+        "{}",
+        o.stderr
+    );
+    assert!(!out.join("two_system.v").exists());
+}
+
+#[test]
+fn inferred_system_top() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = common::write(
+        dir.path(),
+        "pair.cl",
+        "kernel void a(write_only pipe int p) { int v = 1; write_pipe_block(p, &v); }\n\
+         kernel void c(read_only pipe int p, global int *d) { int v; read_pipe_block(p, &v); d[0] = v; }\n",
+    );
+    let out = dir.path().join("out");
+    let o = oclhls(&[&src, "-o", out.to_str().unwrap()], &root());
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout
+            .contains("pipe a_p_to_c_p: a -> c, 16 packets of 32 bits"),
+        "{}",
+        o.stdout
+    );
+    let top = std::fs::read_to_string(out.join("pair_system.v")).unwrap();
+    assert!(top.contains("oclhls_pipe_fifo_plain #(.WIDTH(32), .DEPTH(16)) fifo_a_p_to_c_p"));
+    assert!(top.contains("u_a (") && top.contains("u_c ("));
+}
