@@ -218,6 +218,8 @@ pub struct Report {
     pub oclhls_version: &'static str,
     pub source: String,
     pub clock_mhz: f64,
+    /// `CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS`: reservation table entries per pipe side.
+    pub pipe_max_active_reservations: u32,
     pub kernels: Vec<KernelReport>,
 }
 
@@ -392,6 +394,7 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
         })
         .collect();
     Report {
+        pipe_max_active_reservations: hls_ir::lower::PIPE_MAX_RESERVATIONS,
         oclhls_version: env!("CARGO_PKG_VERSION"),
         source: source.display().to_string(),
         clock_mhz,

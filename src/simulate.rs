@@ -178,8 +178,13 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     // Compile once per distinct set of build options.
-    let mut builds: BTreeMap<Vec<String>, std::result::Result<(Compiled, PathBuf), String>> =
-        BTreeMap::new();
+    // Keyed by build options and, for a multi-kernel test, the kernels it launches (only
+    // those are built, so one kernel the hardware cannot build yet does not stop the others).
+    #[allow(clippy::type_complexity)]
+    let mut builds: BTreeMap<
+        (Vec<String>, Vec<String>),
+        std::result::Result<(Compiled, PathBuf), String>,
+    > = BTreeMap::new();
     let (mut passed, mut failed) = (0u32, 0u32);
     let tests: Vec<&TestCase> = tf
         .tests
@@ -211,7 +216,16 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
                 problem: Some(format!("the front end rejects the file:\n{e}")),
             },
         };
-        if !builds.contains_key(&key) {
+        let launched: Vec<String> = match &t.multi {
+            Some(m) => {
+                let mut v: Vec<String> = m.launches.iter().map(|l| l.kernel.clone()).collect();
+                v.sort();
+                v
+            }
+            None => Vec::new(),
+        };
+        let bkey = (key.clone(), launched.clone());
+        if !builds.contains_key(&bkey) {
             let idx = builds.len();
             let dir = if idx == 0 {
                 out_root.clone()
@@ -220,20 +234,23 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
             };
             let r = match build_options(&t.build_options, &base) {
                 Err(e) => Err(format!("{}:{}: {e}", name, t.line)),
-                Ok(opts) => match compile::compile(&a.file, &opts)? {
-                    Err(f) => Err(f.rendered),
-                    Ok(c) => {
-                        let report = compile::report(&c, &a.file, opts.clock_mhz);
-                        compile::write_outputs(&c, &dir, &report)?;
-                        Ok((c, dir))
+                Ok(mut opts) => {
+                    opts.kernels = launched;
+                    match compile::compile(&a.file, &opts)? {
+                        Err(f) => Err(f.rendered),
+                        Ok(c) => {
+                            let report = compile::report(&c, &a.file, opts.clock_mhz);
+                            compile::write_outputs(&c, &dir, &report)?;
+                            Ok((c, dir))
+                        }
                     }
-                },
+                }
             };
-            builds.insert(key.clone(), r);
+            builds.insert(bkey.clone(), r);
         }
         // A kernel the hardware path cannot build yet (but the front end accepts) is a skip
         // with the reason, never a pass; the emulator's verdict still counts.
-        if let (Err(e), Ok(_)) = (&builds[&key], &fronts[&key]) {
+        if let (Err(e), Ok(_)) = (&builds[&bkey], &fronts[&key]) {
             if e.contains("not yet supported by the hardware path") {
                 let reason = e
                     .lines()
@@ -261,7 +278,7 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
                 continue;
             }
         }
-        let outcome = match (&builds[&key], &t.multi) {
+        let outcome = match (&builds[&bkey], &t.multi) {
             (Err(e), _) => Err(TestError::Other(format!(
                 "the kernel file does not compile:\n{e}"
             ))),

@@ -38,6 +38,8 @@ pub(super) struct Groups {
     pub last_sync: BTreeMap<LoopId, OpId>,
     /// Inside a phase: the work-item's local ids.
     pub phase: Option<Phase>,
+    /// A phase in which a work-item may `return` (only the last phase may have one).
+    pub returned_at: Option<Span>,
 }
 
 #[derive(Clone, Copy)]
@@ -134,6 +136,15 @@ impl<'a> Lower<'a> {
                 continue;
             }
             self.flush_phase(&mut pending);
+            if let Some(at) = self.groups.returned_at {
+                self.diags.push(
+                    Diagnostic::error(
+                        s.span,
+                        "a work-item may have returned before this barrier (OpenCL requires every work-item of a group to reach it)",
+                    )
+                    .label(at, "a `return` in this code comes before it"),
+                );
+            }
             match &s.kind {
                 _ if is_barrier_stmt(s) => {
                     // The phases before it have finished (their writes acknowledged) before
@@ -242,11 +253,15 @@ impl<'a> Lower<'a> {
             };
             self.env.vars.insert(*v, val);
         }
+        let pipes_from = self.pipe_marks();
         for s in &stmts {
             self.stmt(s);
         }
+        self.order_pipes_across_iterations(lid_loop, &pipes_from);
         if self.env.returned != before.returned {
-            self.unsupported(span, "`return` in a kernel with barriers");
+            // Fine after the last barrier (the work-item just stops); before a barrier the
+            // work-item would not reach it, which OpenCL leaves undefined.
+            self.groups.returned_at.get_or_insert(span);
         }
         // Variables this phase wrote (or declared) that later phases may read.
         let after = self.env.clone();

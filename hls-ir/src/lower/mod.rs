@@ -157,6 +157,8 @@ pub fn lower_kernel_with_warnings(
         l.group_block(&f.body.stmts);
     } else {
         l.block(&f.body.stmts);
+        // Work-items use a pipe in order (the last op of one before the first of the next).
+        l.order_pipes_across_iterations(Kernel::WORK_ITEM_LOOP, &BTreeMap::new());
     }
     let (errors, warns): (Vec<Diagnostic>, Vec<Diagnostic>) =
         l.diags.into_iter().partition(|d| d.is_error());

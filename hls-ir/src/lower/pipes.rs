@@ -186,13 +186,16 @@ impl Lower<'_> {
     }
 
     /// Pipe ops of loop `lid` (recorded since `from`): the last of one iteration comes before
-    /// the first of the next.
+    /// the first of the next. Iterations of a source loop run in program order, so their pipe
+    /// operations do too. Work-items are unordered in OpenCL; their ops are ordered only when
+    /// a loop inside also uses the pipe (the loop must not overwrite a read result or
+    /// reservation id a frozen work-item has yet to take, see `rtl_templates` kernel pipes).
     pub(super) fn order_pipes_across_iterations(
         &mut self,
         lid: LoopId,
         from: &BTreeMap<PipeId, usize>,
     ) {
-        let _ = lid;
+        let work_items = !matches!(self.k.loops[lid.index()].kind, crate::LoopKind::Source);
         let lists: Vec<Vec<OpId>> = self
             .pipes
             .ops
@@ -201,7 +204,8 @@ impl Lower<'_> {
             .collect();
         for v in lists {
             if let (Some(&first), Some(&last)) = (v.first(), v.last()) {
-                if first != last {
+                let nested = v.iter().any(|&o| self.k.op(o).region != lid);
+                if first != last && (!work_items || nested) {
                     self.k.add_dep(last, first, Dep::Order { distance: 1 });
                 }
             }

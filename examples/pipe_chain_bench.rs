@@ -1,0 +1,100 @@
+//! Streaming throughput of pipes: a producer, N stage kernels and a consumer connected by
+//! pipes, one packet per work-item, run by `oclhls sim` in Verilator with ideal memory. Prints
+//! a table of packets per cycle (goal: >= 0.99 in steady state).
+//!
+//! ```sh
+//! cargo build --bin oclhls --example pipe_chain_bench
+//! ./target/debug/examples/pipe_chain_bench              # N = 1, 3, 8; 4096 packets; depth 16
+//! ./target/debug/examples/pipe_chain_bench 4 16384 2    # N = 4, 16384 packets, pipes of 2
+//! ```
+//!
+//! Each stage is `read_pipe_block(in, &v); v += 1; write_pipe_block(out, &v);`, so the
+//! consumer's buffer must hold `i + N`; `oclhls sim` checks that (and the emulator agrees).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn system(stages: usize, packets: u32, depth: u32) -> String {
+    let mut l = vec![
+        "/*!\n[config]\nname: pipe chain\n\n[test]\nname: chain".to_string(),
+        format!("launch: producer {packets} 64"),
+    ];
+    for i in 0..stages {
+        l.push(format!("launch: stage{i} {packets} 64"));
+    }
+    l.push(format!("launch: consumer {packets} 64"));
+    for i in 0..=stages {
+        l.push(format!("pipe:   p{i} int {depth}"));
+    }
+    l.push(format!("buffer: src int[{packets}] iota 0 1"));
+    l.push(format!("buffer: dst int[{packets}] repeat -1"));
+    l.push("arg: producer 0 src\narg: producer 1 p0".into());
+    for i in 0..stages {
+        l.push(format!("arg: stage{i} 0 p{i}\narg: stage{i} 1 p{}", i + 1));
+    }
+    l.push(format!("arg: consumer 0 p{stages}\narg: consumer 1 dst"));
+    l.push(format!(
+        "expect: dst int[{packets}] unordered iota {stages} 1\n!*/\n"
+    ));
+    let mut s = l.join("\n");
+    s.push_str(
+        "kernel void producer(global const int *src, write_only pipe int out)\n{\n    int v = src[get_global_id(0)];\n    write_pipe_block(out, &v);\n}\n",
+    );
+    for i in 0..stages {
+        s.push_str(&format!(
+            "kernel void stage{i}(read_only pipe int in, write_only pipe int out)\n{{\n    int v;\n    read_pipe_block(in, &v);\n    v += 1;\n    write_pipe_block(out, &v);\n}}\n"
+        ));
+    }
+    s.push_str(
+        "kernel void consumer(read_only pipe int in, global int *dst)\n{\n    int v;\n    read_pipe_block(in, &v);\n    dst[get_global_id(0)] = v;\n}\n",
+    );
+    s
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let runs: Vec<(usize, u32, u32)> = if args.is_empty() {
+        vec![(1, 4096, 16), (3, 4096, 16), (8, 4096, 16), (3, 4096, 2)]
+    } else {
+        let n = |i: usize, d: u32| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
+        vec![(n(0, 3) as usize, n(1, 4096), n(2, 16))]
+    };
+    let exe = std::env::current_exe().expect("own path");
+    let bin = exe
+        .parent()
+        .and_then(|p| p.parent())
+        .map(|p| p.join("oclhls"))
+        .expect("target directory");
+    let dir = tempfile::tempdir().expect("temp dir");
+    println!("| stages | packets | pipe depth | cycles | packets / cycle | result |");
+    println!("|---|---|---|---|---|---|");
+    for (stages, packets, depth) in runs {
+        let file: PathBuf = dir
+            .path()
+            .join(format!("chain{stages}_{packets}_{depth}.cl"));
+        std::fs::write(&file, system(stages, packets, depth)).expect("write");
+        let out = Command::new(&bin)
+            .args(["sim", file.to_str().unwrap(), "--ideal-memory", "-o"])
+            .arg(dir.path().join(format!("rtl{stages}_{depth}")))
+            .output()
+            .expect("oclhls runs (build it first: cargo build --bin oclhls)");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("PASS") || l.starts_with("FAIL"));
+        let cycles: Option<u64> = line.and_then(|l| {
+            let i = l.find('(')?;
+            l[i + 1..].split_whitespace().next()?.parse().ok()
+        });
+        match (line, cycles) {
+            (Some(l), Some(c)) if l.starts_with("PASS") => println!(
+                "| {stages} | {packets} | {depth} | {c} | {:.4} | pass |",
+                packets as f64 / c as f64
+            ),
+            _ => println!(
+                "| {stages} | {packets} | {depth} | — | — | {} |",
+                line.unwrap_or("no result").replace('|', "/")
+            ),
+        }
+    }
+}
