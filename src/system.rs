@@ -9,6 +9,9 @@ use rtl_templates::system::SystemPipe;
 use sim::testfile::{LaunchArgValue, MultiTest};
 use std::collections::BTreeMap;
 
+/// A kernel's pipe argument: (kernel position, port prefix, argument name, packet bits).
+type PipeEnd = (usize, String, String, u32);
+
 /// Depth of a pipe whose packet count nobody gave (inferred topology).
 pub const DEFAULT_PIPE_DEPTH: u32 = 16;
 
@@ -177,13 +180,7 @@ pub fn from_source(c: &Compiled, module: &str) -> Result<Option<Plan>, String> {
     let mut pipes = Vec::new();
     add_program_scope(c, &kernels, &mut pipes)?;
     // Pipe arguments, grouped by packet type.
-    let mut by_type: BTreeMap<
-        String,
-        (
-            Vec<(usize, String, String, u32)>,
-            Vec<(usize, String, String, u32)>,
-        ),
-    > = BTreeMap::new();
+    let mut by_type: BTreeMap<String, (Vec<PipeEnd>, Vec<PipeEnd>)> = BTreeMap::new();
     for (li, &k) in kernels.iter().enumerate() {
         for p in c.kernels[k]
             .rtl
@@ -218,7 +215,7 @@ pub fn from_source(c: &Compiled, module: &str) -> Result<Option<Plan>, String> {
                 reader: Some((rk, rp)),
             });
         } else {
-            let names = |v: &[(usize, String, String, u32)]| {
+            let names = |v: &[PipeEnd]| {
                 v.iter()
                     .map(|(k, _, n, _)| format!("`{}`.{n}", c.kernels[*k].ir.name))
                     .collect::<Vec<_>>()

@@ -243,7 +243,7 @@ impl Lower<'_> {
                 }
             },
         };
-        self.to_bits(v, t, span)
+        self.as_packet_bits(v, t, span)
     }
 
     /// Stores a read packet to `*ptr` when `ok`.
@@ -254,7 +254,7 @@ impl Lower<'_> {
                     Type::Scalar(k) => scalar_ty(*k),
                     _ => self.k.op(packet).ty,
                 };
-                let new = self.from_bits(packet, vt, span);
+                let new = self.packet_as(packet, vt, span);
                 let old = match self.rvalue(inner) {
                     Val::Scalar(x) => x,
                     _ => self.konst(0, vt, span),
@@ -271,7 +271,7 @@ impl Lower<'_> {
                         Type::Scalar(k) => scalar_ty(*k),
                         _ => self.k.op(packet).ty,
                     };
-                    let v = self.from_bits(packet, vt, span);
+                    let v = self.packet_as(packet, vt, span);
                     self.store(addr, mem, v, &pt, span);
                     self.pred = saved;
                 }
@@ -281,7 +281,7 @@ impl Lower<'_> {
     }
 
     /// A value as the pipe's packet bits.
-    fn to_bits(&mut self, v: OpId, t: Ty, span: Span) -> OpId {
+    fn as_packet_bits(&mut self, v: OpId, t: Ty, span: Span) -> OpId {
         let from = self.k.op(v).ty;
         if from == t {
             return v;
@@ -299,7 +299,7 @@ impl Lower<'_> {
     }
 
     /// Packet bits as a value of type `t`.
-    fn from_bits(&mut self, v: OpId, t: Ty, span: Span) -> OpId {
+    fn packet_as(&mut self, v: OpId, t: Ty, span: Span) -> OpId {
         let from = self.k.op(v).ty;
         if from == t {
             return v;
