@@ -75,6 +75,12 @@ fn run_and_check(p: &PipeFifoParams, cycles: u64, seed: u64) -> RunCounts {
             "{c:?}"
         );
         assert!(c.slot_ops_rejected > 0, "{c:?}");
+        // Shared reservations: repeated commits, commits before the accesses that complete
+        // the reservation later.
+        assert!(
+            c.commits_repeated > 0 && c.commits_partial > 0 && c.completed_after_commit > 0,
+            "{c:?}"
+        );
         if p.max_res > 1 {
             assert!(c.commits_out_of_order > 0 && c.multi_retire > 0, "{c:?}");
         }
@@ -118,8 +124,9 @@ fn random_operations_long_run() {
         let c = run_and_check(p, cycles, 0x10_0000 + k as u64);
         println!(
             "{p:?}: {} cycles, {} ops ({} plain wr ok / {}, {} plain rd ok / {}, {} slot wr, {} slot rd, \
-             {} reserves ok / {}, {} commits ({} out of order, {} back to back, {} inactive, {} partial), \
-             {} multi-retire edges, {} full / {} empty cycles, {} data checks) in {:.1} s",
+             {} reserves ok / {}, {} commits ({} out of order, {} back to back, {} inactive, {} partial, \
+             {} repeated), {} completed after commit, {} multi-retire edges, {} full / {} empty cycles, \
+             {} data checks) in {:.1} s",
             c.cycles,
             c.ops,
             c.plain_writes_ok,
@@ -135,6 +142,8 @@ fn random_operations_long_run() {
             c.commits_back_to_back,
             c.commits_inactive,
             c.commits_partial,
+            c.commits_repeated,
+            c.completed_after_commit,
             c.multi_retire,
             c.full_cycles,
             c.empty_cycles,

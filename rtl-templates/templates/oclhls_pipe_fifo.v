@@ -65,52 +65,65 @@ module {{ module_name }} #(
     localparam integer AW = $clog2(DEPTH);
     localparam integer STORE = 1 << AW;
     localparam integer PW = AW + 1;
-    localparam [PW-1:0] DEPTH_P = DEPTH[PW-1:0];
 
-    // Pointers into the packet stream, modulo 2^PW; see oclhls_pipe_side.v.
+{%- if reservations %}
+    // Pointers into the packet stream, modulo 2^PW, and the positions each side may claim now
+    // (registers): free positions for the writer (reserved-but-uncommitted packets of both
+    // sides still occupy space), visible packets for the reader. See oclhls_pipe_side.v.
     wire [PW-1:0] w_res;
     wire [PW-1:0] w_com;
     wire [PW-1:0] r_res;
     wire [PW-1:0] r_com;
-    // Positions each side may claim now: free space for the writer (reserved-but-uncommitted
-    // packets of both sides still occupy space), visible packets for the reader.
-    wire [PW-1:0] w_avail = DEPTH_P - (w_res - r_com);
-    wire [PW-1:0] r_avail = w_com - r_res;
+    wire [PW-1:0] w_avail;
+    wire [PW-1:0] r_avail;
+    wire          w_step;
+    wire          r_step;
     wire [AW-1:0] wr_pos;
     wire [AW-1:0] rd_pos;
     wire          wr_fire = wr_valid && wr_ok;
     wire          rd_fire = rd_valid && rd_ok;
+    // The reserve pointers and the writer's count serve the formal properties only.
+    wire          unused_for_formal = &{1'b0, w_res, r_res, w_avail};
 
     assign num_packets = r_avail[CW-1:0];
     assign max_packets = DEPTH[CW-1:0];
-{% if reservations %}
-    oclhls_pipe_side #(.MAX_RES(MAX_RES), .PW(PW), .IDW(IDW)) wside (
-        .clk(clk), .rst(rst), .avail(w_avail),
+    generate
+        if (CW < PW) begin : g_num_high
+            // num_packets <= DEPTH < 2^CW: the high bits of the count are always zero.
+            wire unused_num_high = &{1'b0, r_avail[PW-1:CW]};
+        end
+    endgenerate
+
+    oclhls_pipe_side #(.MAX_RES(MAX_RES), .PW(PW), .IDW(IDW), .OFFSET(DEPTH)) wside (
+        .clk(clk), .rst(rst), .other_com(r_com), .other_step(r_step), .avail(w_avail),
         .op_valid(wr_valid), .op_slot(wr_slot), .op_id(wr_slot_id), .op_idx(wr_slot_idx),
         .op_ok(wr_ok), .op_pos(wr_pos),
         .res_req(wr_res_req), .res_n(wr_res_n), .res_ok(wr_res_ok), .res_id(wr_res_id),
         .commit(wr_commit), .commit_id(wr_commit_id),
-        .res_ptr(w_res), .com_ptr(w_com)
+        .res_ptr(w_res), .com_ptr(w_com), .step(w_step)
     );
-    oclhls_pipe_side #(.MAX_RES(MAX_RES), .PW(PW), .IDW(IDW)) rside (
-        .clk(clk), .rst(rst), .avail(r_avail),
+    oclhls_pipe_side #(.MAX_RES(MAX_RES), .PW(PW), .IDW(IDW), .OFFSET(0)) rside (
+        .clk(clk), .rst(rst), .other_com(w_com), .other_step(w_step), .avail(r_avail),
         .op_valid(rd_valid), .op_slot(rd_slot), .op_id(rd_slot_id), .op_idx(rd_slot_idx),
         .op_ok(rd_ok), .op_pos(rd_pos),
         .res_req(rd_res_req), .res_n(rd_res_n), .res_ok(rd_res_ok), .res_id(rd_res_id),
         .commit(rd_commit), .commit_id(rd_commit_id),
-        .res_ptr(r_res), .com_ptr(r_com)
+        .res_ptr(r_res), .com_ptr(r_com), .step(r_step)
     );
 {%- else %}
-    reg [PW-1:0] w_ptr;
-    reg [PW-1:0] r_ptr;
-    assign w_res = w_ptr;
-    assign w_com = w_ptr;
-    assign r_res = r_ptr;
-    assign r_com = r_ptr;
+    // Read and write pointers into the packet stream, modulo 2^PW.
+    reg  [PW-1:0] w_ptr;
+    reg  [PW-1:0] r_ptr;
+    wire [PW-1:0] w_avail = DEPTH[PW-1:0] - (w_ptr - r_ptr);
+    wire [PW-1:0] r_avail = w_ptr - r_ptr;
+    wire [AW-1:0] wr_pos = w_ptr[AW-1:0];
+    wire [AW-1:0] rd_pos = r_ptr[AW-1:0];
+    wire          wr_fire = wr_valid && wr_ok;
+    wire          rd_fire = rd_valid && rd_ok;
     assign wr_ok = w_avail != {PW{1'b0}};
     assign rd_ok = r_avail != {PW{1'b0}};
-    assign wr_pos = w_ptr[AW-1:0];
-    assign rd_pos = r_ptr[AW-1:0];
+    assign num_packets = r_avail[CW-1:0];
+    assign max_packets = DEPTH[CW-1:0];
     always @(posedge clk) begin
         if (rst) begin
             w_ptr <= {PW{1'b0}};
@@ -152,17 +165,38 @@ module {{ module_name }} #(
 
 `ifdef FORMAL
     // Properties for SymbiYosys (rtl-templates/formal/); never seen by simulation or synthesis.
+    localparam [PW-1:0] F_DEPTH = DEPTH[PW-1:0];
     reg f_past_valid = 1'b0;
     always @(posedge clk) f_past_valid <= 1'b1;
     always @* if (!f_past_valid) assume(rst);
 
-    // No overflow or underflow: r_com <= r_res <= w_com <= w_res <= r_com + DEPTH in the
-    // stream, so the packet count num_packets stays within [0, DEPTH].
+    // What each side has seen of the other's commit pointer: the pointer before the last
+    // edge, plus a plain operation committed at once at that edge.
+    reg [PW-1:0] f_w_seen;
+    reg [PW-1:0] f_r_seen;
+    always @(posedge clk) begin
+        if (rst) begin
+            f_w_seen <= {PW{1'b0}};
+            f_r_seen <= {PW{1'b0}};
+        end else begin
+            f_w_seen <= w_com + { {(PW-1){1'b0}}, w_step};
+            f_r_seen <= r_com + { {(PW-1){1'b0}}, r_step};
+        end
+    end
+
+    // No overflow or underflow: r_seen <= r_com <= r_res <= w_seen <= w_com <= w_res <=
+    // r_seen + DEPTH in the stream, so r_com <= r_res <= w_com <= w_res <= r_com + DEPTH and
+    // the packet count num_packets stays within [0, DEPTH]; each side's count is exactly what
+    // it has seen of the other side minus what it has claimed.
     always @* begin
         if (f_past_valid && !rst) begin
-            assert(r_res - r_com <= w_com - r_com);
-            assert(w_com - r_com <= w_res - r_com);
-            assert(w_res - r_com <= DEPTH_P);
+            assert(r_com - f_r_seen <= r_res - f_r_seen);
+            assert(r_res - f_r_seen <= f_w_seen - f_r_seen);
+            assert(f_w_seen - f_r_seen <= w_com - f_r_seen);
+            assert(w_com - f_r_seen <= w_res - f_r_seen);
+            assert(w_res - f_r_seen <= F_DEPTH);
+            assert(w_avail == F_DEPTH - (w_res - f_r_seen));
+            assert(r_avail == f_w_seen - r_res);
             assert(num_packets <= DEPTH[CW-1:0]);
             assert(max_packets == DEPTH[CW-1:0]);
         end

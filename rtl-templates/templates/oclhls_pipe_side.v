@@ -6,206 +6,294 @@
 // side, read/reserved on the read side) and `com_ptr` (positions before it are committed:
 // visible to readers on the write side, free for writers on the read side);
 // com_ptr <= res_ptr. The positions in [com_ptr, res_ptr) are partitioned, in order, into the
-// active entries of the reservation table, a circular queue of MAX_RES entries from `head`:
-// entry i spans [ent_base[i], ent_end[i]), the oldest starts at com_ptr, each starts where the
-// previous one ends, the newest ends at res_ptr. A plain operation while entries are active
-// extends the newest entry by one position (it becomes committed together with it); with no
-// active entry it claims and commits at once. A commit marks its entry done; at each edge the
-// longest run of done entries from `head` retires together and com_ptr jumps to its end, so
-// commits take effect in reservation order and as one contiguous block.
+// active (`busy`) entries of the reservation table, a circular queue of MAX_RES entries from
+// `head` to `tail`: entry i starts at ent_base[i], the oldest at com_ptr, and ends where the
+// next one starts (the newest at res_ptr). A plain operation while entries are active extends
+// the newest entry by one position (it becomes committed together with it); with no active
+// entry it claims and commits at once. A reservation of n positions gets an entry with
+// ent_size = n and ent_left = n slot accesses still to come; every successful slot access
+// counts one down (saturating; `ent_filled` once none is left), plain operations do not. A
+// commit marks its entry `ent_done`. An entry is ready when it is done and filled; at each edge
+// the longest run of entries that were ready *before* the edge retires, from `head`, and
+// com_ptr jumps to the end of that run: entries retire in reservation order, as one block,
+// one edge after they became ready (the ready bits are registers, so no request strobe sits on
+// the retirement logic).
 //
-// Within one cycle the operations act in this order: the data operation (plain or slot), the
-// commit (of an entry active since an earlier edge), the retirement, the reservation. `avail`
-// (positions this side may claim now) comes from registers.
+// Within one cycle a side acts in this order: the retirement, the data operation (plain or
+// slot), the commit (of an entry active since an earlier edge), the reservation. Every status
+// comes from registers and this side's inputs. `avail` (positions this side may claim) is a
+// register: OFFSET + (the other side's commit pointer as this side has seen it) - res_ptr.
+// The other side's commit pointer is seen with one edge of delay, except a plain operation the
+// other side commits at once (`other_step`), which is seen at the next edge; so space freed or
+// packets published by a retirement reach the other side one cycle after those of a plain
+// operation, and no adder sits behind the retirement logic.
 `default_nettype none
 module oclhls_pipe_side #(
     parameter integer MAX_RES = 4,
     parameter integer PW = 5,
-    parameter integer IDW = 2
+    parameter integer IDW = 2,
+    // DEPTH on the write side (avail = free positions), 0 on the read side (avail = visible
+    // packets not yet claimed).
+    parameter integer OFFSET = 0
 ) (
     input  wire           clk,
     input  wire           rst,
-    input  wire [PW-1:0]  avail,
+    // The other side's commit pointer (a register) and its commit at once of this cycle.
+    input  wire [PW-1:0]  other_com,
+    input  wire           other_step,
+    output reg  [PW-1:0]  avail,
     // Data operation: plain (op_slot = 0) or slot op_idx of reservation op_id; op_pos is the
     // storage index it accesses.
     input  wire           op_valid,
     input  wire           op_slot,
     input  wire [IDW-1:0] op_id,
     input  wire [31:0]    op_idx,
-    output reg            op_ok,
-    output reg  [PW-2:0]  op_pos,
+    output wire           op_ok,
+    output wire [PW-2:0]  op_pos,
     // Reservation of res_n positions.
     input  wire           res_req,
     input  wire [31:0]    res_n,
-    output reg            res_ok,
-    output reg  [IDW-1:0] res_id,
+    output wire           res_ok,
+    output wire [IDW-1:0] res_id,
     // Commit of reservation commit_id.
     input  wire           commit,
     input  wire [IDW-1:0] commit_id,
     output reg  [PW-1:0]  res_ptr,
-    output reg  [PW-1:0]  com_ptr
+    output reg  [PW-1:0]  com_ptr,
+    // A plain operation of this cycle that commits at once (no entry active after retirement).
+    output wire           step
 );
-    localparam integer CNTW = $clog2(MAX_RES + 1);
-    localparam [CNTW-1:0] MAX_RES_C = MAX_RES[CNTW-1:0];
+    localparam [PW-1:0]  OFFSET_P = OFFSET[PW-1:0];
+    localparam integer   LAST = MAX_RES - 1;
+    localparam [IDW-1:0] LAST_ID = LAST[IDW-1:0];
 
-    reg [CNTW-1:0]       head;
-    reg [CNTW-1:0]       count;
+    reg [IDW-1:0]        head;
+    reg [IDW-1:0]        tail;
     reg [MAX_RES-1:0]    ent_busy;
     reg [MAX_RES-1:0]    ent_done;
+    reg [MAX_RES-1:0]    ent_filled;
+    reg [MAX_RES-1:0]    ent_ready;
     reg [MAX_RES*PW-1:0] ent_base;
-    reg [MAX_RES*PW-1:0] ent_end;
+    reg [MAX_RES*PW-1:0] ent_size;
+    reg [MAX_RES*PW-1:0] ent_left;
+    // OFFSET - res_ptr, kept in a register so that avail's next value is one adder away.
+    reg [PW-1:0]         room;
 
-    reg [CNTW-1:0]       head_n;
-    reg [CNTW-1:0]       count_n;
-    reg [MAX_RES-1:0]    ent_busy_n;
-    reg [MAX_RES-1:0]    ent_done_n;
-    reg [MAX_RES*PW-1:0] ent_base_n;
-    reg [MAX_RES*PW-1:0] ent_end_n;
-    reg [PW-1:0]         res_ptr_n;
-    reg [PW-1:0]         com_ptr_n;
+    integer i;
+    integer h;
+    integer k;
 
-    reg [CNTW:0]   sum;
-    reg [CNTW-1:0] tail;
-    reg [CNTW-1:0] newest;
-    reg [CNTW-1:0] slot;
-    reg [PW-2:0]   slot_base;
-    reg [PW-1:0]   slot_size;
-    reg            slot_hit;
-    reg            plain_ok;
-    reg            plain_fire;
-    reg [PW-1:0]   left;
-    reg            retiring;
-    reg [CNTW-1:0] retired;
-    integer        i;
-    integer        k;
-
+    // 1. Retirement, from registers only. ent_ret[i]: entry i and every entry from head to it
+    // are ready (they retire now). ent_stop[i]: entry i is the first one from head that is not
+    // ready. Unless every active entry retires (idle_after; the stop is then the free entry
+    // `tail`, or there is none), the stop is active and com_ptr moves to its base (com_ptr
+    // itself when the oldest entry is not ready).
+    reg [MAX_RES*MAX_RES-1:0] ret_from;
+    reg [MAX_RES-1:0]         ent_ret;
+    reg [MAX_RES-1:0]         ent_stop;
+    reg                       run;
+    reg [PW-1:0]              stop_base;
+    reg [IDW-1:0]             stop_id;
     always @* begin
-        head_n = head;
-        count_n = count;
-        ent_busy_n = ent_busy;
-        ent_done_n = ent_done;
-        ent_base_n = ent_base;
-        ent_end_n = ent_end;
-        res_ptr_n = res_ptr;
-        com_ptr_n = com_ptr;
-
-        // tail: where the next reservation goes; newest: the youngest active entry.
-        sum = {1'b0, head} + {1'b0, count};
-        if (sum >= {1'b0, MAX_RES_C}) sum = sum - {1'b0, MAX_RES_C};
-        tail = sum[CNTW-1:0];
-        newest = (tail == {CNTW{1'b0}}) ? MAX_RES_C - 1'b1 : tail - 1'b1;
-
-        // 1. Data operation. The range checks look at the low bits plus a zero test of the
-        // high bits, so no 32-bit carry chain sits on the path.
-        slot_base = {(PW-1){1'b0}};
-        slot_size = {PW{1'b0}};
-        slot_hit = 1'b0;
+        // ret_from[h*MAX_RES + i]: the entries from h to i (circularly) are all ready.
+        for (h = 0; h < MAX_RES; h = h + 1) begin
+            run = 1'b1;
+            for (k = 0; k < MAX_RES; k = k + 1) begin
+                run = run && ent_ready[(h + k) % MAX_RES];
+                ret_from[h*MAX_RES + (h + k) % MAX_RES] = run;
+            end
+        end
+        ent_ret = {MAX_RES{1'b0}};
+        for (h = 0; h < MAX_RES; h = h + 1) begin
+            if ({ {(32-IDW){1'b0}}, head} == h) ent_ret = ret_from[h*MAX_RES +: MAX_RES];
+        end
+        stop_base = {PW{1'b0}};
+        stop_id = {IDW{1'b0}};
         for (i = 0; i < MAX_RES; i = i + 1) begin
+            ent_stop[i] = !ent_ready[i]
+                && ({ {(32-IDW){1'b0}}, head} == i || ent_ret[(i + LAST) % MAX_RES]);
+            stop_base = stop_base | ({PW{ent_stop[i]}} & ent_base[i*PW +: PW]);
+            stop_id = stop_id | ({IDW{ent_stop[i]}} & i[IDW-1:0]);
+        end
+    end
+    wire idle_after = (ent_ready | ~ent_busy) == {MAX_RES{1'b1}};
+
+    // 2. Data operation. Every entry compares op_idx with its size and adds it to its base in
+    // parallel; op_id then selects, so the id multiplexer sits after the carry chains. The
+    // high bits of op_idx enter the comparison as one bit (any of them set) at the top of the
+    // chain, so no 32-bit chain sits on the path either.
+    wire              idx_high = op_idx[31:PW] != {(32-PW){1'b0}};
+    reg [MAX_RES-1:0] ent_in_range;
+    reg               slot_ok;
+    reg [PW-2:0]      slot_pos;
+    always @* begin
+        slot_ok = 1'b0;
+        slot_pos = {(PW-1){1'b0}};
+        for (i = 0; i < MAX_RES; i = i + 1) begin
+            ent_in_range[i] = {idx_high, op_idx[PW-1:0]} < {1'b0, ent_size[i*PW +: PW]};
             if ({ {(32-IDW){1'b0}}, op_id} == i) begin
-                slot_base = ent_base[i*PW +: PW-1];
-                slot_size = ent_end[i*PW +: PW] - ent_base[i*PW +: PW];
-                slot_hit = ent_busy[i] && op_idx[31:PW] == {(32-PW){1'b0}}
-                    && op_idx[PW-1:0] < slot_size;
+                slot_ok = ent_busy[i] && ent_in_range[i];
+                slot_pos = ent_base[i*PW +: PW-1] + op_idx[PW-2:0];
             end
         end
-        plain_ok = avail != {PW{1'b0}};
-        plain_fire = op_valid && !op_slot && plain_ok;
-        if (op_slot) begin
-            op_ok = slot_hit;
-            op_pos = slot_base + op_idx[PW-2:0];
+    end
+    wire plain_ok = avail != {PW{1'b0}};
+    wire plain_req = op_valid && !op_slot;
+    wire plain_fire = plain_req && plain_ok;
+    assign op_ok = op_slot ? slot_ok : plain_ok;
+    assign op_pos = op_slot ? slot_pos : res_ptr[PW-2:0];
+    assign step = plain_fire && idle_after;
+    wire [PW-1:0] res_ptr_inc = res_ptr + 1'b1;
+    wire [PW-1:0] com_next = idle_after ? (plain_fire ? res_ptr_inc : res_ptr) : stop_base;
+
+    // 4. Reservation, from what the data operation leaves, into entry `tail` (free: the table
+    // is not full). res_n fits when avail - res_n - plain_req >= 0 (with plain_req and
+    // avail = 0 the plain operation fails, but then nothing fits either): one carry chain,
+    // with the high bits of res_n as one bit at its top and plain_req as its carry in.
+    wire [PW-1:0] res_lo = res_n[PW-1:0];
+    wire          res_high = res_n[31:PW] != {(32-PW){1'b0}};
+    wire [PW+2:0] res_fit_wide = {2'b00, avail, 1'b1} + {1'b0, ~{res_high, res_lo}, !plain_req};
+    wire          res_fits = res_fit_wide[PW+2];
+    wire          unused_res_fit_low = &{1'b0, res_fit_wide[PW+1:0]};
+    reg           tail_busy;
+    always @* begin
+        tail_busy = 1'b0;
+        for (i = 0; i < MAX_RES; i = i + 1) begin
+            if ({ {(32-IDW){1'b0}}, tail} == i) tail_busy = ent_busy[i];
+        end
+    end
+    assign res_ok = !tail_busy && res_lo != {PW{1'b0}} && res_fits;
+    assign res_id = tail;
+    wire res_fire = res_req && res_ok;
+
+    // Next pointers and count: every combination computed in parallel, selected by the fires,
+    // so a multiplexer is the last thing before each register. The next avail is
+    // seen + other_step - (this cycle's claims), where seen = room + other_com is what this
+    // side may claim from what the other side has committed before this edge.
+    wire [PW:0]   res_end_inc_wide = {res_ptr, 1'b1} + {res_lo, 1'b1};
+    wire [PW-1:0] res_end = res_ptr + res_lo;
+    wire [PW-1:0] room_dec = room - 1'b1;
+    wire [PW-1:0] room_res = room - res_lo;
+    wire [PW-1:0] room_res_dec = room + ~res_lo;
+    // seen + 0/+1/-1, and seen - res_lo + 0/+1/-1, each through one carry chain: the three
+    // operands of the latter (and of seen - 1) are first reduced to two by a carry-save
+    // layer (sum and shifted carry bits, whose free low bit takes one of the increments).
+    wire [PW-1:0] seen = room + other_com;
+    wire [PW:0]   seen_inc_wide = {room, 1'b1} + {other_com, 1'b1};
+    wire [PW-1:0] dec_sum = ~(room ^ other_com);
+    wire [PW-1:0] dec_carry = {room[PW-2:0] | other_com[PW-2:0], 1'b0};
+    wire [PW-1:0] seen_dec = dec_sum + dec_carry;
+    wire [PW-1:0] res_sum = room ^ other_com ^ ~res_lo;
+    wire [PW-1:0] res_carry = {(room[PW-2:0] & other_com[PW-2:0])
+        | (room[PW-2:0] & ~res_lo[PW-2:0]) | (other_com[PW-2:0] & ~res_lo[PW-2:0]), 1'b0};
+    wire [PW-1:0] seen_res_dec = res_sum + res_carry;
+    wire [PW:0]   seen_res_wide = {res_sum, 1'b1} + {res_carry, 1'b1};
+    wire [PW:0]   seen_res_inc_wide = {res_sum, 1'b1} + {res_carry[PW-1:1], 1'b1, 1'b1};
+    wire          unused_carry_lsbs = &{1'b0, res_end_inc_wide[0], seen_inc_wide[0],
+        seen_res_wide[0], seen_res_inc_wide[0]};
+    wire          avail_up = other_step && !plain_fire;
+    wire          avail_down = plain_fire && !other_step;
+    reg  [PW-1:0] res_ptr_next;
+    reg  [PW-1:0] room_next;
+    reg  [PW-1:0] avail_next;
+    always @* begin
+        case ({plain_fire, res_fire})
+            2'b00: begin
+                res_ptr_next = res_ptr;
+                room_next = room;
+            end
+            2'b10: begin
+                res_ptr_next = res_ptr_inc;
+                room_next = room_dec;
+            end
+            2'b01: begin
+                res_ptr_next = res_end;
+                room_next = room_res;
+            end
+            default: begin
+                res_ptr_next = res_end_inc_wide[PW:1];
+                room_next = room_res_dec;
+            end
+        endcase
+        if (res_fire) begin
+            avail_next = avail_up ? seen_res_inc_wide[PW:1]
+                : avail_down ? seen_res_dec : seen_res_wide[PW:1];
         end else begin
-            op_ok = plain_ok;
-            op_pos = res_ptr[PW-2:0];
+            avail_next = avail_up ? seen_inc_wide[PW:1] : avail_down ? seen_dec : seen;
         end
-        if (plain_fire) begin
-            res_ptr_n = res_ptr + 1'b1;
-            if (count == {CNTW{1'b0}}) begin
-                com_ptr_n = com_ptr + 1'b1;
+    end
+
+    // Next table. An active entry counts its slot accesses and takes its commit (3.; only an
+    // entry active since an earlier edge: a commit of anything else is undefined in OpenCL and
+    // ignored), and is freed when it retires. A free entry loads this cycle's reservation
+    // whether or not there is one; it becomes active only if it is `tail` and the reservation
+    // succeeds, so res_ok drives the busy bits alone, not the enables of the fields.
+    reg [MAX_RES-1:0]    ent_busy_next;
+    reg [MAX_RES-1:0]    ent_done_next;
+    reg [MAX_RES-1:0]    ent_filled_next;
+    reg [MAX_RES-1:0]    ent_ready_next;
+    reg [MAX_RES*PW-1:0] ent_base_next;
+    reg [MAX_RES*PW-1:0] ent_size_next;
+    reg [MAX_RES*PW-1:0] ent_left_next;
+    reg                  hit;
+    always @* begin
+        ent_busy_next = ent_busy;
+        ent_done_next = ent_done;
+        ent_filled_next = ent_filled;
+        ent_ready_next = {MAX_RES{1'b0}};
+        ent_base_next = ent_base;
+        ent_size_next = ent_size;
+        ent_left_next = ent_left;
+        hit = 1'b0;
+        for (i = 0; i < MAX_RES; i = i + 1) begin
+            if (ent_busy[i]) begin
+                ent_busy_next[i] = !ent_ret[i];
+                ent_done_next[i] = ent_done[i]
+                    || (commit && { {(32-IDW){1'b0}}, commit_id} == i);
+                hit = op_valid && op_slot && { {(32-IDW){1'b0}}, op_id} == i
+                    && ent_in_range[i] && !ent_filled[i];
+                ent_filled_next[i] = ent_filled[i]
+                    || (hit && ent_left[i*PW +: PW] == { {(PW-1){1'b0}}, 1'b1});
+                if (hit) ent_left_next[i*PW +: PW] = ent_left[i*PW +: PW] - 1'b1;
+                ent_ready_next[i] = !ent_ret[i] && ent_done_next[i] && ent_filled_next[i];
             end else begin
-                for (i = 0; i < MAX_RES; i = i + 1) begin
-                    if ({ {(32-CNTW){1'b0}}, newest} == i) begin
-                        ent_end_n[i*PW +: PW] = ent_end[i*PW +: PW] + 1'b1;
-                    end
-                end
+                ent_busy_next[i] = res_fire && { {(32-IDW){1'b0}}, tail} == i;
+                ent_done_next[i] = 1'b0;
+                ent_filled_next[i] = 1'b0;
+                ent_base_next[i*PW +: PW] = plain_fire ? res_ptr_inc : res_ptr;
+                ent_size_next[i*PW +: PW] = res_lo;
+                ent_left_next[i*PW +: PW] = res_lo;
             end
         end
-
-        // 2. Commit of an entry active since an earlier edge (a commit of anything else is
-        // undefined in OpenCL and ignored).
-        if (commit) begin
-            for (i = 0; i < MAX_RES; i = i + 1) begin
-                if ({ {(32-IDW){1'b0}}, commit_id} == i && ent_busy[i]) begin
-                    ent_done_n[i] = 1'b1;
-                end
-            end
-        end
-
-        // 3. Retire the run of done entries from the oldest one, all together.
-        retiring = 1'b1;
-        slot = head;
-        retired = {CNTW{1'b0}};
-        for (k = 0; k < MAX_RES; k = k + 1) begin
-            sum = {1'b0, head} + k[CNTW:0];
-            if (sum >= {1'b0, MAX_RES_C}) sum = sum - {1'b0, MAX_RES_C};
-            slot = sum[CNTW-1:0];
-            for (i = 0; i < MAX_RES; i = i + 1) begin
-                if ({ {(32-CNTW){1'b0}}, slot} == i) begin
-                    if (retiring && k < { {(32-CNTW){1'b0}}, count} && ent_done_n[i]) begin
-                        com_ptr_n = ent_end_n[i*PW +: PW];
-                        ent_busy_n[i] = 1'b0;
-                        ent_done_n[i] = 1'b0;
-                        retired = retired + 1'b1;
-                    end else begin
-                        retiring = 1'b0;
-                    end
-                end
-            end
-        end
-
-        // 4. Reservation, from what the data operation left, into the entry after the newest
-        // (free even when the table was full and entries retire now: res_ok looks at `count`).
-        left = avail - { {(PW-1){1'b0}}, plain_fire};
-        res_ok = count != MAX_RES_C && res_n[31:PW] == {(32-PW){1'b0}}
-            && res_n[PW-1:0] != {PW{1'b0}} && res_n[PW-1:0] <= left;
-        res_id = tail[IDW-1:0];
-        count_n = count - retired;
-        if (res_req && res_ok) begin
-            for (i = 0; i < MAX_RES; i = i + 1) begin
-                if ({ {(32-CNTW){1'b0}}, tail} == i) begin
-                    ent_busy_n[i] = 1'b1;
-                    ent_done_n[i] = 1'b0;
-                    ent_base_n[i*PW +: PW] = res_ptr_n;
-                    ent_end_n[i*PW +: PW] = res_ptr_n + res_n[PW-1:0];
-                end
-            end
-            res_ptr_n = res_ptr_n + res_n[PW-1:0];
-            count_n = count_n + 1'b1;
-        end
-        sum = {1'b0, head} + {1'b0, retired};
-        if (sum >= {1'b0, MAX_RES_C}) sum = sum - {1'b0, MAX_RES_C};
-        head_n = sum[CNTW-1:0];
     end
 
     always @(posedge clk) begin
         if (rst) begin
-            head <= {CNTW{1'b0}};
-            count <= {CNTW{1'b0}};
+            head <= {IDW{1'b0}};
+            tail <= {IDW{1'b0}};
             ent_busy <= {MAX_RES{1'b0}};
             ent_done <= {MAX_RES{1'b0}};
-            ent_base <= {(MAX_RES*PW){1'b0}};
-            ent_end <= {(MAX_RES*PW){1'b0}};
+            ent_filled <= {MAX_RES{1'b0}};
+            ent_ready <= {MAX_RES{1'b0}};
             res_ptr <= {PW{1'b0}};
             com_ptr <= {PW{1'b0}};
+            room <= OFFSET_P;
+            avail <= OFFSET_P;
         end else begin
-            head <= head_n;
-            count <= count_n;
-            ent_busy <= ent_busy_n;
-            ent_done <= ent_done_n;
-            ent_base <= ent_base_n;
-            ent_end <= ent_end_n;
-            res_ptr <= res_ptr_n;
-            com_ptr <= com_ptr_n;
+            ent_busy <= ent_busy_next;
+            ent_done <= ent_done_next;
+            ent_filled <= ent_filled_next;
+            ent_ready <= ent_ready_next;
+            if (res_fire) tail <= (tail == LAST_ID) ? {IDW{1'b0}} : tail + 1'b1;
+            head <= idle_after ? tail : stop_id;
+            res_ptr <= res_ptr_next;
+            com_ptr <= com_next;
+            room <= room_next;
+            avail <= avail_next;
         end
+        ent_base <= ent_base_next;
+        ent_size <= ent_size_next;
+        ent_left <= ent_left_next;
     end
 `ifdef FORMAL
     // Properties for SymbiYosys (rtl-templates/formal/); never seen by simulation or synthesis.
@@ -213,100 +301,157 @@ module oclhls_pipe_side #(
     always @(posedge clk) f_past_valid <= 1'b1;
     always @* if (!f_past_valid) assume(rst);
 
-    // Table consistency: the active entries are exactly `count` entries from `head`, each
-    // non-empty, contiguous, in order, covering [com_ptr, res_ptr); the oldest is never done
-    // (done runs retire at once).
-    integer      f_i;
-    reg [CNTW:0] f_dist;
-    reg [CNTW:0] f_next;
+    wire [IDW-1:0] f_newest = (tail == {IDW{1'b0}}) ? LAST_ID : tail - 1'b1;
+    wire           f_res_fire = res_req && res_ok;
+    wire           f_plain_fire = op_valid && !op_slot && op_ok;
+    // The tracked position (below) and the entry it belongs to.
+    (* anyconst *) reg [PW-1:0] f_pos;
+    reg            f_claimed;
+    reg [IDW-1:0]  f_id;
+
+    // Shadows of each entry, kept from the operations alone: its size, the successful slot
+    // accesses naming it since it was reserved (saturating at the size), whether it was
+    // committed.
+    reg [MAX_RES*PW-1:0] f_size;
+    reg [MAX_RES*PW-1:0] f_acc;
+    reg [MAX_RES-1:0]    f_com;
+    reg [MAX_RES-1:0]    f_hit;
+    reg [MAX_RES-1:0]    f_ready_before;
+    integer f_i;
     always @* begin
-        f_dist = {(CNTW+1){1'b0}};
-        f_next = {(CNTW+1){1'b0}};
-        if (f_past_valid && !rst) begin
-            assert(count <= MAX_RES_C);
-            assert(head < MAX_RES_C);
-            if (count == {CNTW{1'b0}}) assert(res_ptr == com_ptr);
+        for (f_i = 0; f_i < MAX_RES; f_i = f_i + 1) begin
+            f_hit[f_i] = op_valid && op_slot && op_ok && op_id == f_i[IDW-1:0];
+        end
+    end
+    always @(posedge clk) begin
+        if (rst) begin
+            f_com <= {MAX_RES{1'b0}};
+            f_ready_before <= {MAX_RES{1'b0}};
+        end else begin
+            f_ready_before <= ent_ready;
             for (f_i = 0; f_i < MAX_RES; f_i = f_i + 1) begin
-                f_dist = (f_i >= head) ? f_i - head : f_i + MAX_RES - head;
-                f_next = (f_i + 1 == MAX_RES) ? 0 : f_i + 1;
-                assert(ent_busy[f_i] == (f_dist < count));
-                if (ent_done[f_i]) assert(ent_busy[f_i]);
-                if (ent_busy[f_i]) begin
-                    assert(ent_end[f_i*PW +: PW] != ent_base[f_i*PW +: PW]);
-                    assert(ent_base[f_i*PW +: PW] - com_ptr < ent_end[f_i*PW +: PW] - com_ptr);
-                    assert(ent_end[f_i*PW +: PW] - com_ptr <= res_ptr - com_ptr);
-                    if (f_dist == 0) begin
-                        assert(ent_base[f_i*PW +: PW] == com_ptr);
-                        assert(!ent_done[f_i]);
+                if (f_res_fire && tail == f_i[IDW-1:0]) begin
+                    f_size[f_i*PW +: PW] <= res_n[PW-1:0];
+                    f_acc[f_i*PW +: PW] <= {PW{1'b0}};
+                    f_com[f_i] <= 1'b0;
+                end else begin
+                    if (f_hit[f_i] && f_acc[f_i*PW +: PW] != f_size[f_i*PW +: PW]) begin
+                        f_acc[f_i*PW +: PW] <= f_acc[f_i*PW +: PW] + 1'b1;
                     end
-                    if (f_dist + 1 == count) assert(ent_end[f_i*PW +: PW] == res_ptr);
-                    else assert(ent_end[f_i*PW +: PW] == ent_base[f_next*PW +: PW]);
+                    if (commit && commit_id == f_i[IDW-1:0] && ent_busy[f_i]) f_com[f_i] <= 1'b1;
                 end
             end
         end
     end
 
-    // A slot access stays inside its reservation, hence inside [com_ptr, res_ptr).
-    wire [PW-1:0] f_slot_pos = ent_base[op_id*PW +: PW] + op_idx[PW-1:0];
+    // Table consistency: the active entries are a contiguous run from head to tail, each
+    // holding at least its size, in order, together covering [com_ptr, res_ptr), with fields
+    // matching the shadows; an entry is ready exactly when committed and accessed size times.
+    reg [IDW:0] f_count;
+    reg [IDW:0] f_dist;
+    reg [IDW:0] f_next;
+    reg [PW-1:0] f_end;
+    reg [PW-1:0] f_id_end;
     always @* begin
-        if (f_past_valid && !rst && op_slot && op_ok) begin
-            assert(f_slot_pos - com_ptr < res_ptr - com_ptr);
-            assert(op_pos == f_slot_pos[PW-2:0]);
+        f_count = (tail >= head) ? {1'b0, tail} - {1'b0, head}
+            : {1'b0, tail} + MAX_RES[IDW:0] - {1'b0, head};
+        if (tail == head && ent_busy[head]) f_count = MAX_RES[IDW:0];
+        f_dist = {(IDW+1){1'b0}};
+        f_next = {(IDW+1){1'b0}};
+        f_end = {PW{1'b0}};
+        f_id_end = {PW{1'b0}};
+        if (f_past_valid && !rst) begin
+            assert(head <= LAST_ID && tail <= LAST_ID);
+            assert(room == OFFSET_P - res_ptr);
+            if (f_count == {(IDW+1){1'b0}}) assert(res_ptr == com_ptr);
+            for (f_i = 0; f_i < MAX_RES; f_i = f_i + 1) begin
+                f_dist = (f_i >= head) ? f_i - head : f_i + MAX_RES - head;
+                f_next = (f_i + 1 == MAX_RES) ? 0 : f_i + 1;
+                f_end = (f_dist + 1 == f_count) ? res_ptr : ent_base[f_next*PW +: PW];
+                if (f_id == f_i[IDW-1:0]) f_id_end = f_end;
+                assert(ent_busy[f_i] == (f_dist < f_count));
+                if (!ent_busy[f_i]) assert(!ent_ready[f_i]);
+                if (ent_busy[f_i]) begin
+                    assert(ent_size[f_i*PW +: PW] == f_size[f_i*PW +: PW]);
+                    assert(ent_size[f_i*PW +: PW] != {PW{1'b0}});
+                    assert(f_acc[f_i*PW +: PW] <= f_size[f_i*PW +: PW]);
+                    assert(ent_left[f_i*PW +: PW] == f_size[f_i*PW +: PW] - f_acc[f_i*PW +: PW]);
+                    assert(ent_filled[f_i] == (f_acc[f_i*PW +: PW] == f_size[f_i*PW +: PW]));
+                    assert(ent_done[f_i] == f_com[f_i]);
+                    assert(ent_ready[f_i] == (ent_done[f_i] && ent_filled[f_i]));
+                    assert(f_end - ent_base[f_i*PW +: PW] >= ent_size[f_i*PW +: PW]);
+                    assert(ent_base[f_i*PW +: PW] - com_ptr < f_end - com_ptr);
+                    assert(f_end - com_ptr <= res_ptr - com_ptr);
+                    if (f_dist == 0) assert(ent_base[f_i*PW +: PW] == com_ptr);
+                end
+            end
+            // Every run of ready entries from the oldest retired at the last edge: the oldest
+            // active entry was not ready before it.
+            if (ent_busy[head]) assert(!f_ready_before[head]);
         end
     end
 
-    // A tracked position (chosen by the solver): it is claimed once, by a plain operation
-    // (committed at once) or by a reservation, and leaves this side (com_ptr passes it) only
-    // when it is committed. Since com_ptr is one pointer, a committed reservation never leaves
-    // before an older uncommitted one: commits take effect in reservation order.
-    (* anyconst *) reg [PW-1:0] f_pos;
-    reg           f_claimed;
-    reg           f_plain;
-    reg           f_committed;
-    reg [IDW-1:0] f_id;
+    // A slot access succeeds exactly for an active entry and an index below its size, and
+    // stays inside that reservation.
+    reg          f_slot_in;
+    reg [PW-1:0] f_slot_from;
+    always @* begin
+        f_slot_in = 1'b0;
+        f_slot_from = {PW{1'b0}};
+        for (f_i = 0; f_i < MAX_RES; f_i = f_i + 1) begin
+            if (op_id == f_i[IDW-1:0]) begin
+                f_slot_in = ent_busy[f_i] && op_idx < { {(32-PW){1'b0}}, f_size[f_i*PW +: PW]};
+                f_slot_from = ent_base[f_i*PW +: PW];
+            end
+        end
+        if (f_past_valid && !rst && op_slot) begin
+            assert(op_ok == f_slot_in);
+            if (op_ok) assert(op_pos == f_slot_from[PW-2:0] + op_idx[PW-2:0]);
+        end
+    end
+
+    // A tracked position (chosen by the solver): it is claimed once, by a plain operation or
+    // by a reservation, and leaves this side (com_ptr passes it) at once for a plain operation
+    // with no entry left active, otherwise only when its entry retires, which it does only
+    // once ready (committed, and accessed as often as its size) before that edge. Since
+    // com_ptr is one pointer, a ready reservation never leaves before an older one that is
+    // not: reservations retire in reservation order.
     wire          f_in = f_pos - com_ptr < res_ptr - com_ptr;
-    wire          f_in_n = f_pos - com_ptr_n < res_ptr_n - com_ptr_n;
-    wire          f_plain_fire = op_valid && !op_slot && avail != {PW{1'b0}};
+    wire [PW-1:0] f_res_ptr_n = res_ptr + { {(PW-1){1'b0}}, f_plain_fire}
+        + (f_res_fire ? res_n[PW-1:0] : {PW{1'b0}});
+    wire          f_in_n = f_pos - com_next < f_res_ptr_n - com_next;
     wire          f_claim_plain = f_plain_fire && f_pos == res_ptr;
     wire [PW-1:0] f_res_from = res_ptr + { {(PW-1){1'b0}}, f_plain_fire};
-    wire          f_claim_res = res_req && res_ok && f_pos - f_res_from < res_n[PW-1:0];
-    wire          f_commit_now = commit && commit_id == f_id;
+    wire          f_claim_res = f_res_fire && f_pos - f_res_from < res_n[PW-1:0];
     always @(posedge clk) begin
         if (rst) begin
             f_claimed <= 1'b0;
-            f_plain <= 1'b0;
-            f_committed <= 1'b0;
             f_id <= {IDW{1'b0}};
         end else begin
             f_claimed <= f_in_n;
-            if (f_claim_plain) begin
-                f_plain <= 1'b1;
-                f_committed <= 1'b1;
-            end else if (f_claim_res) begin
-                f_plain <= 1'b0;
-                f_id <= tail[IDW-1:0];
-                f_committed <= 1'b0;
-            end else if (f_claimed && f_commit_now) begin
-                f_committed <= 1'b1;
-            end
+            if (f_claim_plain) f_id <= f_newest;
+            else if (f_claim_res) f_id <= tail;
         end
     end
     always @* begin
         if (f_past_valid && !rst) begin
             assert(f_claimed == f_in);
+            assert(res_ptr_next == f_res_ptr_n);
             // Claims only take free positions, and a position is claimed at most once.
             if (f_claim_plain || f_claim_res) assert(!f_in);
             assert(!(f_claim_plain && f_claim_res));
-            if (f_claimed && f_plain) assert(f_committed);
-            if (f_claimed && !f_plain) begin
+            if (f_claim_plain && !step) assert(ent_busy[f_newest]);
+            if (f_in) begin
                 assert(ent_busy[f_id]);
-                assert(f_pos - ent_base[f_id*PW +: PW] < ent_end[f_id*PW +: PW] - ent_base[f_id*PW +: PW]);
-                assert(f_committed == ent_done[f_id]);
+                assert(f_pos - ent_base[f_id*PW +: PW] < f_id_end - ent_base[f_id*PW +: PW]);
             end
-            // Leaving this side: only once committed.
-            if ((f_in || f_claim_plain || f_claim_res) && !f_in_n) begin
-                assert(f_claim_plain || (!f_claim_res && (f_committed || f_commit_now)));
+            // Leaving: only with a retirement of its entry, ready before the edge.
+            if (f_in && !f_in_n) begin
+                assert(ent_ready[f_id] && f_com[f_id]);
+                assert(f_acc[f_id*PW +: PW] == f_size[f_id*PW +: PW]);
             end
+            if ((f_claim_plain || f_claim_res) && !f_in_n) assert(f_claim_plain && step);
+            if (f_claim_plain && step) assert(!f_in_n);
         end
     end
 `endif

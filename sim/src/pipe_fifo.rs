@@ -3,13 +3,15 @@
 //!
 //! [`RefFifo`] is written from the contract in `docs/hardware-interface.md` ("Pipe FIFOs"), not
 //! from the RTL: positions are unbounded `u64`s (no modular pointers), each side's active
-//! reservations are a queue in reservation order, the stream's data is a map from position to
-//! packet. [`run_random`] drives a built model with a biased random mix of every operation
-//! (plain reads and writes, reservations of every size including failing ones, slot accesses in
-//! any order, partial fills, commits out of order, commits of ids that are not active, slot
-//! accesses out of range), changing the rates every few hundred cycles so that the FIFO goes
-//! full and empty often, and compares every output in every cycle with the model. The first
-//! difference is an error naming the cycle, the output and both values.
+//! reservations are a queue in reservation order with a commit flag and an access count, each
+//! side keeps what the other side sees of its commit pointer, the stream's data is a map from
+//! position to packet. [`run_random`] drives a built model with a biased random mix of every
+//! operation (plain reads and writes, reservations of every size including failing ones, slot
+//! accesses in any order, commits before the last accesses, commits out of order, repeated
+//! commits of one shared reservation, commits of ids that are not active, slot accesses out of
+//! range), changing the rates every few hundred cycles so that the FIFO goes full and empty
+//! often, and compares every output in every cycle with the model. The first difference is an
+//! error naming the cycle, the output and both values.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -147,17 +149,33 @@ pub struct SideOut {
 struct Entry {
     id: u32,
     base: u64,
+    /// Positions reserved: slot indices run below it, and it is the access count that the
+    /// entry needs before it can retire.
+    n: u64,
+    /// One past the last position of the entry: `base + n` plus the plain operations appended
+    /// to it while it was the newest entry.
     end: u64,
-    done: bool,
+    committed: bool,
+    /// Successful slot accesses naming the entry (plain operations do not count).
+    accesses: u64,
 }
 
-/// One side of the reference: `res` (claimed up to), `com` (committed up to), and the active
-/// reservations in reservation order.
+impl Entry {
+    fn ready(&self) -> bool {
+        self.committed && self.accesses >= self.n
+    }
+}
+
+/// One side of the reference: `res` (claimed up to), `com` (committed up to), the active
+/// reservations in reservation order, and `visible`: how far the other side sees this side's
+/// commit pointer (the commit pointer before the last edge, plus a plain operation committed
+/// at once at that edge).
 #[derive(Clone, Debug)]
 struct RefSide {
     max_res: u32,
     res: u64,
     com: u64,
+    visible: u64,
     next_id: u32,
     entries: VecDeque<Entry>,
 }
@@ -177,6 +195,7 @@ impl RefSide {
             max_res,
             res: 0,
             com: 0,
+            visible: 0,
             next_id: 0,
             entries: VecDeque::new(),
         }
@@ -186,10 +205,14 @@ impl RefSide {
         self.entries.iter().find(|e| e.id == id)
     }
 
+    fn is_active(&self, id: u32) -> bool {
+        self.entry(id).is_some()
+    }
+
     /// Position of slot `idx` of active reservation `id`, if in range.
     fn slot(&self, id: u32, idx: u32) -> Option<u64> {
         let e = self.entry(id)?;
-        (u64::from(idx) < e.end - e.base).then_some(e.base + u64::from(idx))
+        (u64::from(idx) < e.n).then_some(e.base + u64::from(idx))
     }
 
     /// Statuses from the state before the edge; `avail` = positions this side may claim.
@@ -210,44 +233,61 @@ impl RefSide {
         }
     }
 
-    /// The edge: data operation, commit (of a reservation made at an earlier edge),
-    /// retirement, reservation (the documented order).
+    /// The edge: retirement (of the entries ready before it), data operation, commit (of a
+    /// reservation made at an earlier edge), reservation (the documented order).
     fn clock(&mut self, avail: u64, i: &SideIn) -> SideEffect {
         let out = self.outputs(avail, i);
+        let com_before = self.com;
         let mut fx = SideEffect::default();
+        // Statuses and slot positions are those of the table before the edge: a slot access
+        // to an entry that retires at this edge still takes place.
+        let slot_pos = (i.op_valid && i.op_slot && out.op_ok)
+            .then(|| self.slot(i.op_id, i.op_idx))
+            .flatten();
+        let commit_hit = i.commit && self.is_active(i.commit_id);
+        while self.entries.front().is_some_and(Entry::ready) {
+            let e = self.entries.pop_front().expect("front exists");
+            self.com = e.end;
+            fx.retired += 1;
+        }
+        let mut step = false;
         if i.op_valid && out.op_ok {
             if i.op_slot {
-                fx.pos = self.slot(i.op_id, i.op_idx);
+                fx.pos = slot_pos;
+                if let Some(e) = self.entries.iter_mut().find(|e| e.id == i.op_id) {
+                    e.accesses += 1;
+                }
             } else {
                 fx.pos = Some(self.res);
                 self.res += 1;
                 match self.entries.back_mut() {
                     Some(e) => e.end += 1,
-                    None => self.com += 1,
+                    None => {
+                        self.com += 1;
+                        step = true;
+                    }
                 }
             }
         }
-        if i.commit {
+        if commit_hit {
             if let Some(e) = self.entries.iter_mut().find(|e| e.id == i.commit_id) {
-                e.done = true;
+                e.committed = true;
             }
-        }
-        while self.entries.front().is_some_and(|e| e.done) {
-            let e = self.entries.pop_front().expect("front exists");
-            self.com = e.end;
-            fx.retired += 1;
         }
         if i.res_req && out.res_ok {
             let n = u64::from(i.res_n);
             self.entries.push_back(Entry {
                 id: self.next_id,
                 base: self.res,
+                n,
                 end: self.res + n,
-                done: false,
+                committed: false,
+                accesses: 0,
             });
             self.res += n;
             self.next_id = (self.next_id + 1) % self.max_res;
         }
+        self.visible = com_before + u64::from(step);
         fx
     }
 }
@@ -293,11 +333,22 @@ impl RefFifo {
         }
     }
 
+    /// Positions each side may claim now: free positions for the writer (counting what the
+    /// reader has committed as far as the writer sees it), visible packets for the reader.
     fn avail(&self) -> (u64, u64) {
         (
-            self.depth - (self.wr.res - self.rd.com),
-            self.wr.com - self.rd.res,
+            self.depth - (self.wr.res - self.rd.visible),
+            self.wr.visible - self.rd.res,
         )
+    }
+
+    /// Whether reservation `id` of the write (`write`) or read side is active.
+    pub fn is_active(&self, write: bool, id: u32) -> bool {
+        if write {
+            self.wr.is_active(id)
+        } else {
+            self.rd.is_active(id)
+        }
     }
 
     pub fn outputs(&self, i: &FifoIn) -> FifoOut {
@@ -353,8 +404,14 @@ pub struct RunCounts {
     pub commits_back_to_back: u64,
     /// Commits of ids that were not active (ignored by the FIFO).
     pub commits_inactive: u64,
-    /// Write commits whose reservation had unwritten slots.
+    /// First commits of reservations that had fewer slot accesses than their size (they
+    /// retire only once the accesses have been made).
     pub commits_partial: u64,
+    /// Further commits of a reservation already committed (a work-group whose work-items all
+    /// commit one shared reservation).
+    pub commits_repeated: u64,
+    /// Reservations whose last needed slot access came after their first commit.
+    pub completed_after_commit: u64,
     /// Edges at which two or more reservations of one side retired together.
     pub multi_retire: u64,
     /// Cycles with the FIFO full (no free position) / with nothing visible to read.
@@ -386,6 +443,8 @@ impl RunCounts {
             commits_back_to_back,
             commits_inactive,
             commits_partial,
+            commits_repeated,
+            completed_after_commit,
             multi_retire,
             full_cycles,
             empty_cycles,
@@ -394,11 +453,19 @@ impl RunCounts {
     }
 }
 
-/// A reservation the driver holds.
+/// A reservation the driver holds, from its reservation until it retires (it stays active,
+/// and its slots accessible, after its commits until it has as many slot accesses as its size).
 struct Held {
     id: u32,
     n: u32,
-    written: Vec<bool>,
+    /// Slot accesses so far (successful ones).
+    accesses: u32,
+    /// Which slots were accessed (the driver prefers the others).
+    accessed: Vec<bool>,
+    /// Commits still to make: one, or several for a reservation shared by work-items that
+    /// each commit it (the first one commits, the others are harmless repeats).
+    commits_left: u32,
+    committed: bool,
 }
 
 /// Rates of one phase of the run.
@@ -453,13 +520,17 @@ impl Driver {
         let res = self.p.max_res > 0;
         let id_space = 1u32 << self.p.idw();
         let mut s = SideIn::default();
-        if self.rng.random_bool(ph.data) {
+        let held = if write { &self.wr_held } else { &self.rd_held };
+        // Reservations retire only after as many slot accesses as their size, so while some
+        // still need accesses the data operations go to them more often (the kernel's
+        // work-items would be filling them).
+        let (data_rate, slot_rate) = if held.iter().any(|h| h.accesses < h.n) {
+            (ph.data.max(0.5), ph.slot.max(0.8))
+        } else {
+            (ph.data, ph.slot)
+        };
+        if self.rng.random_bool(data_rate) {
             s.op_valid = true;
-            let held_len = if write {
-                self.wr_held.len()
-            } else {
-                self.rd_held.len()
-            };
             if res && self.rng.random_bool(0.03) {
                 // A slot access that may hit nothing: an inactive id or an index out of range.
                 s.op_slot = true;
@@ -469,19 +540,31 @@ impl Driver {
                 } else {
                     self.rng.random()
                 };
-            } else if res && held_len > 0 && self.rng.random_bool(ph.slot) {
+            } else if res && !held.is_empty() && self.rng.random_bool(slot_rate) {
                 s.op_slot = true;
-                let k = self.rng.random_range(0..held_len);
-                let h = if write {
-                    &self.wr_held[k]
+                // Mostly reservations that still need accesses (committed ones first: they
+                // hold up retirement), but any of them.
+                let needy: Vec<usize> = (0..held.len())
+                    .filter(|&k| held[k].accesses < held[k].n)
+                    .collect();
+                let waiting: Vec<usize> = needy
+                    .iter()
+                    .copied()
+                    .filter(|&k| held[k].committed)
+                    .collect();
+                let k = if !waiting.is_empty() && self.rng.random_bool(0.5) {
+                    waiting[self.rng.random_range(0..waiting.len())]
+                } else if !needy.is_empty() && self.rng.random_bool(0.8) {
+                    needy[self.rng.random_range(0..needy.len())]
                 } else {
-                    &self.rd_held[k]
+                    self.rng.random_range(0..held.len())
                 };
+                let h = &held[k];
                 s.op_id = h.id;
-                // Prefer slots not yet written (reads and writes alike: any order).
-                let free: Vec<u32> = (0..h.n).filter(|&j| !h.written[j as usize]).collect();
-                s.op_idx = if !free.is_empty() && self.rng.random_bool(0.8) {
-                    free[self.rng.random_range(0..free.len())]
+                // Prefer slots not yet accessed (reads and writes alike: any order).
+                let fresh: Vec<u32> = (0..h.n).filter(|&j| !h.accessed[j as usize]).collect();
+                s.op_idx = if !fresh.is_empty() && self.rng.random_bool(0.8) {
+                    fresh[self.rng.random_range(0..fresh.len())]
                 } else {
                     self.rng.random_range(0..h.n)
                 };
@@ -497,28 +580,41 @@ impl Driver {
             &mut self.rd_held
         };
         if res && self.rng.random_bool(ph.commit) {
-            if !held.is_empty() && !self.rng.random_bool(0.03) {
-                // Mostly commit complete reservations, but any of them, in any order.
-                let complete: Vec<usize> = (0..held.len())
-                    .filter(|&k| held[k].written.iter().all(|&w| w))
+            let open: Vec<usize> = (0..held.len())
+                .filter(|&k| held[k].commits_left > 0)
+                .collect();
+            if !open.is_empty() && !self.rng.random_bool(0.03) {
+                // Mostly commit reservations whose slots were all accessed, but any of them, in
+                // any order, and sometimes before the accesses.
+                let complete: Vec<usize> = open
+                    .iter()
+                    .copied()
+                    .filter(|&k| held[k].accesses >= held[k].n)
                     .collect();
-                let k = if !complete.is_empty() && self.rng.random_bool(0.9) {
+                let k = if !complete.is_empty() && self.rng.random_bool(0.8) {
                     complete[self.rng.random_range(0..complete.len())]
                 } else {
-                    self.rng.random_range(0..held.len())
+                    open[self.rng.random_range(0..open.len())]
                 };
                 s.commit = true;
                 s.commit_id = held[k].id;
-                if k != 0 {
-                    counts.commits_out_of_order += 1;
+                let older_open = held[..k].iter().any(|h| !h.committed);
+                let h = &mut held[k];
+                if h.committed {
+                    counts.commits_repeated += 1;
+                } else {
+                    if older_open {
+                        counts.commits_out_of_order += 1;
+                    }
+                    if h.accesses < h.n {
+                        counts.commits_partial += 1;
+                    }
                 }
-                if write && !held[k].written.iter().all(|&w| w) {
-                    counts.commits_partial += 1;
-                }
-                held.remove(k);
-            } else if !held.is_empty() || self.rng.random_bool(0.1) {
-                // An id nobody holds: the FIFO must ignore it (rarely when nothing is held, so
-                // that commits are mostly real ones).
+                h.committed = true;
+                h.commits_left -= 1;
+            } else if self.rng.random_bool(0.1) {
+                // An id that is not active: the FIFO must ignore it (rarely, so that commits
+                // are mostly real ones).
                 let active: Vec<u32> = held.iter().map(|h| h.id).collect();
                 let idle: Vec<u32> = (0..id_space).filter(|x| !active.contains(x)).collect();
                 if !idle.is_empty() {
@@ -540,7 +636,7 @@ impl Driver {
         s
     }
 
-    /// Updates the bookkeeping with what the FIFO answered.
+    /// Updates the bookkeeping with what the FIFO answered (before the edge).
     fn observe(&mut self, i: &FifoIn, o: &FifoOut, counts: &mut RunCounts) {
         for (write, si, so) in [(true, &i.wr, &o.wr), (false, &i.rd, &o.rd)] {
             let held = if write {
@@ -566,12 +662,14 @@ impl Driver {
                         } else {
                             counts.slot_reads_ok += 1;
                         }
-                        if let Some(w) = held
-                            .iter_mut()
-                            .find(|h| h.id == si.op_id)
-                            .and_then(|h| h.written.get_mut(si.op_idx as usize))
-                        {
-                            *w = true;
+                        if let Some(h) = held.iter_mut().find(|h| h.id == si.op_id) {
+                            h.accesses += 1;
+                            if h.committed && h.accesses == h.n {
+                                counts.completed_after_commit += 1;
+                            }
+                            if let Some(a) = h.accessed.get_mut(si.op_idx as usize) {
+                                *a = true;
+                            }
                         }
                     }
                     (true, false) => counts.slot_ops_rejected += 1,
@@ -582,11 +680,20 @@ impl Driver {
                 counts.reserves += 1;
                 if so.res_ok {
                     counts.reserves_ok += 1;
+                    // A work-group shares a quarter of the reservations: up to four commits.
+                    let commits = if self.rng.random_bool(0.25) {
+                        self.rng.random_range(2..=4)
+                    } else {
+                        1
+                    };
                     // (A commit of the same id in this cycle was ignored: it was not active.)
                     held.push(Held {
                         id: so.res_id,
                         n: si.res_n,
-                        written: vec![false; si.res_n as usize],
+                        accesses: 0,
+                        accessed: vec![false; si.res_n as usize],
+                        commits_left: commits,
+                        committed: false,
                     });
                 }
             }
@@ -595,6 +702,12 @@ impl Driver {
                 counts.commits += 1;
             }
         }
+    }
+
+    /// Drops the reservations that retired at the edge.
+    fn sync(&mut self, reference: &RefFifo) {
+        self.wr_held.retain(|h| reference.is_active(true, h.id));
+        self.rd_held.retain(|h| reference.is_active(false, h.id));
     }
 }
 
@@ -876,6 +989,7 @@ pub fn run_random(
         counts.empty_cycles += u64::from(want.num_packets == 0);
         d.observe(&i, &want, &mut counts);
         let (wr_ret, rd_ret) = reference.clock(&i);
+        d.sync(&reference);
         counts.multi_retire += u64::from(wr_ret >= 2) + u64::from(rd_ret >= 2);
         m.tick()?;
         counts.cycles += 1;
