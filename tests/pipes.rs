@@ -160,3 +160,33 @@ fn inferred_system_top() {
     assert!(top.contains("oclhls_pipe_fifo_plain #(.WIDTH(32), .DEPTH(16)) fifo_a_p_to_c_p"));
     assert!(top.contains("u_a (") && top.contains("u_c ("));
 }
+
+#[test]
+fn pipes_tutorial_with_int_packets() {
+    // Per-work-item reservations, and one reservation per work-group shared through a
+    // `local reserve_id_t` after a barrier, every work-item committing it (the tutorial's code).
+    sim("tests/pipes/tutorial_int.cl", &[]);
+}
+
+#[test]
+fn three_kernels_and_blocking_arguments() {
+    // Its struct-packet test is a skip until struct packets are built, so only the filter.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rtl");
+    for filter in ["generate, square", "blocking pipe arguments"] {
+        let o = oclhls(
+            &[
+                "sim",
+                "tests/emu/pipeline3.cl",
+                "-o",
+                out.to_str().unwrap(),
+                "--filter",
+                filter,
+            ],
+            &root(),
+        );
+        assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
+        assert!(o.stdout.contains("1 passed, 0 failed"), "{}", o.stdout);
+    }
+    lint_systems(&out.join("systems"));
+}
