@@ -28,6 +28,6 @@ pub mod verify;
 
 pub use ids::{ArgId, CounterId, LoopId, MemId, OpId, PipeId};
 pub use kernel::{ArgKind, Dep, Kernel, KernelArg, Loop, LoopKind, MemDep, MemKind, Memory, Op};
-pub use ops::{BinOp, CmpOp, ConvOp, OpKind, UnOp, WorkItemFn};
+pub use ops::{BinOp, ByteMask, CmpOp, ConvOp, OpKind, UnOp, WorkItemFn};
 pub use types::Ty;
 pub use verify::{verify, VerifyError};
