@@ -350,7 +350,6 @@ fn scale_prefix() {
     let o = oclhls(
         &[
             "tests/kernels/scale_prefix.cl",
-    "tests/kernels/struct_update.cl",
             "-o",
             dir.path().to_str().unwrap(),
         ],

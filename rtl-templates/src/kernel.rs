@@ -1099,9 +1099,9 @@ impl<'a> Emitter<'a> {
             }
         }
         if !self.unused_bits.is_empty() {
-            w.comment("Bits dropped by truncations (Verilator's unused-signal idiom).");
+            w.comment("Deliberately unused bits (truncated, or read by no bit select): Verilator's idiom.");
             w.wire(
-                "unused_truncated_bits",
+                "unused_bits",
                 1,
                 &format!("&{{1'b0, {}, 1'b0}}", self.unused_bits.join(", ")),
             );

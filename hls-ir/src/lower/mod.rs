@@ -914,16 +914,9 @@ impl<'a> Lower<'a> {
             }
             return;
         }
-        if !esize.is_power_of_two() {
-            self.unsupported(
-                span,
-                format!(
-                    "an array of `{}` ({esize} bytes: on-chip arrays need elements of a power-of-two size)",
-                    self.p.type_name(elem_t)
-                ),
-            );
-            return;
-        }
+        // On-chip elements are a power of two of bytes apart (a 48-byte struct takes 64), so
+        // an index is a bit select of the address; nothing outside the kernel sees the gap.
+        let stride = esize.next_power_of_two();
         let len = self.p.size_of(&info.ty) / esize;
         let kind = match info.space {
             AddrSpace::Local => MemKind::Local { len },
@@ -939,7 +932,7 @@ impl<'a> Lower<'a> {
             name: name.clone(),
             kind,
             elem,
-            elem_bytes: esize,
+            elem_bytes: stride,
             span,
         });
         let base = self.konst(0, Ty::I32, span);
@@ -954,7 +947,7 @@ impl<'a> Lower<'a> {
                         Some(item) => self.init_value(&elem_t, item),
                         None => Val::Undef,
                     };
-                    let off = self.konst(i as u64 * esize as u64, Ty::I32, span);
+                    let off = self.konst(i as u64 * stride as u64, Ty::I32, span);
                     self.store_val(off, mem, v, &elem_t, None, span);
                 }
             }
@@ -1134,14 +1127,19 @@ impl<'a> Lower<'a> {
             },
             ExprKind::SizeOf(v) => Val::Scalar(self.konst(*v, Ty::I32, span)),
             // Only the bit pattern: floating-point values are copied, never computed on.
-            ExprKind::FloatLit(f) => {
-                let (bits, ty) = match e.ty {
-                    Type::Scalar(ScalarKind::Half) => (f64_to_f16(*f) as u64, Ty::Float(16)),
-                    Type::Scalar(ScalarKind::Double) => (f.to_bits(), Ty::Float(64)),
-                    _ => ((*f as f32).to_bits() as u64, Ty::Float(32)),
-                };
-                Val::Scalar(self.konst(bits, ty, span))
-            }
+            ExprKind::FloatLit(f) => match e.ty {
+                Type::Scalar(ScalarKind::Double) => {
+                    Val::Scalar(self.konst(f.to_bits(), Ty::Float(64), span))
+                }
+                Type::Scalar(ScalarKind::Float) => {
+                    Val::Scalar(self.konst((*f as f32).to_bits() as u64, Ty::Float(32), span))
+                }
+                // (The device has no cl_khr_fp16: the front end rejects `half` values.)
+                _ => {
+                    self.unsupported(span, "a `half` constant");
+                    Val::Undef
+                }
+            },
             ExprKind::Var(v) => match self.env.vars.get(v) {
                 Some(val) => *val,
                 None if self.groups.ctx.contains_key(v) => {
@@ -1573,6 +1571,16 @@ impl<'a> Lower<'a> {
         self.env.vars.insert(var, v);
     }
 
+    /// Bytes between consecutive objects of type `t` (an element or a row of elements) in
+    /// memory `mem`: their size, with on-chip elements padded to a power of two.
+    fn stride_of(&self, t: &Type, mem: MemId) -> u32 {
+        match t {
+            Type::Array(e, n) => n * self.stride_of(e, mem),
+            _ if self.is_onchip(mem) => self.k.mem(mem).elem_bytes,
+            _ => self.p.size_of(t),
+        }
+    }
+
     /// Byte offset of `i` elements of memory `mem`.
     fn scale(&mut self, i: OpId, mem: MemId, signed: bool, span: Span) -> OpId {
         let bytes = self.k.mem(mem).elem_bytes;
@@ -1619,7 +1627,12 @@ impl<'a> Lower<'a> {
                     return None;
                 };
                 let i = self.scalar(index);
-                let off = self.scale_by(i, self.p.size_of(&e.ty), Self::signed(&index.ty), e.span);
+                let off = self.scale_by(
+                    i,
+                    self.stride_of(&e.ty, mem),
+                    Self::signed(&index.ty),
+                    e.span,
+                );
                 Some((self.bin(BinOp::Add, addr, off, e.span), mem))
             }
             ExprKind::Deref(p) => match self.rvalue(p) {
@@ -1642,14 +1655,14 @@ impl<'a> Lower<'a> {
             Type::Scalar(_) | Type::Vector(..) | Type::Struct(_) => self.p.size_of(ty),
             _ => 0,
         };
-        if want != m.elem_bytes {
+        if want != m.elem.bits().div_ceil(8) {
             let name = m.name.clone();
             self.unsupported(
                 span,
                 format!(
                     "an access of type `{}` through `{name}`, whose elements are {} bytes",
                     self.p.type_name(ty),
-                    m.elem_bytes
+                    m.elem.bits().div_ceil(8)
                 ),
             );
             return false;
@@ -1880,7 +1893,7 @@ impl<'a> Lower<'a> {
         if from.is_float() || to.is_float() {
             self.unsupported(
                 span,
-                format!("a conversion from `{from}` to `{to}` (floating-point conversions)"),
+                format!("a floating-point conversion (`{from}` to `{to}`)"),
             );
             return None;
         }
@@ -2087,9 +2100,7 @@ impl<'a> Lower<'a> {
                     self.rvalue(&args[0]);
                     self.unsupported(
                         span,
-                        format!(
-                            "a conversion from `{from}` to `{to}` (floating-point conversions)"
-                        ),
+                        format!("a floating-point conversion (`{from}` to `{to}`)"),
                     );
                     return Val::Undef;
                 }
@@ -2245,47 +2256,6 @@ impl<'a> Lower<'a> {
             x
         }
     }
-}
-
-/// `x` rounded to the nearest IEEE binary16 (ties to even), with subnormals and overflow to
-/// infinity: the bit pattern of a `half` constant.
-fn f64_to_f16(x: f64) -> u16 {
-    let sign = if x.is_sign_negative() { 0x8000u16 } else { 0 };
-    if x.is_nan() {
-        return 0x7e00;
-    }
-    let a = x.abs();
-    if a.is_infinite() || a >= 65520.0 {
-        return sign | 0x7c00;
-    }
-    // Scale so the result's last significand bit has weight 1 (subnormals: weight 2^-24),
-    // then round to nearest, ties to even; the scaling by a power of two is exact.
-    let e = if a == 0.0 {
-        -14
-    } else {
-        (((a.to_bits() >> 52) & 0x7ff) as i32 - 1023).max(-14)
-    };
-    let q = a / 2f64.powi(e - 10);
-    let fl = q.floor();
-    let frac = q - fl;
-    let r = if frac > 0.5 || (frac == 0.5 && fl % 2.0 != 0.0) {
-        fl + 1.0
-    } else {
-        fl
-    } as u32;
-    // r in [1024, 2048] for normals (2048: carried into the next binade), < 1024 subnormal.
-    let (mut exp, mut man) = (e + 15, r);
-    if man >= 2048 {
-        man >>= 1;
-        exp += 1;
-    }
-    if man < 1024 {
-        return sign | man as u16;
-    }
-    if exp >= 31 {
-        return sign | 0x7c00;
-    }
-    sign | ((exp as u16) << 10) | (man as u16 & 0x3ff)
 }
 
 fn cmp_op(op: ast::BinOp, signed: bool) -> CmpOp {
