@@ -32,11 +32,13 @@ const CORPUS: &[&str] = &[
     "tests/kernels/rowsum.cl",
     "tests/kernels/saxpy_int.cl",
     "tests/kernels/scale_prefix.cl",
+    "tests/kernels/struct_local.cl",
     "tests/kernels/struct_update.cl",
     "tests/kernels/sum_pairs.cl",
     "tests/kernels/transpose_tile.cl",
     "tests/kernels/uchar4_pack.cl",
     "tests/kernels/unroll2_sum.cl",
+    "tests/kernels/vec_accumulate.cl",
     "tests/kernels/widths.cl",
 ];
 
@@ -414,6 +416,16 @@ fn struct_update() {
 #[test]
 fn passthrough() {
     sim("tests/kernels/passthrough.cl", &[]);
+}
+
+#[test]
+fn vec_accumulate() {
+    sim("tests/kernels/vec_accumulate.cl", &[]);
+}
+
+#[test]
+fn struct_local() {
+    sim("tests/kernels/struct_local.cl", &["--seed", "8"]);
 }
 
 // ---- the benchmark kernels (bench/kernels/) are tests too: Verilator, emulator, lint, synth
