@@ -192,3 +192,20 @@ kernel void k(global const t *restrict a, global t *restrict b) { int i = get_gl
         hls_ir::printer::print_kernel(&k, &|_| String::new())
     );
 }
+
+#[test]
+fn unions_are_diagnostics() {
+    // A union behind a pointer, read and written through a member: reported, never packed as
+    // if it were a struct.
+    let mut sm = frontend::span::SourceMap::new();
+    let f = sm.add_file(
+        "u.cl",
+        "typedef union { int i; float f; } U;
+kernel void k(global U *u, global int *o) { u->f = 1.0f; o[0] = u[1].i; }",
+    );
+    let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default()).unwrap();
+    let (id, _) = p.kernels().next().unwrap();
+    let d = hls_ir::lower::lower_kernel(&p, id).unwrap_err();
+    let text = frontend::render(&sm, &d, false);
+    assert!(text.contains("a union is not yet supported"), "{text}");
+}

@@ -56,9 +56,11 @@ impl<'a> Lower<'a> {
     }
 
     /// The parts of an aggregate type with their byte offsets: lanes of a vector, fields of a
-    /// struct, elements of an array; `None` for other types.
+    /// struct, elements of an array; `None` for other types (and unions, which are reported
+    /// where they appear).
     pub(super) fn parts_of_type(&self, ty: &Type) -> Option<Vec<(Type, u32)>> {
         match ty {
+            Type::Struct(id) if self.p.structs.get(*id).is_union => None,
             Type::Vector(k, n) => Some(
                 (0..*n as u32)
                     .map(|i| (Type::Scalar(*k), i * k.size_bytes()))
@@ -400,6 +402,10 @@ impl<'a> Lower<'a> {
         loop {
             match &cur.kind {
                 ExprKind::Member { base, field } => {
+                    if matches!(&base.ty, Type::Struct(id) if self.p.structs.get(*id).is_union) {
+                        self.unsupported(e.span, "a union");
+                        return None;
+                    }
                     steps.push(Step::Part(*field));
                     cur = base;
                 }
