@@ -415,7 +415,7 @@ fn run_test(
             .map(|p| p.trim_start_matches("arg_").to_string());
         match (&arg.kind, ap.kind) {
             (ArgKind::Scalar { bytes, .. }, "scalar") => {
-                if bytes.len() * 8 != ap.bits as usize && ap.bits > 8 {
+                if bytes.len() * 8 != ap.bits as usize && ap.bits > 64 {
                     return Err(format!(
                         "line {}: argument {} (`{}`) has {} bits, the test gives {} bytes",
                         arg.line,
