@@ -318,7 +318,7 @@ fn memory_dependences(sm: &SourceMap, k: &Kernel, l: hls_ir::LoopId) -> Vec<Stri
         .filter(|d| d.lp == l && k.contains(d.from) && k.contains(d.to))
         .map(|d| {
             let what = |o: hls_ir::OpId| match k.op(o).kind {
-                OpKind::Store { mem } => format!("store to `{}`", k.mem(mem).name),
+                OpKind::Store { mem, .. } => format!("store to `{}`", k.mem(mem).name),
                 OpKind::Load { mem } => format!("load from `{}`", k.mem(mem).name),
                 _ => k.op(o).kind.mnemonic(),
             };

@@ -390,6 +390,7 @@ fn run_test(
     let mut outputs = Vec::new();
     // The same launch for the IR interpreter: argument values and buffers.
     let mut ir_args = vec![0u64; iface.args.len()];
+    let mut ir_wide_args = BTreeMap::new();
     let mut ir_buffers: Vec<(u32, Vec<u8>)> = Vec::new();
     if t.args.len() != iface.args.len() {
         let given: Vec<u32> = t.args.iter().map(|a| a.index).collect();
@@ -414,9 +415,32 @@ fn run_test(
             .map(|p| p.trim_start_matches("arg_").to_string());
         match (&arg.kind, ap.kind) {
             (ArgKind::Scalar { bytes, .. }, "scalar") => {
-                ir_args[arg.index as usize] = scalar_value(bytes);
-                if let Some(p) = &port_name {
-                    run = run.arg(p, scalar_value(bytes));
+                if bytes.len() * 8 != ap.bits as usize && ap.bits > 64 {
+                    return Err(format!(
+                        "line {}: argument {} (`{}`) has {} bits, the test gives {} bytes",
+                        arg.line,
+                        arg.index,
+                        ap.name,
+                        ap.bits,
+                        bytes.len()
+                    )
+                    .into());
+                }
+                if ap.bits > 64 {
+                    // A vector or struct by value: its memory image.
+                    ir_wide_args.insert(arg.index as usize, bytes.clone());
+                    if let Some(p) = &port_name {
+                        let words: Vec<u32> = bytes
+                            .chunks(4)
+                            .map(|c| c.iter().rev().fold(0u32, |a, &b| (a << 8) | b as u32))
+                            .collect();
+                        run = run.arg_wide(p, &words);
+                    }
+                } else {
+                    ir_args[arg.index as usize] = scalar_value(bytes);
+                    if let Some(p) = &port_name {
+                        run = run.arg(p, scalar_value(bytes));
+                    }
                 }
             }
             (
@@ -430,16 +454,26 @@ fn run_test(
             ) => {
                 let elem = ty.byte_size();
                 let size = (*len as usize) * elem;
-                if elem * 8 != ap.bits as usize && ap.bits >= 8 {
+                // A buffer of structs (or vectors) may be given as lanes of a narrower type
+                // (the test format has no struct values): whole elements of the pointee.
+                let fits = elem * 8 == ap.bits as usize
+                    || ap.bits < 8
+                    || ((ap.bits as usize).is_multiple_of(elem * 8)
+                        && size.is_multiple_of(ap.bits as usize / 8));
+                if !fits {
                     return Err(format!(
                         "line {}: argument {} (`{}`) has {}-bit elements, the test gives `{}`",
                         arg.line, arg.index, ap.name, ap.bits, ty
                     )
                     .into());
                 }
-                let addr = mem
-                    .alloc(size.max(1), elem.max(4) as u32)
-                    .map_err(|e| e.to_string())?;
+                // Aligned for the widest access (OpenCL's CL_DEVICE_MEM_BASE_ADDR_ALIGN is
+                // at least the largest type, 128 bytes).
+                let align = (ap.bits / 8)
+                    .next_power_of_two()
+                    .clamp(4, 128)
+                    .max(elem as u32);
+                let addr = mem.alloc(size.max(1), align).map_err(|e| e.to_string())?;
                 // Unspecified contents are poisoned, so a kernel that reads them is noticed.
                 let init = input.clone().unwrap_or_else(|| vec![0xA5; size]);
                 mem.write_bytes(addr, &init).map_err(|e| e.to_string())?;
@@ -525,6 +559,7 @@ fn run_test(
     // The IR interpreter, on the IR as lowered and after the passes.
     let launch = hls_ir::interp::Launch {
         args: ir_args,
+        wide_args: ir_wide_args,
         buffers: ir_buffers,
         global_size: global,
         local_size: local,

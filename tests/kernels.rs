@@ -16,22 +16,29 @@ const CORPUS: &[&str] = &[
     "tests/kernels/clamp_select.cl",
     "tests/kernels/even_sum.cl",
     "tests/kernels/find_first.cl",
+    "tests/kernels/float_select.cl",
     "tests/kernels/fir4.cl",
     "tests/kernels/global_exchange.cl",
     "tests/kernels/group_sum.cl",
     "tests/kernels/ids_2d.cl",
     "tests/kernels/horner.cl",
+    "tests/kernels/int4_ops.cl",
     "tests/kernels/ids_3d.cl",
     "tests/kernels/nested_rows.cl",
+    "tests/kernels/passthrough.cl",
     "tests/kernels/reverse_local.cl",
     "tests/kernels/rotate_group.cl",
     "tests/kernels/row_prefix.cl",
     "tests/kernels/rowsum.cl",
     "tests/kernels/saxpy_int.cl",
     "tests/kernels/scale_prefix.cl",
+    "tests/kernels/struct_local.cl",
+    "tests/kernels/struct_update.cl",
     "tests/kernels/sum_pairs.cl",
     "tests/kernels/transpose_tile.cl",
+    "tests/kernels/uchar4_pack.cl",
     "tests/kernels/unroll2_sum.cl",
+    "tests/kernels/vec_accumulate.cl",
     "tests/kernels/widths.cl",
 ];
 
@@ -378,6 +385,47 @@ fn global_exchange() {
         "tests/kernels/global_exchange.cl",
         &["--stall-prob", "0.5", "--max-latency", "20"],
     );
+}
+
+// ---- floats, vectors and structs as bit vectors
+
+#[test]
+fn float_select() {
+    sim("tests/kernels/float_select.cl", &[]);
+}
+
+#[test]
+fn int4_ops() {
+    sim("tests/kernels/int4_ops.cl", &[]);
+}
+
+#[test]
+fn uchar4_pack() {
+    sim("tests/kernels/uchar4_pack.cl", &[]);
+}
+
+#[test]
+fn struct_update() {
+    // A 192-bit port with a byte strobe; slow memory with back-pressure.
+    sim(
+        "tests/kernels/struct_update.cl",
+        &["--stall-prob", "0.5", "--max-latency", "12", "--seed", "4"],
+    );
+}
+
+#[test]
+fn passthrough() {
+    sim("tests/kernels/passthrough.cl", &[]);
+}
+
+#[test]
+fn vec_accumulate() {
+    sim("tests/kernels/vec_accumulate.cl", &[]);
+}
+
+#[test]
+fn struct_local() {
+    sim("tests/kernels/struct_local.cl", &["--seed", "8"]);
 }
 
 // ---- the benchmark kernels (bench/kernels/) are tests too: Verilator, emulator, lint, synth

@@ -53,6 +53,7 @@ golden_test!(clamp_select, "tests/kernels/clamp_select.cl");
 golden_test!(sum_pairs, "tests/kernels/sum_pairs.cl");
 golden_test!(rowsum, "tests/kernels/rowsum.cl");
 golden_test!(find_first, "tests/kernels/find_first.cl");
+golden_test!(struct_update, "tests/kernels/struct_update.cl");
 
 #[test]
 fn loop_load_after_store_diagnostic() {
@@ -60,6 +61,21 @@ fn loop_load_after_store_diagnostic() {
     let f = sm.add_file(
         "loop.cl",
         "kernel void acc(global const int *a, global int *o, int n) {\n  for (int k = 0; k < n; k++)\n    o[k] = a[k] + 1;\n}\n",
+    );
+    let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default()).unwrap();
+    let (id, _) = p.kernels().next().unwrap();
+    let d = hls_ir::lower::lower_kernel(&p, id).unwrap_err();
+    insta::assert_snapshot!(frontend::render(&sm, &d, false));
+}
+
+/// Floating-point values are bits in hardware: copying and selecting them builds, arithmetic,
+/// comparisons and conversions are spanned diagnostics (each one, not only the first).
+#[test]
+fn float_arithmetic_diagnostics() {
+    let mut sm = SourceMap::new();
+    let f = sm.add_file(
+        "float.cl",
+        "kernel void f(global const float *restrict a, global float *restrict o, global int *restrict c) {\n  size_t i = get_global_id(0);\n  float x = a[i];\n  o[i] = x + 1.0f;\n  c[i] = x < 0.5f;\n  c[i + 1] = (int)x;\n  o[i + 1] = sqrt(x);\n  o[i + 2] = i > 3 ? x : 2.0f;\n}\n",
     );
     let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default()).unwrap();
     let (id, _) = p.kernels().next().unwrap();

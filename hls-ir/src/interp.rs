@@ -19,6 +19,9 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, Default)]
 pub struct Launch {
     pub args: Vec<u64>,
+    /// By-value arguments wider than 64 bits (vectors, structs) as their little-endian memory
+    /// image, by argument index; they take precedence over `args`.
+    pub wide_args: BTreeMap<usize, Vec<u8>>,
     /// `(base address, bytes)`; addresses of different buffers do not overlap.
     pub buffers: Vec<(u32, Vec<u8>)>,
     pub global_size: [u32; 3],
@@ -50,7 +53,10 @@ struct Item {
 struct Interp<'a> {
     k: &'a Kernel,
     l: &'a Launch,
+    /// Values of at most 64 bits.
     vals: Vec<u64>,
+    /// Values wider than 64 bits (aggregate images), as little-endian 64-bit words.
+    wide: Vec<Vec<u64>>,
     /// Per-region op order.
     order: Vec<Vec<OpId>>,
     onchip: BTreeMap<MemId, Vec<u8>>,
@@ -76,12 +82,72 @@ fn sext(v: u64, bits: u32) -> i64 {
     }
 }
 
+/// Bits `lo .. lo + w` of the little-endian words `src` (missing words are zero).
+fn bit_range(src: &[u64], lo: u32, w: u32) -> Vec<u64> {
+    let mut out = vec![0u64; (w as usize).div_ceil(64).max(1)];
+    for (i, o) in out.iter_mut().enumerate() {
+        let at = lo as usize + 64 * i;
+        let (q, r) = (at / 64, at % 64);
+        let a = src.get(q).copied().unwrap_or(0);
+        let b = src.get(q + 1).copied().unwrap_or(0);
+        *o = if r == 0 {
+            a
+        } else {
+            (a >> r) | (b << (64 - r))
+        };
+    }
+    mask_words(&mut out, w);
+    out
+}
+
+/// Clears the bits of `words` from bit `bits` on.
+fn mask_words(words: &mut [u64], bits: u32) {
+    for (i, w) in words.iter_mut().enumerate() {
+        let lo = 64 * i as u32;
+        if lo >= bits {
+            *w = 0;
+        } else if bits - lo < 64 {
+            *w &= (1u64 << (bits - lo)) - 1;
+        }
+    }
+}
+
+/// ORs the `w`-bit value `src` into `dst` at bit `lo` (the target bits must be zero).
+fn put_range(dst: &mut [u64], lo: u32, w: u32, src: &[u64]) {
+    let src = bit_range(src, 0, w);
+    for (i, &s) in src.iter().enumerate() {
+        let at = lo as usize + 64 * i;
+        let (q, r) = (at / 64, at % 64);
+        if q < dst.len() {
+            dst[q] |= s << r;
+        }
+        if r != 0 && q + 1 < dst.len() {
+            dst[q + 1] |= s >> (64 - r);
+        }
+    }
+}
+
+fn words_to_bytes(words: &[u64], n: usize) -> Vec<u8> {
+    (0..n)
+        .map(|i| (words.get(i / 8).copied().unwrap_or(0) >> (8 * (i % 8))) as u8)
+        .collect()
+}
+
+fn bytes_to_words(bytes: &[u8]) -> Vec<u64> {
+    let mut out = vec![0u64; bytes.len().div_ceil(8).max(1)];
+    for (i, &b) in bytes.iter().enumerate() {
+        out[i / 8] |= (b as u64) << (8 * (i % 8));
+    }
+    out
+}
+
 /// Run `k` for the launch; returns the global buffers afterwards.
 pub fn run(k: &Kernel, launch: &Launch) -> Result<Vec<(u32, Vec<u8>)>, InterpError> {
     let mut it = Interp {
         k,
         l: launch,
         vals: vec![0; k.op_bound()],
+        wide: vec![Vec::new(); k.op_bound()],
         order: (0..k.loops.len())
             .map(|r| region_order(k, LoopId::from_index(r)))
             .collect(),
@@ -220,6 +286,29 @@ impl<'a> Interp<'a> {
         self.vals[o.index()]
     }
 
+    /// The value of `o` as little-endian words (one word for values up to 64 bits).
+    fn words(&self, o: OpId) -> Vec<u64> {
+        if self.k.op(o).ty.is_wide() {
+            let mut w = self.wide[o.index()].clone();
+            w.resize((self.k.op(o).ty.bits() as usize).div_ceil(64), 0);
+            w
+        } else {
+            vec![self.vals[o.index()]]
+        }
+    }
+
+    /// Sets the value of `o` from words (masked to its width).
+    fn set_words(&mut self, o: OpId, mut w: Vec<u64>) {
+        let bits = self.k.op(o).ty.bits();
+        if self.k.op(o).ty.is_wide() {
+            w.resize((bits as usize).div_ceil(64), 0);
+            mask_words(&mut w, bits);
+            self.wide[o.index()] = w;
+        } else {
+            self.vals[o.index()] = mask(w.first().copied().unwrap_or(0), bits);
+        }
+    }
+
     fn run_loop(&mut self, l: LoopId) -> Result<(), InterpError> {
         let ops = self.order[l.index()].clone();
         let carried: Vec<(OpId, OpId, OpId)> = ops
@@ -231,11 +320,16 @@ impl<'a> Interp<'a> {
             })
             .collect();
         let mut first = true;
-        let mut next: Vec<u64> = Vec::new();
+        let mut next: Vec<Vec<u64>> = Vec::new();
         loop {
             self.step()?;
             for (i, &(c, init, _)) in carried.iter().enumerate() {
-                self.vals[c.index()] = if first { self.v(init) } else { next[i] };
+                let v = if first {
+                    self.words(init)
+                } else {
+                    next[i].clone()
+                };
+                self.set_words(c, v);
             }
             let mut stop = false;
             for &o in &ops {
@@ -245,7 +339,7 @@ impl<'a> Interp<'a> {
                     _ => self.eval(o, None)?,
                 }
             }
-            next = carried.iter().map(|&(_, _, n)| self.v(n)).collect();
+            next = carried.iter().map(|&(_, _, n)| self.words(n)).collect();
             first = false;
             if stop {
                 return Ok(());
@@ -278,7 +372,7 @@ impl<'a> Interp<'a> {
         self.onchip.entry(mem).or_insert_with(|| vec![0; len])
     }
 
-    fn load(&mut self, mem: MemId, addr: u64) -> Result<u64, InterpError> {
+    fn load(&mut self, mem: MemId, addr: u64) -> Result<Vec<u64>, InterpError> {
         let m = self.k.mem(mem);
         let n = m.elem_bytes as usize;
         let bytes: Vec<u8> = match m.kind {
@@ -298,17 +392,31 @@ impl<'a> Interp<'a> {
                 data[off..off + n].to_vec()
             }
         };
-        Ok(bytes.iter().rev().fold(0u64, |a, &b| (a << 8) | b as u64))
+        Ok(bytes_to_words(&bytes))
     }
 
-    fn store(&mut self, mem: MemId, addr: u64, v: u64) -> Result<(), InterpError> {
+    /// Writes the element at `addr` from `v`; with `mask`, only the bytes it names.
+    fn store(
+        &mut self,
+        mem: MemId,
+        addr: u64,
+        v: &[u64],
+        mask: Option<&crate::ops::ByteMask>,
+    ) -> Result<(), InterpError> {
         let m = self.k.mem(mem);
         let n = m.elem_bytes as usize;
-        let bytes: Vec<u8> = (0..n).map(|i| (v >> (8 * i)) as u8).collect();
+        let bytes = words_to_bytes(v, n);
+        let write = |dst: &mut [u8]| {
+            for (i, d) in dst.iter_mut().enumerate() {
+                if mask.is_none_or(|m| m.0.get(i).copied().unwrap_or(false)) {
+                    *d = bytes[i];
+                }
+            }
+        };
         match m.kind {
             MemKind::Global { .. } => {
                 let (b, off) = self.find(addr, n as u32, "a store")?;
-                self.buffers[b].1[off..off + n].copy_from_slice(&bytes);
+                write(&mut self.buffers[b].1[off..off + n]);
             }
             _ => {
                 let data = self.mem_bytes(mem);
@@ -319,20 +427,87 @@ impl<'a> Interp<'a> {
                         addr,
                     });
                 }
-                data[off..off + n].copy_from_slice(&bytes);
+                write(&mut data[off..off + n]);
             }
         }
         Ok(())
     }
 
+    /// Ops that move bits without computing on them, at any width: constants, by-value
+    /// arguments of aggregates, selects, loads and stores, loop results, bit selects,
+    /// concatenations and bitcasts. Returns false for every other op.
+    fn eval_bits(&mut self, o: OpId) -> Result<bool, InterpError> {
+        let op = self.k.op(o);
+        let a = self.k.operands(o);
+        let bit = |me: &Self, i: usize| me.vals[a[i].index()] & 1 == 1;
+        let r: Vec<u64> = match &op.kind {
+            OpKind::Const(v) => vec![*v],
+            OpKind::Arg(arg) => match self.l.wide_args.get(&arg.index()) {
+                Some(bytes) => bytes_to_words(bytes),
+                None => return Ok(false),
+            },
+            OpKind::Select => {
+                if bit(self, 0) {
+                    self.words(a[1])
+                } else {
+                    self.words(a[2])
+                }
+            }
+            OpKind::Convert(ConvOp::Bitcast) => self.words(a[0]),
+            OpKind::Extract { lo } => bit_range(&self.words(a[0]), *lo, op.ty.bits()),
+            OpKind::Concat => {
+                let mut out = vec![0u64; (op.ty.bits() as usize).div_ceil(64).max(1)];
+                let mut at = 0;
+                for &p in &a {
+                    let w = self.k.op(p).ty.bits();
+                    put_range(&mut out, at, w, &self.words(p));
+                    at += w;
+                }
+                out
+            }
+            OpKind::Load { mem } => {
+                if !bit(self, 1) {
+                    vec![0]
+                } else {
+                    let (mem, addr) = (*mem, mask(self.v(a[0]), 32));
+                    self.load(mem, addr)?
+                }
+            }
+            OpKind::Store { mem, mask: m } => {
+                if bit(self, 2) {
+                    let (mem, addr, v) = (*mem, mask(self.v(a[0]), 32), self.words(a[1]));
+                    let m = m.clone();
+                    self.store(mem, addr, &v, m.as_ref())?;
+                }
+                vec![0]
+            }
+            OpKind::LoopResult => {
+                let l = match self.k.op(a[0]).kind {
+                    OpKind::Loop(l) => l,
+                    _ => unreachable!("the verifier checks loop results"),
+                };
+                if self.ran[l.index()] {
+                    self.words(a[1])
+                } else {
+                    self.words(a[2])
+                }
+            }
+            _ => return Ok(false),
+        };
+        self.set_words(o, r);
+        Ok(true)
+    }
+
     fn eval(&mut self, o: OpId, item: Option<&Item>) -> Result<(), InterpError> {
+        if self.eval_bits(o)? {
+            return Ok(());
+        }
         let op = self.k.op(o);
         let bits = op.ty.bits();
         let a = self.k.operands(o);
         let x = |i: usize| self.vals[a[i].index()];
         let xb = |i: usize| self.k.op(a[i]).ty.bits();
         let r: u64 = match &op.kind {
-            OpKind::Const(v) => *v,
             OpKind::Arg(arg) => {
                 let v = self.l.args.get(arg.index()).copied().unwrap_or(0);
                 match self.k.arg(*arg).kind {
@@ -417,33 +592,11 @@ impl<'a> Interp<'a> {
                     other => return Err(InterpError::Unsupported(format!("{other:?}"))),
                 })
             }
-            OpKind::Select => {
-                if x(0) & 1 == 1 {
-                    x(1)
-                } else {
-                    x(2)
-                }
-            }
             OpKind::Convert(c) => match c {
-                ConvOp::Trunc | ConvOp::ZExt | ConvOp::Bitcast => mask(x(0), xb(0)),
+                ConvOp::Trunc | ConvOp::ZExt => mask(x(0), xb(0)),
                 ConvOp::SExt => sext(x(0), xb(0)) as u64,
                 other => return Err(InterpError::Unsupported(format!("{other:?}"))),
             },
-            OpKind::Load { mem } => {
-                if x(1) & 1 == 0 {
-                    0
-                } else {
-                    let (mem, addr) = (*mem, mask(x(0), 32));
-                    self.load(mem, addr)?
-                }
-            }
-            OpKind::Store { mem } => {
-                if x(2) & 1 == 1 {
-                    let (mem, addr, v) = (*mem, mask(x(0), 32), x(1));
-                    self.store(mem, addr, v)?;
-                }
-                0
-            }
             OpKind::Loop(l) => {
                 let l = *l;
                 let enter = x(0) & 1 == 1;
@@ -452,17 +605,6 @@ impl<'a> Interp<'a> {
                     self.run_loop(l)?;
                 }
                 0
-            }
-            OpKind::LoopResult => {
-                let l = match self.k.op(a[0]).kind {
-                    OpKind::Loop(l) => l,
-                    _ => unreachable!("the verifier checks loop results"),
-                };
-                if self.ran[l.index()] {
-                    x(1)
-                } else {
-                    x(2)
-                }
             }
             OpKind::Carried | OpKind::LoopExit => return Ok(()),
             other => return Err(InterpError::Unsupported(other.mnemonic())),

@@ -29,7 +29,7 @@ pub mod verify;
 pub use ids::{ArgId, CounterId, LoopId, MemId, OpId, PipeId};
 pub use kernel::{ArgKind, Dep, Kernel, KernelArg, Loop, LoopKind, MemDep, MemKind, Memory, Op};
 pub use ops::{
-    BinOp, CmpOp, ConvOp, OpKind, PipeQuery, PipeSide, ReserveScope, UnOp, WorkItemFn,
+    BinOp, ByteMask, CmpOp, ConvOp, OpKind, PipeQuery, PipeSide, ReserveScope, UnOp, WorkItemFn,
     RESERVE_ID_VALID_BIT,
 };
 pub use types::Ty;

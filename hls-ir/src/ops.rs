@@ -166,6 +166,44 @@ pub enum CopyDir {
     LocalToGlobal,
 }
 
+/// Which bytes of a memory element a partial store writes (one flag per byte, byte 0 first).
+/// Field and lane assignments through a pointer (`p[i].a = x`, `q[i].y = 0`) write only their
+/// bytes: in hardware the write strobe of the port (`wreq_strb`), so work-items writing
+/// different fields of one element never overwrite each other.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct ByteMask(pub Vec<bool>);
+
+impl ByteMask {
+    /// The written bytes as half-open ranges, in order.
+    pub fn ranges(&self) -> Vec<(u32, u32)> {
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        for (i, &on) in self.0.iter().enumerate() {
+            let i = i as u32;
+            match out.last_mut() {
+                Some(r) if on && r.1 == i => r.1 = i + 1,
+                _ if on => out.push((i, i + 1)),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    pub fn all(&self) -> bool {
+        self.0.iter().all(|&b| b)
+    }
+}
+
+impl fmt::Display for ByteMask {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r: Vec<String> = self
+            .ranges()
+            .into_iter()
+            .map(|(a, b)| format!("{a}..{b}"))
+            .collect();
+        write!(f, "bytes {}", r.join(","))
+    }
+}
+
 /// What an operation does. Operand lists are given as `(name: type)` in each doc comment.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum OpKind {
@@ -188,8 +226,15 @@ pub enum OpKind {
     Convert(ConvOp),
     /// (addr: i32, pred: i1) -> element. A naturally aligned element of memory `mem`.
     Load { mem: MemId },
-    /// (addr: i32, data, pred: i1) -> token.
-    Store { mem: MemId },
+    /// (addr: i32, data, pred: i1) -> token. Writes the element at `addr`; with a `mask`, only
+    /// the bytes it names (the other bytes of `data` are ignored).
+    Store { mem: MemId, mask: Option<ByteMask> },
+    /// (a) -> bits `lo .. lo + ty.bits()` of `a` (a field or lane of an aggregate image):
+    /// wiring.
+    Extract { lo: u32 },
+    /// (parts...) -> the parts side by side, operand 0 in the lowest bits (an aggregate image
+    /// from its fields or lanes): wiring. The result is an `iN`, N the sum of the widths.
+    Concat,
     /// A loop-carried value of the enclosing loop: (init from the parent region, next: the value
     /// for the following iteration, reached by a `Dep::Data` edge of distance 1). In the first
     /// iteration it is `init`, in every later one the previous iteration's `next`.
@@ -292,12 +337,12 @@ impl OpKind {
         Some(match self {
             OpKind::Const(_) | OpKind::Arg(_) | OpKind::WorkItem(..) => 0,
             OpKind::Binary(_) | OpKind::Cmp(_) => 2,
-            OpKind::Unary(_) | OpKind::Convert(_) => 1,
+            OpKind::Unary(_) | OpKind::Convert(_) | OpKind::Extract { .. } => 1,
             OpKind::Select => 3,
             OpKind::Load { .. } => 2,
             OpKind::Store { .. } => 3,
             OpKind::Carried => 2,
-            OpKind::WaitEvents => return None,
+            OpKind::WaitEvents | OpKind::Concat => return None,
             OpKind::Loop(_) => 1,
             OpKind::LoopResult => 3,
             OpKind::LoopExit => 1,
@@ -344,6 +389,8 @@ impl OpKind {
             },
             OpKind::Load { .. } => "load".into(),
             OpKind::Store { .. } => "store".into(),
+            OpKind::Extract { .. } => "extract".into(),
+            OpKind::Concat => "concat".into(),
             OpKind::Carried => "carried".into(),
             OpKind::Loop(_) => "loop".into(),
             OpKind::LoopResult => "loop_result".into(),
@@ -375,7 +422,9 @@ impl fmt::Display for OpKind {
             OpKind::Arg(a) => write!(f, "arg {a}"),
             OpKind::WorkItem(w, d) => write!(f, "{}({d})", w.name()),
             OpKind::Load { mem } => write!(f, "load {mem}"),
-            OpKind::Store { mem } => write!(f, "store {mem}"),
+            OpKind::Store { mem, mask: None } => write!(f, "store {mem}"),
+            OpKind::Store { mem, mask: Some(m) } => write!(f, "store {mem} [{m}]"),
+            OpKind::Extract { lo } => write!(f, "extract {lo}"),
             OpKind::Loop(l) => write!(f, "loop {l}"),
             OpKind::Barrier { local, global } => write!(
                 f,

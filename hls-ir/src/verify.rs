@@ -1,7 +1,8 @@
 //! The IR verifier. Runs after every pass in debug and test builds.
 //!
 //! Checks, in order: ids and edges (every edge's ends exist, operand indices are dense),
-//! arity, widths (operand and result types agree with the op), a single driver per operand, the
+//! arity, widths (operand and result types agree with the op; arithmetic at most 64 bits,
+//! wider values only through bit plumbing), a single driver per operand, the
 //! loop structure (values flow into loops, and out only through `LoopResult`; one `Loop` and
 //! one `LoopExit` per loop), and acyclicity of the graph once loop-carried edges
 //! (distance > 0) are removed.
@@ -62,7 +63,33 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
                 errors.push(format!("{id}: {} {what}", op.kind));
             }
         };
+        let arith = matches!(
+            op.kind,
+            OpKind::Binary(_) | OpKind::Unary(_) | OpKind::Cmp(_)
+        ) || matches!(op.kind, OpKind::Convert(c) if c != ConvOp::Bitcast);
+        if arith
+            && (op.ty.bits() > Ty::MAX_ARITH_BITS
+                || operands.iter().any(|&o| ty(o).bits() > Ty::MAX_ARITH_BITS))
+        {
+            check(false, "computes on a value wider than 64 bits");
+        }
+        if op.ty.bits() > Ty::MAX_BITS {
+            check(false, "has a type wider than the widest value");
+        }
         match &op.kind {
+            OpKind::Extract { lo } => check(
+                op.ty != Ty::Token
+                    && ty(operands[0]) != Ty::Token
+                    && lo + op.ty.bits() <= ty(operands[0]).bits(),
+                "selects bits outside its operand",
+            ),
+            OpKind::Concat => check(
+                !operands.is_empty()
+                    && operands.iter().all(|&o| ty(o) != Ty::Token)
+                    && matches!(op.ty, Ty::Int(_))
+                    && operands.iter().map(|&o| ty(o).bits()).sum::<u32>() == op.ty.bits(),
+                "result is not an integer as wide as its parts together",
+            ),
             OpKind::Const(v) => check(
                 op.ty.bits() >= 64 || v & !op.ty.mask() == 0,
                 "constant wider than its type",
@@ -137,16 +164,23 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
                 }
                 check(ty(operands[0]) == Ty::I32, "address is not i32");
             }
-            OpKind::Store { mem } => {
+            OpKind::Store { mem, mask } => {
                 check(
                     mem.index() < k.mems.len(),
                     "names a memory that does not exist",
                 );
                 if mem.index() < k.mems.len() {
+                    let elem = k.mem(*mem).elem;
                     check(
-                        ty(operands[1]) == k.mem(*mem).elem,
+                        ty(operands[1]) == elem,
                         "data type differs from the memory's element type",
                     );
+                    if let Some(m) = mask {
+                        check(
+                            m.0.len() as u32 == elem.bits().div_ceil(8) && m.0.iter().any(|&b| b),
+                            "byte mask does not fit the element or writes nothing",
+                        );
+                    }
                 }
                 check(ty(operands[0]) == Ty::I32, "address is not i32");
                 check(op.ty == Ty::Token, "store must yield a token");

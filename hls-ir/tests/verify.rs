@@ -152,3 +152,61 @@ fn values_leave_loops_only_through_loop_results() {
     k.add_op(op(OpKind::Binary(BinOp::Add), Ty::I32), &[next, zero]);
     assert!(errors(&k).contains("cannot see"), "{}", errors(&k));
 }
+
+#[test]
+fn bit_plumbing_widths_are_checked() {
+    // An aggregate image of 128 bits: bit selects inside it and a concatenation of the right
+    // width verify; a select past its end, a concatenation of the wrong width, and arithmetic
+    // on more than 64 bits do not.
+    let mut k = Kernel::new("k", span());
+    let img = k.add_op(op(OpKind::Const(0), Ty::Int(128)), &[]);
+    let lane = k.add_op(op(OpKind::Extract { lo: 96 }, Ty::I32), &[img]);
+    let f = k.add_op(op(OpKind::Extract { lo: 32 }, Ty::Float(32)), &[img]);
+    k.add_op(op(OpKind::Concat, Ty::Int(64)), &[lane, f]);
+    assert_eq!(errors(&k), "");
+    k.add_op(op(OpKind::Extract { lo: 97 }, Ty::I32), &[img]);
+    assert!(errors(&k).contains("outside its operand"), "{}", errors(&k));
+    let mut k = Kernel::new("k", span());
+    let a = k.add_op(op(OpKind::Const(1), Ty::I32), &[]);
+    k.add_op(op(OpKind::Concat, Ty::Int(48)), &[a, a]);
+    assert!(
+        errors(&k).contains("as wide as its parts"),
+        "{}",
+        errors(&k)
+    );
+    let mut k = Kernel::new("k", span());
+    let w = k.add_op(op(OpKind::Const(1), Ty::Int(128)), &[]);
+    k.add_op(op(OpKind::Binary(BinOp::Add), Ty::Int(128)), &[w, w]);
+    assert!(errors(&k).contains("wider than 64 bits"), "{}", errors(&k));
+}
+
+#[test]
+fn store_masks_fit_the_element() {
+    use hls_ir::{ArgId, ByteMask, MemKind, Memory};
+    let mut k = Kernel::new("k", span());
+    k.mems.push(Memory {
+        name: "p".into(),
+        kind: MemKind::Global {
+            arg: ArgId(0),
+            constant: false,
+        },
+        elem: Ty::Int(64),
+        elem_bytes: 8,
+        span: span(),
+    });
+    let m = hls_ir::MemId(0);
+    let addr = k.add_op(op(OpKind::Const(0x100), Ty::I32), &[]);
+    let data = k.add_op(op(OpKind::Const(7), Ty::Int(64)), &[]);
+    let t = k.add_op(op(OpKind::Const(1), Ty::BOOL), &[]);
+    let store = |mask: Vec<bool>| OpKind::Store {
+        mem: m,
+        mask: Some(ByteMask(mask)),
+    };
+    let mut ok = vec![false; 8];
+    ok[2] = true;
+    ok[3] = true;
+    k.add_op(op(store(ok), Ty::Token), &[addr, data, t]);
+    assert_eq!(errors(&k), "");
+    k.add_op(op(store(vec![true; 4]), Ty::Token), &[addr, data, t]);
+    assert!(errors(&k).contains("byte mask"), "{}", errors(&k));
+}

@@ -139,6 +139,9 @@ struct Mem {
     multi_write: bool,
     /// An on-chip memory of this many elements (`local`/private array), not a global port.
     onchip: Option<u32>,
+    /// Some store writes only part of an element (a field or lanes): writes carry a byte
+    /// strobe (`wreq_strb`; on-chip, a write enable per byte).
+    partial: bool,
 }
 
 impl Mem {
@@ -169,6 +172,14 @@ struct Emitter<'a> {
     unused_bits: Vec<String>,
     /// Requests of pipe ops for their FIFO ports, per pipe.
     pipe_reqs: BTreeMap<hls_ir::PipeId, Vec<pipes::PipeReq>>,
+    /// Bits read by bit selects, per signal (its width, the `[lo, hi)` ranges): the others
+    /// go to the unused-bits sink.
+    selected: BTreeMap<String, (u32, Vec<(u32, u32)>)>,
+    /// Concatenations rebuilt as wires in each later stage that needs them (from their
+    /// pipelined parts) instead of being pipelined whole.
+    remat: std::collections::BTreeSet<OpId>,
+    /// Every cycle (of its own region) in which each value is read.
+    use_cycles: BTreeMap<OpId, std::collections::BTreeSet<u32>>,
 }
 
 /// One loop region: the work-item pipeline (`loop0`, no prefix) or a loop written in the
@@ -201,6 +212,34 @@ fn select_chain(cases: &[(String, String)]) -> String {
         }
     }
     out
+}
+
+/// `x[hi:lo]`, or `x[lo]` for one bit.
+fn bit_range(x: &str, hi: u32, lo: u32) -> String {
+    if hi == lo {
+        format!("{x}[{lo}]")
+    } else {
+        format!("{x}[{hi}:{lo}]")
+    }
+}
+
+/// A Verilog literal of one bit per flag (flag 0 is bit 0), any width.
+fn flags_literal(flags: &[bool]) -> String {
+    let n = flags.len();
+    if n == 1 {
+        return format!("1'b{}", u8::from(flags[0]));
+    }
+    let mut hex = String::new();
+    for d in (0..n.div_ceil(4)).rev() {
+        let mut v = 0;
+        for b in 0..4 {
+            if flags.get(4 * d + b).copied().unwrap_or(false) {
+                v |= 1 << b;
+            }
+        }
+        hex.push(char::from_digit(v, 16).expect("a hex digit"));
+    }
+    format!("{n}'h{hex}")
 }
 
 /// Width of a tag naming one of `regions`.
@@ -259,6 +298,9 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
         arg_regs: Vec::new(),
         unused_bits: Vec::new(),
         pipe_reqs: BTreeMap::new(),
+        selected: BTreeMap::new(),
+        remat: Default::default(),
+        use_cycles: BTreeMap::new(),
     };
     e.analyse();
     if k.work_groups.is_some() {
@@ -406,6 +448,29 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
+        // Bit selects are wiring: each is taken as soon as its source is there, so the
+        // narrow field travels down the pipeline rather than the wide image it comes from.
+        loop {
+            let mut changed = false;
+            for &o in &all {
+                if !matches!(self.k.op(o).kind, OpKind::Extract { .. }) {
+                    continue;
+                }
+                let src = self.k.operands(o)[0];
+                if self.region_of(src) != self.region_of(o) || is_per_item(&self.k.op(src).kind) {
+                    continue;
+                }
+                if let (Some(&a), Some(&b)) = (self.avail.get(&src), self.avail.get(&o)) {
+                    if a < b {
+                        self.avail.insert(o, a);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
         for &o in &all {
             let kind = self.k.op(o).kind.clone();
             if kind.is_launch_invariant() || is_per_item(&kind) {
@@ -414,7 +479,7 @@ impl<'a> Emitter<'a> {
             let r = self.region_of(o);
             let operands = self.k.operands(o);
             let start = match kind {
-                OpKind::LoopResult => self.avail[&o],
+                OpKind::LoopResult | OpKind::Extract { .. } => self.avail[&o],
                 _ => self.start(o),
             };
             for (i, &x) in operands.iter().enumerate() {
@@ -459,6 +524,32 @@ impl<'a> Emitter<'a> {
                 self.use_in(stop, r, c);
             }
         }
+        // A concatenation needed in a later stage is rebuilt there from its parts, so only
+        // its non-constant parts travel down the pipeline.
+        loop {
+            let mut changed = false;
+            for &o in &all {
+                if !matches!(self.k.op(o).kind, OpKind::Concat) {
+                    continue;
+                }
+                let (Some(&a), Some(&u)) = (self.avail.get(&o), self.last_use.get(&o)) else {
+                    continue;
+                };
+                if u <= a {
+                    continue;
+                }
+                self.remat.insert(o);
+                let r = self.region_of(o);
+                for x in self.k.operands(o) {
+                    let before = self.last_use.get(&x).copied();
+                    self.use_in(x, r, u);
+                    changed |= self.last_use.get(&x).copied() != before;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
     }
 
     /// Regions that must run one iteration at a time. An on-chip memory has one read and one
@@ -497,7 +588,7 @@ impl<'a> Emitter<'a> {
                 .op_ids()
                 .into_iter()
                 .filter(|&o| {
-                    matches!(k.op(o).kind, OpKind::Load { mem: x } | OpKind::Store { mem: x } if x == mem)
+                    matches!(k.op(o).kind, OpKind::Load { mem: x } | OpKind::Store { mem: x, .. } if x == mem)
                 })
                 .map(|o| k.op(o).region.index())
                 .collect();
@@ -555,6 +646,7 @@ impl<'a> Emitter<'a> {
 
     fn note_use(&mut self, x: OpId, cycle: u32) {
         if self.avail.contains_key(&x) {
+            self.use_cycles.entry(x).or_default().insert(cycle);
             let e = self.last_use.entry(x).or_insert(cycle);
             *e = (*e).max(cycle);
         }
@@ -584,6 +676,15 @@ impl<'a> Emitter<'a> {
 
     fn bits(&self, o: OpId) -> u32 {
         self.k.op(o).ty.bits()
+    }
+
+    /// The byte strobe of store `st` into an element of `bits` bits: its mask, or every byte.
+    fn strobe(&self, st: OpId, bits: u32) -> String {
+        let n = (bits / 8) as usize;
+        match &self.k.op(st).kind {
+            OpKind::Store { mask: Some(m), .. } => flags_literal(&m.0),
+            _ => flags_literal(&vec![true; n]),
+        }
     }
 
     /// The Verilog expression for value `x` as seen in cycle `c` of an iteration of the
@@ -721,7 +822,7 @@ impl<'a> Emitter<'a> {
         let mut mems: BTreeMap<MemId, Mem> = BTreeMap::new();
         for o in self.k.op_ids() {
             match self.k.op(o).kind {
-                OpKind::Load { mem } | OpKind::Store { mem } => {
+                OpKind::Load { mem } | OpKind::Store { mem, .. } => {
                     let m = mems.entry(mem).or_insert_with(|| Mem {
                         prefix: legal(&k.mem(mem).name),
                         bits: k.mem(mem).elem.bits().max(8),
@@ -735,11 +836,15 @@ impl<'a> Emitter<'a> {
                             }
                             hls_ir::MemKind::Global { .. } => None,
                         },
+                        partial: false,
                     });
                     if matches!(self.k.op(o).kind, OpKind::Load { .. }) {
                         m.loads.push(o);
                     } else {
                         m.stores.push(o);
+                    }
+                    if matches!(self.k.op(o).kind, OpKind::Store { mask: Some(_), .. }) {
+                        m.partial = true;
                     }
                 }
                 _ => {}
@@ -835,6 +940,13 @@ impl<'a> Emitter<'a> {
                                     width: if width == 0 { bits } else { width },
                                 });
                             }
+                        }
+                        if writes && m.partial {
+                            ports.push(Port {
+                                name: format!("{p}_wreq_strb"),
+                                dir: "out",
+                                width: bits / 8,
+                            });
                         }
                     }
                     args.push(ArgPort {
@@ -1057,10 +1169,24 @@ impl<'a> Emitter<'a> {
             fin.push_str(&format!(" && ({t})"));
         }
         w.assign("finish", &fin);
+        // Bits no bit select reads (padding, fields a kernel ignores) are deliberately unused.
+        for (sig, (width, mut ranges)) in std::mem::take(&mut self.selected) {
+            ranges.sort();
+            let mut at = 0;
+            for (lo, hi) in ranges {
+                if lo > at {
+                    self.unused_bits.push(bit_range(&sig, lo - 1, at));
+                }
+                at = at.max(hi);
+            }
+            if at < width {
+                self.unused_bits.push(bit_range(&sig, width - 1, at));
+            }
+        }
         if !self.unused_bits.is_empty() {
-            w.comment("Bits dropped by truncations (Verilator's unused-signal idiom).");
+            w.comment("Deliberately unused bits (truncated, or read by no bit select): Verilator's idiom.");
             w.wire(
-                "unused_truncated_bits",
+                "unused_bits",
                 1,
                 &format!("&{{1'b0, {}, 1'b0}}", self.unused_bits.join(", ")),
             );
@@ -1228,6 +1354,20 @@ impl<'a> Emitter<'a> {
                 carried.push((x, a, u));
             }
         }
+        // Concatenations rebuilt in later stages: wires of the parts' copies there.
+        for &(x, a, _) in carried.iter().filter(|(x, _, _)| self.remat.contains(x)) {
+            let parts = self.k.operands(x);
+            let cycles: Vec<u32> = self.use_cycles[&x].range(a + 1..).copied().collect();
+            for c in cycles {
+                let vals: Vec<String> = parts.iter().rev().map(|&p| self.val(p, c)).collect();
+                w.wire(
+                    &format!("{}_c{c}", self.names[&x]),
+                    self.bits(x),
+                    &format!("{{{}}}", vals.join(", ")),
+                );
+            }
+        }
+        carried.retain(|(x, _, _)| !self.remat.contains(x));
         if !carried.is_empty() {
             for &(x, a, u) in &carried {
                 for c in a + 1..=u {
@@ -1422,7 +1562,7 @@ impl<'a> Emitter<'a> {
             .op_ids()
             .into_iter()
             .filter_map(|o| match self.k.op(o).kind {
-                OpKind::Store { mem }
+                OpKind::Store { mem, .. }
                     if matches!(self.k.mem(mem).kind, hls_ir::MemKind::Global { .. }) =>
                 {
                     Some(legal(&self.k.mem(mem).name))
@@ -1608,6 +1748,7 @@ impl<'a> Emitter<'a> {
         }
         if !m.stores.is_empty() {
             let (mut addr, mut data) = (Vec::new(), Vec::new());
+            let mut strb = Vec::new();
             let mut wes = Vec::new();
             for &st in &m.stores {
                 self.cur = self.region_of(st);
@@ -1622,13 +1763,33 @@ impl<'a> Emitter<'a> {
                 wes.push(we.clone());
                 addr.push((we.clone(), ix));
                 data.push((we.clone(), d));
+                strb.push((we.clone(), self.strobe(st, bits)));
             }
             w.wire(&format!("{p}_waddr"), aw, &select_chain(&addr));
             w.wire(&format!("{p}_wdata"), bits, &select_chain(&data));
             let cond = wes.join(" || ");
-            w.always_ff(|w| {
-                w.line(format!("if ({cond}) {p}_mem[{p}_waddr] <= {p}_wdata;"));
-            });
+            if m.partial {
+                // A write enable per byte: field and lane stores leave the other bytes alone.
+                let nb = bits / 8;
+                w.wire(&format!("{p}_wstrb"), nb, &select_chain(&strb));
+                w.always_ff(|w| {
+                    for b in 0..nb {
+                        let r = format!("[{}:{}]", 8 * b + 7, 8 * b);
+                        let en = if nb == 1 {
+                            format!("{p}_wstrb")
+                        } else {
+                            format!("{p}_wstrb[{b}]")
+                        };
+                        w.line(format!(
+                            "if (({cond}) && {en}) {p}_mem[{p}_waddr]{r} <= {p}_wdata{r};"
+                        ));
+                    }
+                });
+            } else {
+                w.always_ff(|w| {
+                    w.line(format!("if ({cond}) {p}_mem[{p}_waddr] <= {p}_wdata;"));
+                });
+            }
         }
         self.cur = 0;
     }
@@ -1646,8 +1807,8 @@ impl<'a> Emitter<'a> {
         let regions: std::collections::BTreeSet<usize> =
             m.stores.iter().map(|&s| self.region_of(s)).collect();
         let mut all_reqs = Vec::new();
-        // Per pipeline: (grant, address, data); one pipeline needs no grant.
-        let (mut addr, mut data) = (Vec::new(), Vec::new());
+        // Per pipeline: (grant, address, data, strobe); one pipeline needs no grant.
+        let (mut addr, mut data, mut strb) = (Vec::new(), Vec::new(), Vec::new());
         let mut earlier: Vec<String> = Vec::new();
         for &r in &regions {
             self.cur = r;
@@ -1658,14 +1819,15 @@ impl<'a> Emitter<'a> {
                 .filter(|&s| self.region_of(s) == r)
                 .collect();
             let reqs: Vec<String> = stores.iter().map(|s| store_info[s].clone()).collect();
-            let (mut ra, mut rd) = (Vec::new(), Vec::new());
+            let (mut ra, mut rd, mut rs) = (Vec::new(), Vec::new(), Vec::new());
             for &s in &stores {
                 let ops = self.k.operands(s);
                 let c = self.start(s);
                 ra.push((store_info[&s].clone(), self.val(ops[0], c)));
                 rd.push((store_info[&s].clone(), self.val(ops[1], c)));
+                rs.push((store_info[&s].clone(), self.strobe(s, m.bits)));
             }
-            let (ra, rd) = (select_chain(&ra), select_chain(&rd));
+            let (ra, rd, rs) = (select_chain(&ra), select_chain(&rd), select_chain(&rs));
             if m.multi_write {
                 let rq = format!("{p}_wreq_r{r}");
                 w.wire(&rq, 1, &reqs.join(" || "));
@@ -1685,7 +1847,8 @@ impl<'a> Emitter<'a> {
                 }
                 earlier.push(rq);
                 addr.push((gnt.clone(), format!("({ra})")));
-                data.push((gnt, format!("({rd})")));
+                data.push((gnt.clone(), format!("({rd})")));
+                strb.push((gnt, format!("({rs})")));
             } else {
                 for s in &stores {
                     self.regions[r].stall_terms.push(format!(
@@ -1695,6 +1858,7 @@ impl<'a> Emitter<'a> {
                 }
                 addr.push((String::new(), ra));
                 data.push((String::new(), rd));
+                strb.push((String::new(), rs));
             }
             all_reqs.extend(reqs);
         }
@@ -1705,6 +1869,9 @@ impl<'a> Emitter<'a> {
         );
         w.assign(&format!("{p}_wreq_addr"), &select_chain(&addr));
         w.assign(&format!("{p}_wreq_data"), &select_chain(&data));
+        if m.partial {
+            w.assign(&format!("{p}_wreq_strb"), &select_chain(&strb));
+        }
         w.assign(&format!("{p}_wresp_ready"), "1'b1");
         w.always_ff(|w| {
             w.line(format!("if (rst || launch) {p}_wcnt <= 16'd0;"));
@@ -1852,7 +2019,7 @@ impl<'a> Emitter<'a> {
             return;
         }
         let c = match op.kind {
-            OpKind::LoopResult => self.avail[&o],
+            OpKind::LoopResult | OpKind::Extract { .. } => self.avail[&o],
             _ => self.start(o),
         };
         let args = self.k.operands(o);
@@ -1935,6 +2102,34 @@ impl<'a> Emitter<'a> {
                 }
             }
             OpKind::Select => format!("{} ? {} : {}", a(0), a(1), a(2)),
+            OpKind::Extract { lo } => {
+                let src = args[0];
+                let from = self.bits(src);
+                let lo = *lo;
+                if let OpKind::Const(v) = self.k.op(src).kind {
+                    let v = if lo >= 64 { 0 } else { v >> lo };
+                    literal(v & op.ty.mask(), bits)
+                } else {
+                    let x = a(0);
+                    self.selected
+                        .entry(x.clone())
+                        .or_insert((from, Vec::new()))
+                        .1
+                        .push((lo, lo + bits));
+                    bit_range(&x, lo + bits - 1, lo)
+                }
+            }
+            // Rebuilt in the later stages that need it; here only if used here.
+            OpKind::Concat
+                if self.remat.contains(&o)
+                    && !self.use_cycles.get(&o).is_some_and(|u| u.contains(&c)) =>
+            {
+                return
+            }
+            OpKind::Concat => {
+                let parts: Vec<String> = (0..args.len()).rev().map(a).collect();
+                format!("{{{}}}", parts.join(", "))
+            }
             OpKind::Convert(cv) => {
                 let x = a(0);
                 let from = self.bits(args[0]);
@@ -1970,7 +2165,7 @@ impl<'a> Emitter<'a> {
                 load_info.insert(o, (re, String::new()));
                 format!("{}_q", mems[mem].prefix)
             }
-            OpKind::Store { mem } if mems[mem].onchip.is_some() => {
+            OpKind::Store { mem, .. } if mems[mem].onchip.is_some() => {
                 let we = format!("{name}_we");
                 w.wire(
                     &we,
@@ -2008,7 +2203,7 @@ impl<'a> Emitter<'a> {
                 load_info.insert(o, (req, pop));
                 format!("{f}_data")
             }
-            OpKind::Store { mem } => {
+            OpKind::Store { mem, .. } => {
                 let m = &mems[mem];
                 let p = &m.prefix;
                 let accepted = if m.multi_write {

@@ -136,7 +136,7 @@ fn schedule_region(
             }
         };
         let resource = match k.op(o).kind {
-            OpKind::Load { mem } | OpKind::Store { mem } => {
+            OpKind::Load { mem } | OpKind::Store { mem, .. } => {
                 let write = matches!(k.op(o).kind, OpKind::Store { .. });
                 let next = ResourceId(problem.resources.len() as u32);
                 Some(*ports.entry((mem, write)).or_insert_with(|| {
@@ -292,7 +292,9 @@ fn schedule_region(
                 spans.push(k.op(src).span);
                 // A recurrence through memory is named by the array it goes through.
                 let name = match k.op(src).kind {
-                    OpKind::Store { mem } | OpKind::Load { mem } => Some(k.mem(mem).name.clone()),
+                    OpKind::Store { mem, .. } | OpKind::Load { mem } => {
+                        Some(k.mem(mem).name.clone())
+                    }
                     _ => k.op(src).name.clone(),
                 };
                 if let Some(n) = name {

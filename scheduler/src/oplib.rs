@@ -6,8 +6,10 @@
 //! `cargo run --release -p board-support --example op_char`): every operator between
 //! registers on an LFE5U-85F-6 with Yosys `synth_ecp5` + nextpnr-ecp5. The delay of an
 //! operator is its register-to-register path minus the path of a register pair without logic.
-//! A constant shift or a width change is wiring. Operations the hardware path cannot build yet
-//! are reported, not guessed.
+//! A constant shift, a width change, a bitcast, a bit select (`extract`) and a concatenation
+//! are wiring, at any width (floating-point values and aggregate images are moved as bits).
+//! Operations the hardware path cannot build yet (floating-point arithmetic) are reported, not
+//! guessed.
 
 use hls_ir::{BinOp, CmpOp, ConvOp, Kernel, OpId, OpKind, Ty, UnOp};
 
@@ -114,7 +116,19 @@ impl OpLibrary {
                 delay_ns,
             })
         };
-        if o.ty.is_float() || k.operands(op).iter().any(|&a| k.op(a).ty.is_float()) {
+        let float_op = match &o.kind {
+            OpKind::Binary(b) => matches!(
+                b,
+                BinOp::FAdd | BinOp::FSub | BinOp::FMul | BinOp::FDiv | BinOp::FMin | BinOp::FMax
+            ),
+            OpKind::Unary(u) => matches!(u, UnOp::FNeg | UnOp::FAbs | UnOp::FSqrt),
+            OpKind::Cmp(c) => matches!(
+                c,
+                CmpOp::FEq | CmpOp::FNe | CmpOp::FLt | CmpOp::FLe | CmpOp::FGt | CmpOp::FGe
+            ),
+            _ => false,
+        };
+        if float_op {
             return Err("floating-point arithmetic is not yet built in hardware".into());
         }
         match &o.kind {
@@ -156,7 +170,9 @@ impl OpLibrary {
                     _ => comb(measured(&CMP_NS, w)),
                 }
             }
+            // A mux per bit: as fast at any width as at 64 bits.
             OpKind::Select => comb(measured(&SELECT_NS, bits)),
+            OpKind::Extract { .. } | OpKind::Concat => comb(0.0),
             OpKind::Convert(c) => match c {
                 ConvOp::Trunc | ConvOp::ZExt | ConvOp::SExt | ConvOp::Bitcast => comb(0.0),
                 _ => Err("floating-point conversions are not yet built in hardware".into()),

@@ -588,6 +588,9 @@ impl Interface {
                 c.want(&ch("wresp_ready"), Dir::Out, Some(1));
                 let id = c.want(&ch("wreq_data"), Dir::Out, None);
                 widths.extend(id.map(|id| model.spec(id).width));
+                if let Some(w) = id.map(|id| model.spec(id).width) {
+                    c.want_optional(&format!("{name}_wreq_strb"), Dir::Out, Some(w / 8));
+                }
             }
             if let Some(&w) = widths.first() {
                 if widths.iter().any(|&x| x != w) {
@@ -596,10 +599,9 @@ impl Interface {
                         ch("rresp_data"),
                         ch("wreq_data")
                     ));
-                } else if w < 8 || w % 8 != 0 || !(w / 8).is_power_of_two() {
+                } else if w < 8 || w % 8 != 0 {
                     c.problems.push(format!(
-                        "pointer `{prefix}{name}` has element width {w}; it must be 8 times a \
-                         power of two"
+                        "pointer `{prefix}{name}` has element width {w}; it must be a whole number of bytes"
                     ));
                 }
             }
@@ -730,6 +732,7 @@ impl Interface {
                     req_ready: id(format!("{name}_wreq_ready")),
                     req_addr: id(format!("{name}_wreq_addr")),
                     req_data: id(format!("{name}_wreq_data")),
+                    req_strb: model.port(&format!("{name}_wreq_strb")),
                     resp_valid: id(format!("{name}_wresp_valid")),
                     resp_ready: id(format!("{name}_wresp_ready")),
                 }),
@@ -861,6 +864,8 @@ struct WritePorts {
     req_ready: PortId,
     req_addr: PortId,
     req_data: PortId,
+    /// Byte enables (bit i: byte i of the element), when the kernel writes parts of elements.
+    req_strb: Option<PortId>,
     resp_valid: PortId,
     resp_ready: PortId,
 }
@@ -969,10 +974,18 @@ impl MemPort {
                 if self.wreq_ready {
                     let addr = model.get(w.req_addr) as u32;
                     self.check(mem, addr, true, cycle)?;
-                    scratch.resize((self.bytes as usize).div_ceil(4).max(2), 0);
-                    model.get_wide_into(w.req_data, scratch);
+                    let words = (self.bytes as usize).div_ceil(4).max(2);
+                    scratch.resize(2 * words, 0);
+                    let (data, strb) = scratch.split_at_mut(words);
+                    model.get_wide_into(w.req_data, data);
+                    match w.req_strb {
+                        Some(p) => model.get_wide_into(p, strb),
+                        None => strb.fill(u32::MAX),
+                    }
                     for (k, b) in mem.slice_mut(addr, self.bytes).iter_mut().enumerate() {
-                        *b = (scratch[k / 4] >> (8 * (k % 4))) as u8;
+                        if (strb[k / 32] >> (k % 32)) & 1 == 1 {
+                            *b = (data[k / 4] >> (8 * (k % 4))) as u8;
+                        }
                     }
                     let lat = rng.random_range(self.cfg.write_latency.clone());
                     self.writes.push_back(cycle + u64::from(lat));
@@ -998,7 +1011,10 @@ impl MemPort {
             kind,
             detail,
         };
-        if !addr.is_multiple_of(self.bytes) {
+        // Elements are aligned to their size, or for sizes that are not a power of two
+        // (structs) to the largest power of two dividing it (their alignment divides that).
+        let align = self.bytes & self.bytes.wrapping_neg();
+        if !addr.is_multiple_of(align) {
             return Err(fault(crate::FaultKind::Misaligned, String::new()));
         }
         mem.check(addr, self.bytes)

@@ -239,6 +239,8 @@ impl<'a> Lower<'a> {
         // Per-work-item variables of earlier phases.
         let ctx: Vec<(VarId, (MemId, Option<MemId>))> =
             self.groups.ctx.iter().map(|(v, m)| (*v, *m)).collect();
+        // What each context held at the start of the phase (not stored again if unchanged).
+        let mut loaded: BTreeMap<VarId, Val> = BTreeMap::new();
         for (v, (mem, ptr)) in &ctx {
             let addr = self.ctx_addr(*mem, lin, span);
             let ty = self.k.mem(*mem).elem;
@@ -247,10 +249,15 @@ impl<'a> Lower<'a> {
             self.order_onchip(x, *mem, false);
             let name = self.p.var(*v).name.clone();
             self.k.op_mut(x).name = Some(name);
+            let vty = self.p.var(*v).ty.clone();
             let val = match ptr {
                 Some(m) => Val::Ptr { addr: x, mem: *m },
+                None if matches!(vty, Type::Vector(..) | Type::Struct(_)) => {
+                    self.unpack(x, &vty, false, span)
+                }
                 None => Val::Scalar(x),
             };
+            loaded.insert(*v, val);
             self.env.vars.insert(*v, val);
         }
         let pipes_from = self.pipe_marks();
@@ -270,18 +277,26 @@ impl<'a> Lower<'a> {
         // Variables with the same value for the whole group (a `local` array, a constant).
         let mut uniform = Vec::new();
         for (v, val) in &after.vars {
-            let op = match val {
-                Val::Scalar(x) => *x,
-                Val::Ptr { addr, .. } => *addr,
+            let vty = self.p.var(*v).ty.clone();
+            let leaves = match val {
+                Val::Scalar(x) => vec![*x],
+                Val::Ptr { addr, .. } => vec![*addr],
                 Val::Undef => continue,
+                Val::Agg(_) => {
+                    let mut out = Vec::new();
+                    self.flatten(*val, &vty, span, &mut out);
+                    out
+                }
             };
             // A scalar variable the phase wrote is per work-item even when the value is a
             // constant here (`int acc = 0;` before a loop around barriers that accumulates).
-            let written_scalar =
-                before.vars.get(v) != Some(val) && matches!(self.p.var(*v).ty, Type::Scalar(_));
+            let written_scalar = before.vars.get(v) != Some(val)
+                && matches!(vty, Type::Scalar(_) | Type::Vector(..) | Type::Struct(_));
             let per_item = written_scalar
-                || (self.k.encloses(phase_region, self.k.op(op).region)
-                    && !self.k.op(op).kind.is_launch_invariant());
+                || leaves.iter().any(|&op| {
+                    self.k.encloses(phase_region, self.k.op(op).region)
+                        && !self.k.op(op).kind.is_launch_invariant()
+                });
             if per_item {
                 new_ctx.push((*v, *val));
             } else {
@@ -289,10 +304,16 @@ impl<'a> Lower<'a> {
             }
         }
         for (v, val) in new_ctx {
+            // An unchanged value loaded from the context need not be stored back.
+            let unchanged = loaded.get(&v) == Some(&val);
             let (x, ptr) = match val {
                 Val::Scalar(x) => (x, None),
                 Val::Ptr { addr, mem } => (addr, Some(mem)),
                 Val::Undef => continue,
+                Val::Agg(_) => {
+                    let vty = self.p.var(v).ty.clone();
+                    (self.pack(val, &vty, span), None)
+                }
             };
             let ty = self.k.op(x).ty;
             let mem = match self.groups.ctx.get(&v) {
@@ -313,12 +334,9 @@ impl<'a> Lower<'a> {
                     m
                 }
             };
-            // An unchanged value loaded from the context need not be stored back.
-            if let OpKind::Load { mem: lm } = self.k.op(x).kind {
-                if lm == mem {
-                    self.groups.ctx.insert(v, (mem, ptr));
-                    continue;
-                }
+            if unchanged {
+                self.groups.ctx.insert(v, (mem, ptr));
+                continue;
             }
             let x = if ty == Ty::BOOL {
                 self.resize(x, Ty::Int(8), false, span)
@@ -327,7 +345,12 @@ impl<'a> Lower<'a> {
             };
             let addr = self.ctx_addr(mem, lin, span);
             let pred = t;
-            let st = self.op(OpKind::Store { mem }, Ty::Token, span, &[addr, x, pred]);
+            let st = self.op(
+                OpKind::Store { mem, mask: None },
+                Ty::Token,
+                span,
+                &[addr, x, pred],
+            );
             self.order_onchip(st, mem, true);
             self.groups.ctx.insert(v, (mem, ptr));
         }

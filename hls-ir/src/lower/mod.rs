@@ -10,7 +10,13 @@
 //! are lowered under predicates and the environment is merged with `select`s; side effects
 //! (stores) take the predicate under which they run. `return` sets a `returned` flag that masks
 //! every later side effect. Helper functions are inlined at each call.
+//!
+//! Vectors and structs are values made of their lanes and fields (see `aggregate`); in memory
+//! and in by-value arguments they are one wide bit vector, their memory image. Floating-point
+//! values are bit patterns: they are copied, selected, loaded, stored and reinterpreted
+//! (`as_T`), while floating-point arithmetic, comparisons and conversions are diagnostics.
 
+mod aggregate;
 mod groups;
 mod pipes;
 
@@ -18,12 +24,13 @@ pub use pipes::PIPE_MAX_RESERVATIONS;
 
 use crate::ids::{ArgId, LoopId, MemId, OpId};
 use crate::kernel::{ArgKind, Dep, Kernel, KernelArg, MemKind, Memory, Op};
-use crate::ops::{BinOp, CmpOp, ConvOp, OpKind, UnOp, WorkItemFn};
+use crate::ops::{BinOp, ByteMask, CmpOp, ConvOp, OpKind, UnOp, WorkItemFn};
 use crate::passes::const_fold::{eval_binary, eval_cmp};
 use crate::types::Ty;
+use aggregate::is_agg_array;
 use frontend::ast::{
-    self, AddrSpace, Builtin, CastKind, Expr, ExprKind, FuncId, Init, Program, ScalarKind, Stmt,
-    StmtKind, Type, VarId,
+    self, AddrSpace, Builtin, CastKind, Expr, ExprKind, FuncId, Init, MathClass, MathFn, Program,
+    ScalarKind, Stmt, StmtKind, Type, VarId,
 };
 use frontend::diag::Diagnostic;
 use frontend::span::Span;
@@ -42,6 +49,14 @@ fn full_unroll_requested(s: &Stmt) -> bool {
             .any(|a| a.name == "opencl_unroll_hint" && a.args.is_empty())
 }
 
+/// A variable carried around a pipelined loop (`None`: the `returned` flag).
+struct Carry {
+    var: Option<VarId>,
+    shape: Type,
+    before: Val,
+    leaves: Vec<(OpId, OpId)>,
+}
+
 /// Maximum depth of inlined helper calls (the front end rejects recursion; this bounds size).
 const MAX_INLINE_DEPTH: usize = 64;
 
@@ -56,6 +71,8 @@ enum Val {
     },
     /// A variable read before it was written (indeterminate in C).
     Undef,
+    /// A vector, struct or array inside a struct: index into `Lower::aggs`.
+    Agg(u32),
 }
 
 /// State that if-conversion splits and merges.
@@ -94,6 +111,8 @@ struct Lower<'a> {
     pipes: pipes::Pipes,
     /// `local` scalar variables: their one-element on-chip memory.
     local_scalars: BTreeMap<VarId, MemId>,
+    /// Parts of aggregate values (`Val::Agg`); never changed once made.
+    aggs: Vec<aggregate::Agg>,
 }
 
 /// Lower one kernel. Errors make the result `Err`; warnings (things lowered in a simpler way
@@ -137,6 +156,7 @@ pub fn lower_kernel_with_warnings(
         groups: groups::Groups::default(),
         pipes: pipes::Pipes::default(),
         local_scalars: BTreeMap::new(),
+        aggs: Vec::new(),
     };
     let t = l.konst(1, Ty::BOOL, f.span);
     let fl = l.konst(0, Ty::BOOL, f.span);
@@ -350,6 +370,24 @@ impl<'a> Lower<'a> {
                 self.k.op_mut(id).name = Some(name);
                 self.env.vars.insert(v, Val::Scalar(id));
             }
+            Type::Vector(..) | Type::Struct(_) => {
+                let ty = info.ty.clone();
+                let bits = self.image_ty(&ty);
+                let ok = self.check_type(&ty, span);
+                self.k.args.push(KernelArg {
+                    name: name.clone(),
+                    kind: ArgKind::Scalar(bits),
+                    span,
+                });
+                let id = self.op(OpKind::Arg(arg), bits, span, &[]);
+                self.k.op_mut(id).name = Some(name);
+                let val = if ok {
+                    self.unpack(id, &ty, false, span)
+                } else {
+                    Val::Undef
+                };
+                self.env.vars.insert(v, val);
+            }
             Type::Pointer {
                 pointee,
                 space: sp @ (AddrSpace::Global | AddrSpace::Constant),
@@ -357,7 +395,11 @@ impl<'a> Lower<'a> {
             } => {
                 let mem = MemId::from_index(self.k.mems.len());
                 let elem = match pointee.as_ref() {
-                    Type::Scalar(k) => Some((scalar_ty(*k), k.size_bytes())),
+                    t @ (Type::Scalar(_) | Type::Vector(..) | Type::Struct(_))
+                        if self.check_type(t, span) =>
+                    {
+                        Some((self.image_ty(t), self.p.size_of(t)))
+                    }
                     _ => None,
                 };
                 let (elem, bytes) = elem.unwrap_or_else(|| {
@@ -373,7 +415,7 @@ impl<'a> Lower<'a> {
                         arg,
                         constant: *sp == AddrSpace::Constant,
                     },
-                    elem: if elem == Ty::BOOL { Ty::Int(8) } else { elem },
+                    elem,
                     elem_bytes: bytes,
                     span,
                 });
@@ -432,24 +474,25 @@ impl<'a> Lower<'a> {
             }
             StmtKind::Decl { var, init } => {
                 let info = self.p.var(*var);
-                if info.space != AddrSpace::Private
-                    || matches!(info.ty, Type::Array(..) | Type::Struct(_))
-                {
+                if info.space != AddrSpace::Private {
                     self.unsupported(
                         s.span,
-                        format!("a variable of type `{}`", self.p.type_name(&info.ty)),
+                        format!(
+                            "a `{}` variable of type `{}`",
+                            info.space,
+                            self.p.type_name(&info.ty)
+                        ),
                     );
                     return;
                 }
+                if !self.check_type(&info.ty, s.span) {
+                    return;
+                }
                 let val = match init {
-                    Some(Init::Expr(e)) => self.rvalue(e),
-                    Some(Init::List(_)) => {
-                        self.unsupported(s.span, "an initialiser list");
-                        Val::Undef
-                    }
+                    Some(i) => self.init_value(&info.ty, i),
                     None => Val::Undef,
                 };
-                self.name_value(val, &info.name.clone());
+                self.name_value(val, &info.ty, &info.name.clone());
                 self.env.vars.insert(*var, val);
             }
             StmtKind::Expr(e) => {
@@ -668,35 +711,52 @@ impl<'a> Lower<'a> {
         self.pred = t;
         // A `Carried` op per live variable (and for the `returned` flag); its first operand is
         // the value before the loop, its second (added below) the value for the next iteration.
-        let mut carried: Vec<(Option<VarId>, OpId, OpId)> = Vec::new(); // (var, carried, init)
+        // Per variable: its shape, its value before the loop, and (carried, init) per leaf (a
+        // scalar, a pointer's address, each part of a vector or struct: see `flatten`).
+        let mut carried: Vec<Carry> = Vec::new();
         let vars: Vec<(VarId, Val)> = self.env.vars.iter().map(|(v, x)| (*v, *x)).collect();
         for (var, val) in vars {
-            let init = match val {
-                Val::Scalar(x) => x,
-                Val::Ptr { addr, .. } => addr,
-                Val::Undef => match &self.p.var(var).ty {
-                    // Indeterminate in C; start from 0 so the hardware is deterministic.
-                    Type::Scalar(k) => self.konst(0, scalar_ty(*k), span),
-                    // `CLK_NULL_RESERVE_ID`.
-                    Type::ReserveId => self.konst(0, Ty::I32, span),
-                    _ => continue,
-                },
+            let ty = match &self.p.var(var).ty {
+                // A reserve id is an i32 (`CLK_NULL_RESERVE_ID` = 0).
+                Type::ReserveId => Type::UINT,
+                t => t.clone(),
             };
-            let ty = self.k.op(init).ty;
-            let c = self.op(OpKind::Carried, ty, span, &[init]);
+            let shape = match val {
+                Val::Ptr { .. } => Type::UINT,
+                Val::Undef
+                    if !matches!(ty, Type::Scalar(_) | Type::Vector(..) | Type::Struct(_)) =>
+                {
+                    continue
+                }
+                _ => ty,
+            };
+            // An indeterminate value (C) starts from 0, so the hardware is deterministic.
+            let mut inits = Vec::new();
+            self.flatten(val, &shape, span, &mut inits);
             let name = self.p.var(var).name.clone();
-            self.k.op_mut(c).name = Some(name);
-            self.env.vars.insert(
-                var,
-                match val {
-                    Val::Ptr { mem, .. } => Val::Ptr { addr: c, mem },
-                    _ => Val::Scalar(c),
-                },
-            );
-            carried.push((Some(var), c, init));
+            let mut pairs = Vec::new();
+            for init in inits {
+                let t = self.k.op(init).ty;
+                let c = self.op(OpKind::Carried, t, span, &[init]);
+                self.k.op_mut(c).name = Some(name.clone());
+                pairs.push((c, init));
+            }
+            let inside = self.rebuild(val, &shape, &mut pairs.iter().map(|p| p.0));
+            self.env.vars.insert(var, inside);
+            carried.push(Carry {
+                var: Some(var),
+                shape,
+                before: val,
+                leaves: pairs,
+            });
         }
         let ret_c = self.op(OpKind::Carried, Ty::BOOL, span, &[before.returned]);
-        carried.push((None, ret_c, before.returned));
+        carried.push(Carry {
+            var: None,
+            shape: Type::BOOL,
+            before: Val::Undef,
+            leaves: vec![(ret_c, before.returned)],
+        });
         self.env.returned = ret_c;
         let ret_val_before = self.env.ret_val;
         let onchip_from: BTreeMap<MemId, usize> =
@@ -748,8 +808,8 @@ impl<'a> Lower<'a> {
         if group {
             self.sync_in_order(loop_op);
         }
-        for &(var, _, _) in &carried {
-            if let (true, Some(v)) = (group, var) {
+        for c in &carried {
+            if let (true, Some(v)) = (group, c.var) {
                 if self.groups.ctx.contains_key(&v) {
                     let name = self.p.var(v).name.clone();
                     self.diags.push(
@@ -762,51 +822,59 @@ impl<'a> Lower<'a> {
                 }
             }
         }
-        for (var, c, init) in carried {
-            let next = match var {
+        for cr in carried {
+            let nexts: Vec<OpId> = match cr.var {
                 Some(v) => match after.vars.get(&v) {
-                    Some(Val::Scalar(x)) => *x,
-                    Some(Val::Ptr { addr, mem }) => {
-                        if !matches!(self.env.vars.get(&v), Some(Val::Ptr { mem: m, .. }) if m == mem)
-                        {
-                            self.unsupported(
-                                span,
-                                "a pointer that may point into different buffers",
-                            );
+                    Some(val) => {
+                        if let Val::Ptr { mem, .. } = val {
+                            if !matches!(cr.before, Val::Ptr { mem: m, .. } if m == *mem) {
+                                self.unsupported(
+                                    span,
+                                    "a pointer that may point into different buffers",
+                                );
+                            }
                         }
-                        *addr
+                        let mut out = Vec::new();
+                        self.flatten(*val, &cr.shape, span, &mut out);
+                        out
                     }
-                    _ => c,
+                    None => cr.leaves.iter().map(|l| l.0).collect(),
                 },
-                None => after.returned,
+                None => vec![after.returned],
             };
-            if next == c {
-                // Never changed in the loop: every use is the value from before the loop.
-                self.k.replace_uses(c, init);
-                self.k.remove_op(c);
-                continue;
-            }
-            self.k.add_dep(
-                next,
-                c,
-                Dep::Data {
-                    operand: 1,
-                    distance: 1,
-                },
-            );
-            let ty = self.k.op(c).ty;
-            let r = self.op(OpKind::LoopResult, ty, span, &[loop_op, next, init]);
-            match var {
-                Some(v) => {
+            let mut results = Vec::new();
+            for (&(c, init), next) in cr.leaves.iter().zip(nexts) {
+                if next == c {
+                    // Never changed in the loop: every use is the value from before the loop.
+                    self.k.replace_uses(c, init);
+                    self.k.remove_op(c);
+                    results.push(init);
+                    continue;
+                }
+                self.k.add_dep(
+                    next,
+                    c,
+                    Dep::Data {
+                        operand: 1,
+                        distance: 1,
+                    },
+                );
+                let ty = self.k.op(c).ty;
+                let r = self.op(OpKind::LoopResult, ty, span, &[loop_op, next, init]);
+                if let Some(v) = cr.var {
                     let name = self.p.var(v).name.clone();
                     self.k.op_mut(r).name = Some(name);
-                    let val = match self.env.vars.get(&v) {
-                        Some(Val::Ptr { mem, .. }) => Val::Ptr { addr: r, mem: *mem },
-                        _ => Val::Scalar(r),
-                    };
-                    self.env.vars.insert(v, val);
                 }
-                None => self.env.returned = r,
+                results.push(r);
+            }
+            match cr.var {
+                Some(v) => {
+                    if results.iter().zip(&cr.leaves).any(|(r, l)| *r != l.1) {
+                        let val = self.rebuild(cr.before, &cr.shape, &mut results.into_iter());
+                        self.env.vars.insert(v, val);
+                    }
+                }
+                None => self.env.returned = results[0],
             }
         }
         self.env.vars.retain(|v, _| outer.contains(v));
@@ -828,7 +896,7 @@ impl<'a> Lower<'a> {
             .iter()
             .filter(|&&o| in_loop(&self.k, o))
             .filter_map(|&o| match self.k.op(o).kind {
-                OpKind::Store { mem } => Some((o, mem)),
+                OpKind::Store { mem, .. } => Some((o, mem)),
                 _ => None,
             })
             .collect();
@@ -864,12 +932,18 @@ impl<'a> Lower<'a> {
         while let Type::Array(e, _) = elem_t {
             elem_t = e;
         }
-        let (Type::Scalar(k), Some(bytes)) = (elem_t, self.type_bytes(&info.ty)) else {
-            self.unsupported(span, format!("an array of `{}`", self.p.type_name(elem_t)));
+        let esize = self.p.size_of(elem_t);
+        let supported = matches!(elem_t, Type::Scalar(_) | Type::Vector(..) | Type::Struct(_));
+        if !supported || !self.check_type(elem_t, span) {
+            if !supported {
+                self.unsupported(span, format!("an array of `{}`", self.p.type_name(elem_t)));
+            }
             return;
-        };
-        let k = *k;
-        let len = bytes / k.size_bytes();
+        }
+        // On-chip elements are a power of two of bytes apart (a 48-byte struct takes 64), so
+        // an index is a bit select of the address; nothing outside the kernel sees the gap.
+        let stride = esize.next_power_of_two();
+        let len = self.p.size_of(&info.ty) / esize;
         let kind = match info.space {
             AddrSpace::Local => MemKind::Local { len },
             AddrSpace::Private => MemKind::Private { len },
@@ -878,36 +952,29 @@ impl<'a> Lower<'a> {
                 return;
             }
         };
-        let elem = scalar_ty(k);
+        let elem = self.image_ty(elem_t);
         let mem = MemId::from_index(self.k.mems.len());
         self.k.mems.push(Memory {
             name: name.clone(),
             kind,
-            elem: if elem == Ty::BOOL { Ty::Int(8) } else { elem },
-            elem_bytes: k.size_bytes(),
+            elem,
+            elem_bytes: stride,
             span,
         });
         let base = self.konst(0, Ty::I32, span);
         self.env.vars.insert(var, Val::Ptr { addr: base, mem });
         match init {
             None => {}
-            Some(Init::List(items)) if matches!(info.ty, Type::Array(ref e, _) if matches!(**e, Type::Scalar(_))) =>
-            {
-                let items = items.clone();
-                for (i, item) in items.iter().enumerate() {
-                    let Init::Expr(e) = item else {
-                        self.unsupported(span, "a nested initialiser list");
-                        return;
+            Some(Init::List(items)) if matches!(info.ty, Type::Array(ref e, _) if !e.is_array()) => {
+                let elem_t = elem_t.clone();
+                for i in 0..len {
+                    // C: elements without an initialiser are zero.
+                    let v = match items.get(i as usize) {
+                        Some(item) => self.init_value(&elem_t, item),
+                        None => Val::Undef,
                     };
-                    let v = self.scalar(e);
-                    let off = self.konst(i as u64 * k.size_bytes() as u64, Ty::I32, span);
-                    self.store(off, mem, v, elem_t, span);
-                }
-                // C: elements without an initialiser are zero.
-                for i in items.len() as u32..len {
-                    let z = self.konst(0, elem, span);
-                    let off = self.konst(i as u64 * k.size_bytes() as u64, Ty::I32, span);
-                    self.store(off, mem, z, elem_t, span);
+                    let off = self.konst(i as u64 * stride as u64, Ty::I32, span);
+                    self.store_val(off, mem, v, &elem_t, None, span);
                 }
             }
             Some(_) => self.unsupported(span, "this array initialiser"),
@@ -953,7 +1020,12 @@ impl<'a> Lower<'a> {
         let data = self.resize(data, elem, false, span);
         let addr = self.konst(0, Ty::I32, span);
         let pred = self.effect_pred(span);
-        let st = self.op(OpKind::Store { mem }, Ty::Token, span, &[addr, data, pred]);
+        let st = self.op(
+            OpKind::Store { mem, mask: None },
+            Ty::Token,
+            span,
+            &[addr, data, pred],
+        );
         self.order_onchip(st, mem, true);
         if let Some(&prev) = self.stores.get(&mem).and_then(|v| v.last()) {
             self.k.add_dep(prev, st, Dep::Order { distance: 0 });
@@ -961,12 +1033,32 @@ impl<'a> Lower<'a> {
         self.stores.entry(mem).or_default().push(st);
     }
 
-    fn name_value(&mut self, v: Val, name: &str) {
-        if let Val::Scalar(id) = v {
-            let op = self.k.op_mut(id);
-            if op.name.is_none() && !matches!(op.kind, OpKind::Const(_)) {
-                op.name = Some(name.to_string());
+    /// Names the ops of a variable's value after it (lanes and fields as `v_x`, `s_count`),
+    /// for readable RTL.
+    fn name_value(&mut self, v: Val, ty: &Type, name: &str) {
+        match v {
+            Val::Scalar(id) => {
+                let op = self.k.op_mut(id);
+                if op.name.is_none() && !matches!(op.kind, OpKind::Const(_)) {
+                    op.name = Some(name.to_string());
+                }
             }
+            Val::Agg(_) => {
+                let Some(types) = self.parts_of_type(ty) else {
+                    return;
+                };
+                let parts = self.parts_vals(v, ty);
+                for (i, ((t, _), p)) in types.iter().zip(parts).enumerate() {
+                    let suffix = match ty {
+                        Type::Vector(_, n) if *n <= 4 => ["x", "y", "z", "w"][i].to_string(),
+                        Type::Vector(..) => format!("s{i:x}"),
+                        Type::Struct(id) => self.p.structs.get(*id).fields[i].name.clone(),
+                        _ => i.to_string(),
+                    };
+                    self.name_value(p, t, &format!("{name}_{suffix}"));
+                }
+            }
+            _ => {}
         }
     }
 
@@ -1020,6 +1112,27 @@ impl<'a> Lower<'a> {
                 self.unsupported(span, "a pointer that may point into different buffers");
                 t
             }
+            (Val::Agg(a), Val::Agg(b)) => {
+                let (pa, pb) = (
+                    self.aggs[a as usize].parts.clone(),
+                    self.aggs[b as usize].parts.clone(),
+                );
+                let parts = pa
+                    .into_iter()
+                    .zip(pb)
+                    .map(|(x, y)| self.merge_val(c, x, y, span))
+                    .collect();
+                let raw = match (self.aggs[a as usize].raw, self.aggs[b as usize].raw) {
+                    (x, y) if x == y => x,
+                    (x, y) => {
+                        let w = self.k.op(x.or(y).expect("one is set")).ty;
+                        let x = x.unwrap_or_else(|| self.konst(0, w, span));
+                        let y = y.unwrap_or_else(|| self.konst(0, w, span));
+                        Some(self.select(c, x, y, span))
+                    }
+                };
+                self.mk_agg(parts, raw)
+            }
             (Val::Undef, v) | (v, Val::Undef) => v,
             _ => t,
         }
@@ -1036,6 +1149,10 @@ impl<'a> Lower<'a> {
                 self.cmp(CmpOp::Ne, addr, z, e.span)
             }
             Val::Undef => self.konst(0, Ty::BOOL, e.span),
+            Val::Agg(_) => {
+                self.unsupported(e.span, "a vector or struct as a condition");
+                self.konst(0, Ty::BOOL, e.span)
+            }
         }
     }
 
@@ -1067,29 +1184,40 @@ impl<'a> Lower<'a> {
                 Type::Scalar(k) => self.konst(0, scalar_ty(*k), e.span),
                 _ => self.konst(0, Ty::I32, e.span),
             },
+            Val::Agg(_) => {
+                self.unsupported(e.span, "a vector or struct here");
+                self.konst(0, Ty::I32, e.span)
+            }
         }
     }
 
     fn rvalue(&mut self, e: &Expr) -> Val {
         let span = e.span;
-        if let Type::Vector(..) = e.ty {
-            self.unsupported(span, "a vector type");
-            return Val::Undef;
-        }
-        if e.ty.is_float() {
-            self.unsupported(span, "floating-point arithmetic");
-            return Val::Undef;
-        }
         match &e.kind {
             ExprKind::IntLit(v) => match &e.ty {
                 Type::Scalar(k) => Val::Scalar(self.konst(*v, scalar_ty(*k), span)),
+                // `v++` on a vector adds a vector of ones.
+                Type::Vector(k, n) => {
+                    let x = self.konst(*v, scalar_ty(*k), span);
+                    self.vector(vec![x; *n as usize])
+                }
                 _ => Val::Scalar(self.konst(*v, Ty::I32, span)),
             },
             ExprKind::SizeOf(v) => Val::Scalar(self.konst(*v, Ty::I32, span)),
-            ExprKind::FloatLit(_) => {
-                self.unsupported(span, "floating-point arithmetic");
-                Val::Undef
-            }
+            // Only the bit pattern: floating-point values are copied, never computed on.
+            ExprKind::FloatLit(f) => match e.ty {
+                Type::Scalar(ScalarKind::Double) => {
+                    Val::Scalar(self.konst(f.to_bits(), Ty::Float(64), span))
+                }
+                Type::Scalar(ScalarKind::Float) => {
+                    Val::Scalar(self.konst((*f as f32).to_bits() as u64, Ty::Float(32), span))
+                }
+                // (The device has no cl_khr_fp16: the front end rejects `half` values.)
+                _ => {
+                    self.unsupported(span, "a `half` constant");
+                    Val::Undef
+                }
+            },
             ExprKind::Var(v) if self.local_scalars.contains_key(v) => {
                 Val::Scalar(self.local_scalar_load(*v, span))
             }
@@ -1113,6 +1241,36 @@ impl<'a> Lower<'a> {
                 self.unsupported(span, "a program-scope variable");
                 Val::Undef
             }
+            ExprKind::Unary { op, expr } if expr.ty.is_float() && *op != ast::UnOp::Plus => {
+                self.rvalue(expr);
+                self.float_arith(span);
+                Val::Undef
+            }
+            ExprKind::Unary { op, expr } if expr.ty.is_vector() => {
+                let lanes = self.lanes_of_expr(expr);
+                let rt = e.ty.elem_kind().map_or(Ty::I32, scalar_ty);
+                let out = lanes
+                    .into_iter()
+                    .map(|v| {
+                        let ty = self.k.op(v).ty;
+                        match op {
+                            ast::UnOp::Plus => v,
+                            ast::UnOp::Neg => {
+                                let z = self.konst(0, ty, span);
+                                self.bin(BinOp::Sub, z, v, span)
+                            }
+                            ast::UnOp::BitNot => self.bit_not(v, span),
+                            // -1 (all ones) where the lane is 0.
+                            ast::UnOp::Not => {
+                                let z = self.konst(0, ty, span);
+                                let c = self.cmp(CmpOp::Eq, v, z, span);
+                                self.lane_mask(c, rt, span)
+                            }
+                        }
+                    })
+                    .collect();
+                self.vector(out)
+            }
             ExprKind::Unary { op, expr } => {
                 let v = self.scalar(expr);
                 let ty = self.k.op(v).ty;
@@ -1122,13 +1280,7 @@ impl<'a> Lower<'a> {
                         let z = self.konst(0, ty, span);
                         self.bin(BinOp::Sub, z, v, span)
                     }
-                    ast::UnOp::BitNot => {
-                        if let Some(x) = self.const_val(v) {
-                            self.konst(!x, ty, span)
-                        } else {
-                            self.op(OpKind::Unary(UnOp::Not), ty, span, &[v])
-                        }
-                    }
+                    ast::UnOp::BitNot => self.bit_not(v, span),
                     ast::UnOp::Not => {
                         let b = self.as_predicate(v, span);
                         let n = self.not1(b, span);
@@ -1173,6 +1325,20 @@ impl<'a> Lower<'a> {
                     cur
                 }
             }
+            ExprKind::Cond { cond, then, els } if cond.ty.is_vector() => {
+                // Lane-wise on the most significant bit of each lane; both arms evaluated.
+                let c = self.lanes_of_expr(cond);
+                let t = self.rvalue(then);
+                let f = self.rvalue(els);
+                let t = self.parts_vals(t, &e.ty);
+                let f = self.parts_vals(f, &e.ty);
+                let mut out = Vec::new();
+                for ((c, t), f) in c.into_iter().zip(t).zip(f) {
+                    let msb = self.msb(c, span);
+                    out.push(self.merge_val(msb, t, f, span));
+                }
+                self.mk_agg(out, None)
+            }
             ExprKind::Cond { cond, then, els } => {
                 let c = self.cond(cond);
                 let mut tv = Val::Undef;
@@ -1181,6 +1347,7 @@ impl<'a> Lower<'a> {
                 self.merge_val(c, tv, ev, span)
             }
             ExprKind::Cast { kind, expr } => self.cast(*kind, expr, &e.ty, span),
+            ExprKind::Index { base, index } if is_agg_array(base) => self.agg_index(base, index),
             ExprKind::Index { .. } | ExprKind::Deref(_) => {
                 let (addr, mem) = match self.address(e) {
                     Some(a) => a,
@@ -1202,9 +1369,21 @@ impl<'a> Lower<'a> {
             }
             ExprKind::Call { func, args } => self.call(*func, args, span),
             ExprKind::Builtin { builtin, args } => self.builtin(*builtin, args, &e.ty, span),
-            ExprKind::Member { .. } | ExprKind::Swizzle { .. } | ExprKind::VecLit(_) => {
-                self.unsupported(span, "structs and vectors");
-                Val::Undef
+            ExprKind::Member { base, field } => {
+                if matches!(&base.ty, Type::Struct(id) if self.p.structs.get(*id).is_union) {
+                    self.unsupported(span, "a union");
+                    return Val::Undef;
+                }
+                let v = self.rvalue(base);
+                self.part(v, &base.ty, *field)
+            }
+            ExprKind::Swizzle { base, lanes } => {
+                let v = self.rvalue(base);
+                self.swizzle(v, &base.ty, lanes)
+            }
+            ExprKind::VecLit(items) => {
+                let parts = items.iter().map(|it| self.rvalue(it)).collect();
+                self.mk_agg(parts, None)
             }
         }
     }
@@ -1222,6 +1401,37 @@ impl<'a> Lower<'a> {
 
     fn binary(&mut self, op: ast::BinOp, lhs: &Expr, rhs: &Expr, ty: &Type, span: Span) -> Val {
         use ast::BinOp as A;
+        if lhs.ty.is_float() {
+            self.rvalue(lhs);
+            self.rvalue(rhs);
+            self.float_arith(span);
+            return Val::Undef;
+        }
+        if lhs.ty.is_vector() {
+            // Lane by lane; comparisons and logical operators give -1/0 lanes.
+            let a = self.lanes_of_expr(lhs);
+            let b = self.lanes_of_expr(rhs);
+            let signed = Self::signed_elem(&lhs.ty);
+            let rt = ty.elem_kind().map_or(Ty::I32, scalar_ty);
+            let mut out = Vec::new();
+            for (x, y) in a.into_iter().zip(b) {
+                out.push(if op.is_comparison() {
+                    let c = self.cmp(cmp_op(op, signed), x, y, span);
+                    self.lane_mask(c, rt, span)
+                } else if op.is_logical() {
+                    let (px, py) = (self.as_predicate(x, span), self.as_predicate(y, span));
+                    let c = if op == A::LogAnd {
+                        self.and1(px, py, span)
+                    } else {
+                        self.or1(px, py, span)
+                    };
+                    self.lane_mask(c, rt, span)
+                } else {
+                    self.arith(op, x, y, signed, span)
+                });
+            }
+            return self.vector(out);
+        }
         match op {
             A::LogAnd | A::LogOr => {
                 let a = self.cond(lhs);
@@ -1377,22 +1587,38 @@ impl<'a> Lower<'a> {
                 mem,
             };
         }
-        let c = match cur {
-            Val::Scalar(v) => v,
-            _ => self.konst(0, self.ty_of(&lhs.ty), span),
-        };
-        // Convert the current value to the operation type, compute, convert back.
-        let opt = self.ty_of(op_ty);
-        let c = self.resize(c, opt, Self::signed(&lhs.ty), span);
-        let r = self.scalar(rhs);
-        let v = if b.is_comparison() || b.is_logical() {
+        if op_ty.is_float() || lhs.ty.is_float() {
+            self.rvalue(rhs);
+            self.float_arith(span);
+            return Val::Undef;
+        }
+        if b.is_comparison() || b.is_logical() {
             self.unsupported(span, "this compound assignment");
-            c
+            return cur;
+        }
+        // Convert the current value to the operation type, compute, convert back (lane by lane
+        // for vectors).
+        let cs = self.lanes(cur, &lhs.ty, span);
+        let rs = self.lanes_of_expr(rhs);
+        let opt = op_ty.elem_kind().map_or(Ty::I32, scalar_ty);
+        let lt = lhs.ty.elem_kind().map_or(Ty::I32, scalar_ty);
+        let (ls, os) = (Self::signed_elem(&lhs.ty), Self::signed_elem(op_ty));
+        let mut out = Vec::new();
+        for (i, c) in cs.into_iter().enumerate() {
+            let r = rs
+                .get(i)
+                .or(rs.first())
+                .copied()
+                .expect("a right-hand side");
+            let c = self.resize(c, opt, ls, span);
+            let v = self.arith(b, c, r, os, span);
+            out.push(self.resize(v, lt, os, span));
+        }
+        if lhs.ty.is_vector() {
+            self.vector(out)
         } else {
-            self.arith(b, c, r, Self::signed(op_ty), span)
-        };
-        let lt = self.ty_of(&lhs.ty);
-        Val::Scalar(self.resize(v, lt, Self::signed(op_ty), span))
+            Val::Scalar(out[0])
+        }
     }
 
     fn assign(&mut self, lhs: &Expr, v: Val, span: Span) {
@@ -1401,45 +1627,46 @@ impl<'a> Lower<'a> {
                 let data = match v {
                     Val::Scalar(d) => d,
                     Val::Ptr { addr, .. } => addr,
-                    Val::Undef => return,
+                    Val::Undef | Val::Agg(_) => return,
                 };
                 self.local_scalar_store(*var, data, span);
             }
-            ExprKind::Var(var) => {
-                let name = self.p.var(*var).name.clone();
-                // After `break`/`continue` the rest of the iteration must not change variables
-                // (their values leave the iteration through the loop-carried registers).
-                let skip = self.or1(self.env.brk, self.env.cont, span);
-                let v = if self.const_val(skip) == Some(0) {
-                    v
-                } else {
-                    let old = self.env.vars.get(var).copied().unwrap_or(Val::Undef);
-                    self.merge_val(skip, old, v, span)
-                };
-                self.name_value(v, &name);
-                self.env.vars.insert(*var, v);
-            }
+            ExprKind::Var(var) => self.assign_var(*var, v, span),
+            ExprKind::Index { base, .. } if is_agg_array(base) => self.assign_part(lhs, v, span),
             ExprKind::Index { .. } | ExprKind::Deref(_) => {
                 let Some((addr, mem)) = self.address(lhs) else {
                     return;
                 };
-                let data = match v {
-                    Val::Scalar(d) => d,
-                    Val::Ptr { addr, .. } => addr,
-                    Val::Undef => self.konst(0, self.k.mem(mem).elem, span),
-                };
-                self.store(addr, mem, data, &lhs.ty, span);
+                self.store_val(addr, mem, v, &lhs.ty, None, span);
             }
+            ExprKind::Member { .. } | ExprKind::Swizzle { .. } => self.assign_part(lhs, v, span),
             _ => self.unsupported(span, "this kind of assignment"),
         }
     }
 
-    /// Size in bytes of a scalar or (nested) array of scalars.
-    fn type_bytes(&self, t: &Type) -> Option<u32> {
+    fn assign_var(&mut self, var: VarId, v: Val, span: Span) {
+        let info = self.p.var(var);
+        let (name, ty) = (info.name.clone(), info.ty.clone());
+        // After `break`/`continue` the rest of the iteration must not change variables
+        // (their values leave the iteration through the loop-carried registers).
+        let skip = self.or1(self.env.brk, self.env.cont, span);
+        let v = if self.const_val(skip) == Some(0) {
+            v
+        } else {
+            let old = self.env.vars.get(&var).copied().unwrap_or(Val::Undef);
+            self.merge_val(skip, old, v, span)
+        };
+        self.name_value(v, &ty, &name);
+        self.env.vars.insert(var, v);
+    }
+
+    /// Bytes between consecutive objects of type `t` (an element or a row of elements) in
+    /// memory `mem`: their size, with on-chip elements padded to a power of two.
+    fn stride_of(&self, t: &Type, mem: MemId) -> u32 {
         match t {
-            Type::Scalar(k) => Some(k.size_bytes()),
-            Type::Array(e, n) => Some(self.type_bytes(e)? * n),
-            _ => None,
+            Type::Array(e, n) => n * self.stride_of(e, mem),
+            _ if self.is_onchip(mem) => self.k.mem(mem).elem_bytes,
+            _ => self.p.size_of(t),
         }
     }
 
@@ -1459,6 +1686,17 @@ impl<'a> Lower<'a> {
         if bytes.is_power_of_two() {
             let s = self.konst(bytes.trailing_zeros() as u64, Ty::I32, span);
             self.bin(BinOp::Shl, i, s, span)
+        } else if bytes.count_ones() == 2 {
+            // Structs of 12, 24, 20 ... bytes: two shifts and an add instead of a multiplier.
+            let lo = bytes.trailing_zeros();
+            let hi = 63 - bytes.leading_zeros();
+            let (a, b) = (
+                self.konst(lo as u64, Ty::I32, span),
+                self.konst(hi as u64, Ty::I32, span),
+            );
+            let x = self.bin(BinOp::Shl, i, a, span);
+            let y = self.bin(BinOp::Shl, i, b, span);
+            self.bin(BinOp::Add, x, y, span)
         } else {
             let s = self.konst(bytes, Ty::I32, span);
             self.bin(BinOp::Mul, i, s, span)
@@ -1480,7 +1718,7 @@ impl<'a> Lower<'a> {
                 let i = self.scalar(index);
                 let off = self.scale_by(
                     i,
-                    self.type_bytes(&e.ty).unwrap_or(self.k.mem(mem).elem_bytes),
+                    self.stride_of(&e.ty, mem),
                     Self::signed(&index.ty),
                     e.span,
                 );
@@ -1503,17 +1741,17 @@ impl<'a> Lower<'a> {
     fn check_access(&mut self, mem: MemId, ty: &Type, span: Span) -> bool {
         let m = self.k.mem(mem);
         let want = match ty {
-            Type::Scalar(k) => k.size_bytes(),
+            Type::Scalar(_) | Type::Vector(..) | Type::Struct(_) => self.p.size_of(ty),
             _ => 0,
         };
-        if want != m.elem_bytes {
+        if want != m.elem.bits().div_ceil(8) {
             let name = m.name.clone();
             self.unsupported(
                 span,
                 format!(
                     "an access of type `{}` through `{name}`, whose elements are {} bytes",
                     self.p.type_name(ty),
-                    m.elem_bytes
+                    m.elem.bits().div_ceil(8)
                 ),
             );
             return false;
@@ -1542,13 +1780,7 @@ impl<'a> Lower<'a> {
         let pred = self.effect_pred(span);
         let id = self.op(OpKind::Load { mem }, elem, span, &[addr, pred]);
         self.order_onchip(id, mem, false);
-        let v = if let Type::Scalar(ScalarKind::Bool) = ty {
-            let z = self.konst(0, elem, span);
-            self.cmp(CmpOp::Ne, id, z, span)
-        } else {
-            id
-        };
-        Val::Scalar(v)
+        self.unpack(id, ty, false, span)
     }
 
     /// Program order of accesses to an on-chip memory: a load after a store, and a store after
@@ -1643,7 +1875,16 @@ impl<'a> Lower<'a> {
         !(restrict(a) || restrict(b))
     }
 
-    fn store(&mut self, addr: OpId, mem: MemId, data: OpId, ty: &Type, span: Span) {
+    /// Stores value `v` of type `ty` into the element at `addr` (only the bytes of `mask`).
+    fn store_val(
+        &mut self,
+        addr: OpId,
+        mem: MemId,
+        v: Val,
+        ty: &Type,
+        mask: Option<ByteMask>,
+        span: Span,
+    ) {
         if !self.check_access(mem, ty, span) {
             return;
         }
@@ -1653,9 +1894,15 @@ impl<'a> Lower<'a> {
             return;
         }
         let elem = self.k.mem(mem).elem;
-        let data = self.resize(data, elem, false, span);
+        let data = self.pack(v, ty, span);
+        let data = self.fit(data, elem, span);
         let pred = self.effect_pred(span);
-        let st = self.op(OpKind::Store { mem }, Ty::Token, span, &[addr, data, pred]);
+        let st = self.op(
+            OpKind::Store { mem, mask },
+            Ty::Token,
+            span,
+            &[addr, data, pred],
+        );
         self.order_onchip(st, mem, true);
         // Stores to one memory keep program order (same-address writes of one work-item).
         if let Some(&prev) = self.stores.get(&mem).and_then(|v| v.last()) {
@@ -1670,7 +1917,7 @@ impl<'a> Lower<'a> {
             (_, Type::Pointer { .. }) | (Type::Array(..), _) => match self.rvalue(inner) {
                 v @ Val::Ptr { .. } => v,
                 Val::Undef => Val::Undef,
-                Val::Scalar(_) => {
+                Val::Scalar(_) | Val::Agg(_) => {
                     self.unsupported(span, "converting an integer to a pointer");
                     Val::Undef
                 }
@@ -1685,16 +1932,32 @@ impl<'a> Lower<'a> {
                 Val::Scalar(self.resize(v, t, false, span))
             }
             (Type::Scalar(from), Type::Scalar(k)) => {
-                if from.is_float() || k.is_float() {
-                    self.unsupported(span, "floating-point arithmetic");
-                    return Val::Undef;
-                }
                 let v = self.scalar(inner);
-                if *k == ScalarKind::Bool {
-                    return Val::Scalar(self.as_predicate(v, span));
+                match self.convert(v, *from, *k, span) {
+                    Some(x) => Val::Scalar(x),
+                    None => Val::Undef,
                 }
-                Val::Scalar(self.resize(v, scalar_ty(*k), from.is_signed(), span))
             }
+            // A splat: the operand has the vector's element type.
+            (Type::Scalar(from), Type::Vector(k, n)) => {
+                let v = self.scalar(inner);
+                match self.convert(v, *from, *k, span) {
+                    Some(x) => self.vector(vec![x; *n as usize]),
+                    None => Val::Undef,
+                }
+            }
+            (Type::Vector(from, n), Type::Vector(k, m)) if n == m => {
+                let lanes = self.lanes_of_expr(inner);
+                let mut out = Vec::new();
+                for x in lanes {
+                    match self.convert(x, *from, *k, span) {
+                        Some(x) => out.push(x),
+                        None => return Val::Undef,
+                    }
+                }
+                self.vector(out)
+            }
+            (a, b) if a == b => self.rvalue(inner),
             (Type::Void, _) | (_, Type::Void) => {
                 self.rvalue(inner);
                 Val::Undef
@@ -1704,6 +1967,62 @@ impl<'a> Lower<'a> {
                 Val::Undef
             }
         }
+    }
+
+    /// Converts scalar `v` from `from` to `to` (C conversion rules): integers resize, anything
+    /// to `bool` is `!= 0`; conversions involving floating point are diagnostics (`None`).
+    fn convert(&mut self, v: OpId, from: ScalarKind, to: ScalarKind, span: Span) -> Option<OpId> {
+        if from == to {
+            return Some(v);
+        }
+        if from.is_float() && to == ScalarKind::Bool {
+            self.float_arith(span);
+            return None;
+        }
+        if from.is_float() || to.is_float() {
+            self.unsupported(
+                span,
+                format!("a floating-point conversion (`{from}` to `{to}`)"),
+            );
+            return None;
+        }
+        if to == ScalarKind::Bool {
+            return Some(self.as_predicate(v, span));
+        }
+        Some(self.resize(v, scalar_ty(to), from.is_signed(), span))
+    }
+
+    /// Floating-point arithmetic and comparisons have no hardware yet.
+    fn float_arith(&mut self, span: Span) {
+        self.unsupported(span, "floating-point arithmetic");
+    }
+
+    fn bit_not(&mut self, v: OpId, span: Span) -> OpId {
+        let ty = self.k.op(v).ty;
+        if let Some(x) = self.const_val(v) {
+            self.konst(!x, ty, span)
+        } else {
+            self.op(OpKind::Unary(UnOp::Not), ty, span, &[v])
+        }
+    }
+
+    /// A vector comparison's lane: -1 (all ones) for true, 0 for false.
+    fn lane_mask(&mut self, c: OpId, to: Ty, span: Span) -> OpId {
+        if let Some(x) = self.const_val(c) {
+            return self.konst(if x & 1 == 1 { u64::MAX } else { 0 }, to, span);
+        }
+        self.op(OpKind::Convert(ConvOp::SExt), to, span, &[c])
+    }
+
+    /// The most significant bit of `v` (a vector lane's truth in `?:` and `select`).
+    fn msb(&mut self, v: OpId, span: Span) -> OpId {
+        let b = self.k.op(v).ty.bits();
+        self.extract(v, b - 1, Ty::BOOL, span)
+    }
+
+    /// Signed element type (signed integers; floats count as signed, as in the AST).
+    fn signed_elem(t: &Type) -> bool {
+        t.elem_kind().is_some_and(|k| k.is_signed())
     }
 
     fn call(&mut self, func: FuncId, args: &[Expr], span: Span) -> Val {
@@ -1796,51 +2115,242 @@ impl<'a> Lower<'a> {
             }
             return Val::Scalar(self.op(OpKind::WorkItem(f, dim as u8), t, span, &[]));
         }
-        let signed = Self::signed(ty);
+        let signed = Self::signed_elem(ty);
+        let float_args = args.iter().any(|a| a.ty.is_float());
         match b {
+            Builtin::Min | Builtin::Max | Builtin::Clamp | Builtin::Abs if float_args => {
+                for a in args {
+                    self.rvalue(a);
+                }
+                self.float_arith(span);
+                Val::Undef
+            }
             Builtin::Min | Builtin::Max => {
-                let x = self.scalar(&args[0]);
-                let y = self.scalar(&args[1]);
                 let op = match (b, signed) {
                     (Builtin::Min, true) => BinOp::MinS,
                     (Builtin::Min, false) => BinOp::MinU,
                     (_, true) => BinOp::MaxS,
                     _ => BinOp::MaxU,
                 };
-                Val::Scalar(self.bin(op, x, y, span))
+                self.lane_map(args, ty, span, |l, x| l.bin(op, x[0], x[1], span))
             }
             Builtin::Clamp => {
-                let x = self.scalar(&args[0]);
-                let lo = self.scalar(&args[1]);
-                let hi = self.scalar(&args[2]);
                 let (mx, mn) = if signed {
                     (BinOp::MaxS, BinOp::MinS)
                 } else {
                     (BinOp::MaxU, BinOp::MinU)
                 };
-                let a = self.bin(mx, x, lo, span);
-                Val::Scalar(self.bin(mn, a, hi, span))
-            }
-            Builtin::Abs => {
-                let x = self.scalar(&args[0]);
-                let s = Self::signed(&args[0].ty);
-                Val::Scalar(if s {
-                    self.op(OpKind::Unary(UnOp::AbsS), self.k.op(x).ty, span, &[x])
-                } else {
-                    x
+                self.lane_map(args, ty, span, |l, x| {
+                    let a = l.bin(mx, x[0], x[1], span);
+                    l.bin(mn, a, x[2], span)
                 })
             }
+            Builtin::Abs => {
+                let s = Self::signed_elem(&args[0].ty);
+                self.lane_map(args, ty, span, |l, x| {
+                    if s {
+                        l.op(OpKind::Unary(UnOp::AbsS), l.k.op(x[0]).ty, span, &[x[0]])
+                    } else {
+                        x[0]
+                    }
+                })
+            }
+            // Bit plumbing, also for floating-point lanes: scalars test `c != 0`, vector lanes
+            // the most significant bit of `c`.
             Builtin::Select => {
-                let a = self.scalar(&args[0]);
-                let bb = self.scalar(&args[1]);
-                let c = self.scalar(&args[2]);
-                let c = self.as_predicate(c, span);
-                Val::Scalar(self.select(c, bb, a, span))
+                let vector = ty.is_vector();
+                let a = self.rvalue(&args[0]);
+                let bb = self.rvalue(&args[1]);
+                let cs = self.lanes_of_expr(&args[2]);
+                let (pa, pb) = if vector {
+                    (self.parts_vals(a, ty), self.parts_vals(bb, ty))
+                } else {
+                    (vec![a], vec![bb])
+                };
+                let mut out = Vec::new();
+                for ((x, y), c) in pa.into_iter().zip(pb).zip(cs) {
+                    let c = if vector {
+                        self.msb(c, span)
+                    } else {
+                        self.as_predicate(c, span)
+                    };
+                    out.push(self.merge_val(c, y, x, span));
+                }
+                if vector {
+                    self.mk_agg(out, None)
+                } else {
+                    out[0]
+                }
+            }
+            // `as_T`: the same bits as another type of the same size.
+            Builtin::AsType => {
+                let v = self.rvalue(&args[0]);
+                let bits = self.pack(v, &args[0].ty, span);
+                let bits = self.fit_width(bits, self.image_ty(ty), span);
+                self.unpack(bits, ty, false, span)
+            }
+            Builtin::Convert { sat, .. } => {
+                let (Some(from), Some(to)) = (args[0].ty.elem_kind(), ty.elem_kind()) else {
+                    return self.dummy(ty, span);
+                };
+                if from.is_float() || to.is_float() {
+                    self.rvalue(&args[0]);
+                    self.unsupported(
+                        span,
+                        format!("a floating-point conversion (`{from}` to `{to}`)"),
+                    );
+                    return Val::Undef;
+                }
+                // Rounding modes do not change integer conversions.
+                self.lane_map(args, ty, span, |l, x| {
+                    if sat {
+                        l.convert_sat(x[0], from, to, span)
+                    } else {
+                        l.resize(x[0], scalar_ty(to), from.is_signed(), span)
+                    }
+                })
+            }
+            Builtin::VLoad(n) => {
+                let off = self.scalar(&args[0]);
+                let Val::Ptr { addr, mem } = self.rvalue(&args[1]) else {
+                    self.unsupported(args[1].span, "a pointer whose target buffer is unknown");
+                    return Val::Undef;
+                };
+                let Some(k) = ty.elem_kind() else {
+                    return Val::Undef;
+                };
+                let first = self.vload_index(off, n, span);
+                let mut lanes = Vec::new();
+                for i in 0..n as u64 {
+                    let a = self.vload_addr(addr, mem, first, i, span);
+                    let v = self.load(a, mem, &Type::Scalar(k), span);
+                    lanes.push(v);
+                }
+                if n == 1 {
+                    lanes[0]
+                } else {
+                    self.mk_agg(lanes, None)
+                }
+            }
+            Builtin::VStore(n) => {
+                let data = self.rvalue(&args[0]);
+                let off = self.scalar(&args[1]);
+                let Val::Ptr { addr, mem } = self.rvalue(&args[2]) else {
+                    self.unsupported(args[2].span, "a pointer whose target buffer is unknown");
+                    return Val::Undef;
+                };
+                let Some(k) = args[0].ty.elem_kind() else {
+                    return Val::Undef;
+                };
+                let lanes = if n == 1 {
+                    vec![data]
+                } else {
+                    self.parts_vals(data, &args[0].ty)
+                };
+                let first = self.vload_index(off, n, span);
+                for (i, v) in lanes.into_iter().enumerate() {
+                    let a = self.vload_addr(addr, mem, first, i as u64, span);
+                    self.store_val(a, mem, v, &Type::Scalar(k), None, span);
+                }
+                Val::Undef
+            }
+            Builtin::Math(f) | Builtin::NativeMath(f)
+                if matches!(f.class(), MathClass::AnyAll) && !float_args =>
+            {
+                // 1 if the most significant bit of any (all) lanes is set.
+                let lanes = self.lanes_of_expr(&args[0]);
+                let mut acc = None;
+                for x in lanes {
+                    let m = self.msb(x, span);
+                    acc = Some(match acc {
+                        None => m,
+                        Some(a) if f == MathFn::Any => self.or1(a, m, span),
+                        Some(a) => self.and1(a, m, span),
+                    });
+                }
+                let r = acc.unwrap_or_else(|| self.konst(0, Ty::BOOL, span));
+                Val::Scalar(self.resize(r, self.ty_of(ty), false, span))
+            }
+            // (a & ~c) | (b & c), bit by bit: plumbing for floating-point lanes too.
+            Builtin::Math(f) | Builtin::NativeMath(f) if f == MathFn::Bitselect => {
+                self.lane_map(args, ty, span, |l, x| {
+                    let t = l.k.op(x[0]).ty;
+                    let it = Ty::Int(t.bits() as u16);
+                    let (a, b, c) = (
+                        l.fit(x[0], it, span),
+                        l.fit(x[1], it, span),
+                        l.fit(x[2], it, span),
+                    );
+                    let nc = l.bit_not(c, span);
+                    let lo = l.bin(BinOp::And, a, nc, span);
+                    let hi = l.bin(BinOp::And, b, c, span);
+                    let r = l.bin(BinOp::Or, lo, hi, span);
+                    l.fit(r, t, span)
+                })
+            }
+            Builtin::Math(f) | Builtin::NativeMath(f) if float_args || ty.is_float() => {
+                for a in args {
+                    self.rvalue(a);
+                }
+                self.unsupported(span, format!("floating-point arithmetic (`{}`)", f.name()));
+                self.dummy(ty, span)
+            }
+            Builtin::Math(f) | Builtin::NativeMath(f) => {
+                self.unsupported(span, format!("the built-in `{}`", f.name()));
+                self.dummy(ty, span)
             }
             other => {
                 self.unsupported(span, format!("the built-in `{other:?}`"));
                 self.dummy(ty, span)
             }
+        }
+    }
+
+    /// Applies `f` lane by lane to the arguments (scalar arguments of a vector built-in are
+    /// used for every lane) and builds a value of type `ty`.
+    fn lane_map(
+        &mut self,
+        args: &[Expr],
+        ty: &Type,
+        _span: Span,
+        mut f: impl FnMut(&mut Self, &[OpId]) -> OpId,
+    ) -> Val {
+        let lanes: Vec<Vec<OpId>> = args.iter().map(|a| self.lanes_of_expr(a)).collect();
+        let n = ty.lanes() as usize;
+        let mut out = Vec::new();
+        for i in 0..n {
+            let x: Vec<OpId> = lanes.iter().map(|l| l[i.min(l.len() - 1)]).collect();
+            out.push(f(self, &x));
+        }
+        if ty.is_vector() {
+            self.vector(out)
+        } else {
+            Val::Scalar(out[0])
+        }
+    }
+
+    /// `offset * n`: the element index of a `vloadn`/`vstoren`'s first lane.
+    fn vload_index(&mut self, off: OpId, n: u8, span: Span) -> OpId {
+        let off = self.resize(off, Ty::I32, false, span);
+        let n = self.konst(n as u64, Ty::I32, span);
+        self.bin(BinOp::Mul, off, n, span)
+    }
+
+    /// The address of element `first + i` of memory `mem` from `addr`.
+    fn vload_addr(&mut self, addr: OpId, mem: MemId, first: OpId, i: u64, span: Span) -> OpId {
+        let i = self.konst(i, Ty::I32, span);
+        let idx = self.bin(BinOp::Add, first, i, span);
+        let off = self.scale(idx, mem, false, span);
+        self.bin(BinOp::Add, addr, off, span)
+    }
+
+    /// `x` as a value of type `to` when both have the same width (as `fit`); otherwise
+    /// (`as_T` between a 3-vector and a 4-vector image, which have the same size) unchanged.
+    fn fit_width(&mut self, x: OpId, to: Ty, span: Span) -> OpId {
+        if self.k.op(x).ty.bits() == to.bits() {
+            self.fit(x, to, span)
+        } else {
+            x
         }
     }
 }

@@ -10,7 +10,7 @@
 //! Order: the ops of one pipe keep program order (an `Order` edge from each to the next), and
 //! in a loop the last of an iteration precedes the first of the next (distance 1).
 
-use super::{scalar_ty, Lower, Val};
+use super::{Lower, Val};
 use crate::ids::{OpId, PipeId};
 use crate::kernel::{ArgKind, KernelArg, Pipe};
 use crate::ops::{BinOp, ConvOp, OpKind, PipeQuery, PipeSide, ReserveScope, RESERVE_ID_VALID_BIT};
@@ -71,15 +71,13 @@ impl Lower<'_> {
         blocking: bool,
         span: Span,
     ) -> PipeId {
-        let bits = match self.type_bytes(packet) {
-            Some(b) if b * 8 <= 64 && matches!(packet, Type::Scalar(_)) => b * 8,
+        // Any packet type travels as its memory image (scalars, vectors, structs).
+        let bits = match packet {
+            Type::Scalar(_) | Type::Vector(..) | Type::Struct(_) => self.image_ty(packet).bits(),
             _ => {
                 self.unsupported(
                     span,
-                    format!(
-                        "a pipe of `{}` packets (scalar packets of up to 64 bits are built in hardware so far)",
-                        self.p.type_name(packet)
-                    ),
+                    format!("a pipe of `{}` packets", self.p.type_name(packet)),
                 );
                 32
             }
@@ -223,56 +221,44 @@ impl Lower<'_> {
         Val::Scalar(self.select(ok, zero, neg, span))
     }
 
-    /// The packet `*ptr` for a write.
+    /// The packet `*ptr` for a write: the memory image of the pointed-to value.
     fn packet_from(&mut self, ptr: &Expr, p: PipeId, span: Span) -> OpId {
         let t = self.packet_ty(p);
-        let v = match &strip(ptr).kind {
-            ExprKind::AddrOf(inner) => self.scalar(inner),
+        let (v, ty) = match &strip(ptr).kind {
+            ExprKind::AddrOf(inner) => (self.rvalue(inner), inner.ty.clone()),
             _ => match self.rvalue(ptr) {
                 Val::Ptr { addr, mem } => {
-                    let pointee = pointee(&ptr.ty);
-                    let v = self.load(addr, mem, &pointee, span);
-                    match v {
-                        Val::Scalar(x) => x,
-                        _ => self.konst(0, t, span),
-                    }
+                    let pt = pointee(&ptr.ty);
+                    (self.load(addr, mem, &pt, span), pt)
                 }
                 _ => {
                     self.unsupported(ptr.span, "a packet pointer whose target is unknown");
-                    self.konst(0, t, span)
+                    return self.konst(0, t, span);
                 }
             },
         };
-        self.as_packet_bits(v, t, span)
+        let image = self.pack(v, &ty, span);
+        self.fit(image, t, span)
     }
 
-    /// Stores a read packet to `*ptr` when `ok`.
+    /// Stores a read packet (an image) to `*ptr` when `ok`.
     fn packet_to(&mut self, ptr: &Expr, packet: OpId, ok: OpId, span: Span) {
         match &strip(ptr).kind {
             ExprKind::AddrOf(inner) => {
-                let vt = match &inner.ty {
-                    Type::Scalar(k) => scalar_ty(*k),
-                    _ => self.k.op(packet).ty,
-                };
-                let new = self.packet_as(packet, vt, span);
-                let old = match self.rvalue(inner) {
-                    Val::Scalar(x) => x,
-                    _ => self.konst(0, vt, span),
-                };
-                let v = self.select(ok, new, old, span);
-                self.assign(inner, Val::Scalar(v), span);
+                let image = self.fit(packet, self.image_ty(&inner.ty), span);
+                let new = self.unpack(image, &inner.ty, false, span);
+                let old = self.rvalue(inner);
+                let v = self.merge_val(ok, new, old, span);
+                self.assign(inner, v, span);
             }
             _ => match self.rvalue(ptr) {
                 Val::Ptr { addr, mem } => {
                     let saved = self.pred;
                     self.pred = self.and1(self.pred, ok, span);
                     let pt = pointee(&ptr.ty);
-                    let vt = match &pt {
-                        Type::Scalar(k) => scalar_ty(*k),
-                        _ => self.k.op(packet).ty,
-                    };
-                    let v = self.packet_as(packet, vt, span);
-                    self.store(addr, mem, v, &pt, span);
+                    let image = self.fit(packet, self.image_ty(&pt), span);
+                    let v = self.unpack(image, &pt, false, span);
+                    self.store_val(addr, mem, v, &pt, None, span);
                     self.pred = saved;
                 }
                 _ => self.unsupported(ptr.span, "a packet pointer whose target is unknown"),
@@ -280,46 +266,12 @@ impl Lower<'_> {
         }
     }
 
-    /// A value as the pipe's packet bits.
-    fn as_packet_bits(&mut self, v: OpId, t: Ty, span: Span) -> OpId {
-        let from = self.k.op(v).ty;
-        if from == t {
-            return v;
-        }
-        if from.bits() == t.bits() {
-            return self.op(OpKind::Convert(ConvOp::Bitcast), t, span, &[v]);
-        }
-        let as_int = if from.is_float() {
-            let i = Ty::Int(from.bits() as u16);
-            self.op(OpKind::Convert(ConvOp::Bitcast), i, span, &[v])
-        } else {
-            v
-        };
-        self.resize(as_int, t, false, span)
-    }
-
-    /// Packet bits as a value of type `t`.
-    fn packet_as(&mut self, v: OpId, t: Ty, span: Span) -> OpId {
-        let from = self.k.op(v).ty;
-        if from == t {
-            return v;
-        }
-        if t.is_float() {
-            let i = Ty::Int(t.bits() as u16);
-            let r = self.resize(v, i, false, span);
-            return self.op(OpKind::Convert(ConvOp::Bitcast), t, span, &[r]);
-        }
-        self.resize(v, t, false, span)
-    }
-
     /// The status bit and the packet of a `PipeRead` result.
     fn split_read(&mut self, r: OpId, p: PipeId, span: Span) -> (OpId, OpId) {
         let w = self.k.pipes[p.index()].packet_bits;
         let t = self.packet_ty(p);
-        let sh = self.konst(u64::from(w), Ty::Int(w as u16 + 1), span);
-        let top = self.bin(BinOp::ShrU, r, sh, span);
-        let ok = self.op(OpKind::Convert(ConvOp::Trunc), Ty::BOOL, span, &[top]);
-        let packet = self.op(OpKind::Convert(ConvOp::Trunc), t, span, &[r]);
+        let ok = self.extract(r, w, Ty::BOOL, span);
+        let packet = self.extract(r, 0, t, span);
         (ok, packet)
     }
 

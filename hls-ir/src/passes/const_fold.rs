@@ -1,5 +1,9 @@
 //! `const-fold`: fold integer operations on constants, apply algebraic identities, and reduce
-//! multiplications by a power of two to shifts (wiring instead of a DSP multiplier).
+//! multiplications by a power of two to shifts (wiring instead of a DSP multiplier). Bit
+//! plumbing is simplified too: a bit select of a constant, of a bit select or of a
+//! concatenation reads its source directly, concatenations are flattened, neighbouring
+//! selects of one value merge, and a concatenation that reassembles a whole value is that value
+//! (so copying a struct or vector from one buffer to another is a plain load and store).
 //! Requires: a verified kernel. Guarantees: no integer `Binary`/`Cmp`/`Convert`/`Select` op has
 //! only constant operands; the kernel still verifies (folded values are masked to their type).
 //! Floating-point ops are left alone: folding them must follow the rounding the hardware uses.
@@ -131,6 +135,202 @@ fn fold(k: &Kernel, id: OpId) -> Option<Result<u64, OpId>> {
     }
 }
 
+/// The bit pattern of a constant of any type (wide constants are zero-extended).
+fn raw_const(k: &Kernel, id: OpId) -> Option<u64> {
+    match k.op(id).kind {
+        OpKind::Const(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// Bits `lo .. lo + w` of the zero-extended constant `v`.
+fn const_bits(v: u64, lo: u32, w: u32) -> u64 {
+    let x = if lo >= 64 { 0 } else { v >> lo };
+    if w >= 64 {
+        x
+    } else {
+        x & ((1u64 << w) - 1)
+    }
+}
+
+/// What a bit-plumbing op simplifies to.
+enum Bits {
+    /// A constant of the op's type.
+    Const(u64),
+    /// An existing value of the op's type.
+    Same(OpId),
+    /// A new op of the op's type and region.
+    New(OpKind, Vec<OpId>),
+    /// A new concatenation of these pieces.
+    Concat(Vec<Piece>),
+    /// A new concatenation of pieces and constants (`Some(value)`: a constant of the piece's
+    /// width).
+    Pieces(Vec<(Option<u64>, Piece)>),
+}
+
+/// One piece of a concatenation: `w` bits of `src` from bit `lo`.
+#[derive(Clone, Copy, PartialEq)]
+struct Piece {
+    src: OpId,
+    lo: u32,
+    w: u32,
+}
+
+fn piece(k: &Kernel, p: OpId) -> Piece {
+    let w = k.op(p).ty.bits();
+    match k.op(p).kind {
+        OpKind::Extract { lo } => Piece {
+            src: k.operands(p)[0],
+            lo,
+            w,
+        },
+        _ => Piece { src: p, lo: 0, w },
+    }
+}
+
+fn simplify_bits(k: &Kernel, id: OpId) -> Option<Bits> {
+    let op = k.op(id);
+    let args = k.operands(id);
+    match op.kind {
+        OpKind::Extract { lo } => {
+            let src = args[0];
+            let w = op.ty.bits();
+            if lo == 0 && k.op(src).ty == op.ty {
+                return Some(Bits::Same(src));
+            }
+            if let Some(v) = raw_const(k, src) {
+                return (w <= 64).then_some(Bits::Const(const_bits(v, lo, w)));
+            }
+            match k.op(src).kind {
+                // Bits of an extension or truncation are bits of its operand (or the sign bit,
+                // or zeros).
+                OpKind::Convert(c @ (ConvOp::SExt | ConvOp::ZExt | ConvOp::Trunc)) => {
+                    let x = k.operands(src)[0];
+                    let fw = k.op(x).ty.bits();
+                    let lo = if lo + w <= fw {
+                        lo
+                    } else if c == ConvOp::SExt && w == 1 {
+                        fw - 1
+                    } else if c == ConvOp::ZExt && lo >= fw {
+                        return Some(Bits::Const(0));
+                    } else {
+                        return None;
+                    };
+                    Some(if lo == 0 && k.op(x).ty == op.ty {
+                        Bits::Same(x)
+                    } else {
+                        Bits::New(OpKind::Extract { lo }, vec![x])
+                    })
+                }
+                OpKind::Extract { lo: inner } => Some(Bits::New(
+                    OpKind::Extract { lo: inner + lo },
+                    k.operands(src),
+                )),
+                OpKind::Concat => {
+                    // The part holding all the selected bits, if one does.
+                    let mut at = 0;
+                    for p in k.operands(src) {
+                        let pw = k.op(p).ty.bits();
+                        if lo >= at && lo + w <= at + pw {
+                            return Some(if lo == at && k.op(p).ty == op.ty {
+                                Bits::Same(p)
+                            } else {
+                                Bits::New(OpKind::Extract { lo: lo - at }, vec![p])
+                            });
+                        }
+                        at += pw;
+                    }
+                    None
+                }
+                _ => None,
+            }
+        }
+        OpKind::Concat => {
+            if args.len() == 1 && k.op(args[0]).ty == op.ty {
+                return Some(Bits::Same(args[0]));
+            }
+            // Flatten nested concatenations and merge neighbouring pieces of one source.
+            let mut flat: Vec<OpId> = Vec::new();
+            for &a in &args {
+                if k.op(a).kind == OpKind::Concat {
+                    flat.extend(k.operands(a));
+                } else {
+                    flat.push(a);
+                }
+            }
+            if op.ty.bits() <= 64 && flat.iter().all(|&p| raw_const(k, p).is_some()) {
+                let mut v = 0u64;
+                let mut at = 0;
+                for &p in &flat {
+                    v |= raw_const(k, p).unwrap_or(0) << at;
+                    at += k.op(p).ty.bits();
+                }
+                return Some(Bits::Const(v));
+            }
+            if flat.len() > 255 {
+                return None;
+            }
+            let pieces: Vec<Piece> = flat.iter().map(|&p| piece(k, p)).collect();
+            let mut merged: Vec<Piece> = Vec::new();
+            for p in &pieces {
+                match merged.last_mut() {
+                    Some(m) if m.src == p.src && m.lo + m.w == p.lo => m.w += p.w,
+                    _ => merged.push(*p),
+                }
+            }
+            // Neighbouring constants become one (zeros at any width, others up to 64 bits).
+            let mut consts: Vec<(Option<u64>, Piece)> = Vec::new();
+            for p in &merged {
+                let c = raw_const(k, p.src).map(|v| const_bits(v, p.lo, p.w));
+                match (consts.last_mut(), c) {
+                    (Some((Some(a), m)), Some(b)) if (*a == 0 && b == 0) || m.w + p.w <= 64 => {
+                        *a |= if m.w >= 64 { 0 } else { b << m.w };
+                        m.w += p.w;
+                    }
+                    _ => consts.push((c, *p)),
+                }
+            }
+            if consts.len() < merged.len() {
+                return Some(Bits::Pieces(consts));
+            }
+            if merged.len() == 1 {
+                let m = merged[0];
+                return Some(if m.lo == 0 && k.op(m.src).ty == op.ty {
+                    Bits::Same(m.src)
+                } else {
+                    Bits::New(OpKind::Extract { lo: m.lo }, vec![m.src])
+                });
+            }
+            if merged.len() == pieces.len() && flat.len() == args.len() {
+                return None;
+            }
+            Some(Bits::Concat(merged))
+        }
+        OpKind::Convert(ConvOp::Bitcast) => {
+            let v = raw_const(k, args[0])?;
+            Some(Bits::Const(v))
+        }
+        _ => None,
+    }
+}
+
+/// The op for a piece of a concatenation built from `op`: its source, or a bit select of it.
+fn piece_op(k: &mut Kernel, op: &Op, p: &Piece) -> OpId {
+    if p.lo == 0 && p.w == k.op(p.src).ty.bits() {
+        p.src
+    } else {
+        k.add_op(
+            Op {
+                kind: OpKind::Extract { lo: p.lo },
+                ty: Ty::Int(p.w as u16),
+                name: None,
+                ..op.clone()
+            },
+            &[p.src],
+        )
+    }
+}
+
 /// `x * 2^n` or `2^n * x` (integers) as `(x, n)`.
 fn mul_by_power_of_two(k: &Kernel, id: OpId) -> Option<(OpId, u32)> {
     let op = k.op(id);
@@ -177,6 +377,60 @@ pub fn run(k: &mut Kernel) {
                 k.replace_uses(id, shl);
                 k.remove_op(id);
                 changed = true;
+                continue;
+            }
+            if let Some(b) = simplify_bits(k, id) {
+                let op = k.op(id).clone();
+                let new = match b {
+                    Bits::Const(v) => k.add_op(
+                        Op {
+                            kind: OpKind::Const(v & op.ty.mask()),
+                            ..op
+                        },
+                        &[],
+                    ),
+                    Bits::Same(x) => x,
+                    Bits::New(kind, operands) => k.add_op(Op { kind, ..op }, &operands),
+                    Bits::Pieces(pieces) => {
+                        let parts: Vec<OpId> = pieces
+                            .iter()
+                            .map(|(c, p)| match c {
+                                Some(v) => k.add_op(
+                                    Op {
+                                        kind: OpKind::Const(*v),
+                                        ty: Ty::Int(p.w as u16),
+                                        name: None,
+                                        ..op.clone()
+                                    },
+                                    &[],
+                                ),
+                                None => piece_op(k, &op, p),
+                            })
+                            .collect();
+                        k.add_op(
+                            Op {
+                                kind: OpKind::Concat,
+                                ..op
+                            },
+                            &parts,
+                        )
+                    }
+                    Bits::Concat(pieces) => {
+                        let parts: Vec<OpId> = pieces.iter().map(|p| piece_op(k, &op, p)).collect();
+                        k.add_op(
+                            Op {
+                                kind: OpKind::Concat,
+                                ..op
+                            },
+                            &parts,
+                        )
+                    }
+                };
+                if new != id {
+                    k.replace_uses(id, new);
+                    k.remove_op(id);
+                    changed = true;
+                }
                 continue;
             }
             match fold(k, id) {

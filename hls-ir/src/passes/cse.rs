@@ -1,7 +1,8 @@
 //! `cse`: common-subexpression elimination of pure operations.
 //! Requires: a verified kernel. Guarantees: no two pure ops (constants, arguments, work-item
 //! values, arithmetic, comparisons, selects, conversions) of one region have the same kind,
-//! type and operand edges. Loads are not merged: a store may lie between them.
+//! type and operand edges (bit selects and concatenations included). Loads are not merged: a
+//! store may lie between them.
 
 use crate::ids::OpId;
 use crate::kernel::{Dep, Kernel};
@@ -19,6 +20,8 @@ fn is_pure(kind: &OpKind) -> bool {
             | OpKind::Cmp(_)
             | OpKind::Select
             | OpKind::Convert(_)
+            | OpKind::Extract { .. }
+            | OpKind::Concat
     )
 }
 

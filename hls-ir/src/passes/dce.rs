@@ -33,7 +33,7 @@ pub fn run(k: &mut Kernel) {
             .collect();
         let mut dead = dead;
         dead.extend(k.op_ids().into_iter().filter(|&id| match k.op(id).kind {
-            OpKind::Store { mem } => {
+            OpKind::Store { mem, .. } => {
                 !matches!(k.mem(mem).kind, crate::kernel::MemKind::Global { .. })
                     && !loaded.contains(&mem)
             }

@@ -13,7 +13,13 @@ use crate::ops::OpKind;
 fn movable(kind: &OpKind) -> bool {
     matches!(
         kind,
-        OpKind::Binary(_) | OpKind::Unary(_) | OpKind::Cmp(_) | OpKind::Select | OpKind::Convert(_)
+        OpKind::Binary(_)
+            | OpKind::Unary(_)
+            | OpKind::Cmp(_)
+            | OpKind::Select
+            | OpKind::Convert(_)
+            | OpKind::Extract { .. }
+            | OpKind::Concat
     )
 }
 
