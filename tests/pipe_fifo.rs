@@ -49,7 +49,7 @@ const fn params(width: u32, depth: u32, max_res: u32) -> PipeFifoParams {
 }
 
 /// The CI parameter sets: a tiny FIFO with a non-power-of-two depth and a 2-entry table, the
-/// usual 16 x 32 with 4 entries, a block-RAM-sized one (100 > REG_DEPTH_MAX) with 3 entries and
+/// usual 16 x 32 with 4 entries, a block-RAM-sized one (100 > LUTRAM_DEPTH_MAX) with 3 entries and
 /// 128-bit packets, the smallest FIFO with a 1-entry table, and the FIFO without reservations.
 const CI_SETS: [PipeFifoParams; 5] = [
     params(8, 5, 2),
@@ -185,22 +185,35 @@ fn lint_clean_for_every_parameter_set() {
 }
 
 /// Yosys `check` on the elaborated RTL and on the `synth_ecp5` netlist must be clean; the small
-/// FIFO is in registers, the large one in block RAM.
+/// FIFOs are in distributed RAM, the large one in block RAM.
 #[test]
 fn yosys_synth_ecp5_and_check_are_clean() {
     use board_support::flow::{synth, SynthOptions};
-    for (p, ebr) in [(params(32, 16, 4), false), (params(32, 512, 2), true)] {
+    for (p, ebr) in [
+        (params(32, 16, 4), false),
+        (params(16, 8, 0), false),
+        (params(32, 512, 2), true),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let files = render(dir.path(), &p);
         let mut opts = SynthOptions::new(dir.path().join("synth"));
         opts.parameters = vec![
             ("WIDTH".into(), i64::from(p.width)),
             ("DEPTH".into(), i64::from(p.depth)),
-            ("MAX_RES".into(), i64::from(p.max_res)),
         ];
+        if p.max_res > 0 {
+            opts.parameters
+                .push(("MAX_RES".into(), i64::from(p.max_res)));
+        }
         let report = synth(toolchain(), &files, p.top(), &opts).unwrap_or_else(|e| panic!("{e}"));
         let ebrs = report.cells.get("DP16KD").copied().unwrap_or(0);
-        assert_eq!(ebrs > 0, ebr, "{p:?}: {:?}", report.cells);
+        let lutrams = report.cells.get("TRELLIS_DPR16X4").copied().unwrap_or(0);
+        assert_eq!(
+            (ebrs > 0, lutrams > 0),
+            (ebr, !ebr),
+            "{p:?}: {:?}",
+            report.cells
+        );
     }
 }
 

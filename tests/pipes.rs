@@ -190,3 +190,15 @@ fn three_kernels_and_blocking_arguments() {
     }
     lint_systems(&out.join("systems"));
 }
+
+#[test]
+fn struct_and_vector_packets() {
+    sim("tests/pipes/packets.cl", &[]);
+}
+
+#[test]
+fn seed_example_16384_floats() {
+    // The pipes tutorial's host code: 16384 floats, groups of 128, per-work-item and
+    // per-work-group reservations, the consumer after the producer.
+    sim("tests/pipes/seed_tutorial.cl", &[]);
+}

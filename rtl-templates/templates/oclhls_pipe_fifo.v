@@ -7,7 +7,7 @@
 // request strobe. The datapath never waits: a failed operation has no effect. Read data comes
 // one cycle after the read (registered, so large FIFOs map to block RAM) and holds until the
 // next read. Capacity is DEPTH packets (any DEPTH >= 2; storage is rounded up to a power of
-// two); storage is registers when DEPTH <= REG_DEPTH_MAX, otherwise inferred block RAM.
+// two); storage is distributed RAM when DEPTH <= LUTRAM_DEPTH_MAX, otherwise block RAM.
 `default_nettype none
 module {{ module_name }} #(
     parameter integer WIDTH = 32,
@@ -15,7 +15,7 @@ module {{ module_name }} #(
 {%- if reservations %}
     parameter integer MAX_RES = 4,
 {%- endif %}
-    parameter integer REG_DEPTH_MAX = 64,
+    parameter integer LUTRAM_DEPTH_MAX = 64,
     // Derived widths; leave them at their defaults.
 {%- if reservations %}
     parameter integer IDW = (MAX_RES > 1) ? $clog2(MAX_RES) : 1,
@@ -140,8 +140,9 @@ module {{ module_name }} #(
     reg [WIDTH-1:0] rd_q;
     assign rd_data = rd_q;
     generate
-        if (DEPTH <= REG_DEPTH_MAX) begin : g_regs
-            (* ram_style = "logic" *) reg [WIDTH-1:0] mem [0:STORE-1];
+        if (DEPTH <= LUTRAM_DEPTH_MAX) begin : g_lutram
+            // Distributed RAM (TRELLIS_DPR16X4 on ECP5): asynchronous read into rd_q.
+            (* ram_style = "distributed" *) reg [WIDTH-1:0] mem [0:STORE-1];
             always @(posedge clk) begin
                 if (wr_fire) mem[wr_pos] <= wr_data;
                 if (rd_fire) rd_q <= mem[rd_pos];
