@@ -202,3 +202,52 @@ fn seed_example_16384_floats() {
     // per-work-group reservations, the consumer after the producer.
     sim("tests/pipes/seed_tutorial.cl", &[]);
 }
+
+#[test]
+fn deadlock_is_reported_with_pipe_fill_and_waiting_kernels() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = common::write(dir.path(), "dead.cl", DEADLOCK);
+    let out = dir.path().join("rtl");
+    let o = oclhls(&["sim", &src, "-o", out.to_str().unwrap()], &root());
+    assert_eq!(o.code, 1, "{}\n{}", o.stdout, o.stderr);
+    for want in [
+        "deadlock at cycle",
+        "`prod`: running since cycle 0; waiting to write pipe `p` (full, 4 of 4 packets)",
+        "`cons`: not started, waiting for `prod` to finish",
+        "emulator: error: deadlock: every running kernel is blocked",
+    ] {
+        assert!(
+            o.stdout.contains(want),
+            "missing `{want}` in:\n{}",
+            o.stdout
+        );
+    }
+}
+
+/// A producer of 10 packets into a pipe of 4, and a consumer that starts only after it.
+const DEADLOCK: &str = r#"/*!
+[config]
+name: deadlock
+
+[test]
+name: consumer waits for a producer that cannot finish
+launch: prod 1
+launch: cons 1 after prod
+pipe:   p int 4
+buffer: dst int[10] repeat 0
+arg: prod 0 p
+arg: cons 0 p
+arg: cons 1 dst
+expect: dst int[10] iota 0 1
+!*/
+kernel void prod(write_only pipe int p)
+{
+    for (int i = 0; i < 10; i++)
+        write_pipe_block(p, &i);
+}
+kernel void cons(read_only pipe int p, global int *dst)
+{
+    for (int i = 0; i < 10; i++)
+        read_pipe_block(p, &dst[i]);
+}
+"#;

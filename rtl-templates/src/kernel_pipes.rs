@@ -33,6 +33,9 @@ pub(super) struct PipeReq {
     pub port: PortKind,
     pub rq: String,
     pub fire: String,
+    /// A blocking op's refused offer (`rq && !ok`): raised on the strobe too, so the system
+    /// sees the side waiting (the FIFO ignores a refused operation).
+    pub refused: Option<String>,
     /// Port operands: (FIFO port suffix, expression).
     pub operands: Vec<(&'static str, String)>,
 }
@@ -243,6 +246,7 @@ impl Emitter<'_> {
             }
             _ => unreachable!("emit_pipe_op is called for pipe ops"),
         };
+        let mut refused = None;
         if blocking {
             let pre = self.pipe_prefix(pipe);
             let s = self.side(pipe);
@@ -250,15 +254,16 @@ impl Emitter<'_> {
                 PortKind::Reserve => format!("{pre}{s}_res_ok"),
                 _ => format!("{pre}{s}_ok"),
             };
-            self.regions[self.cur]
-                .stall_terms
-                .push(format!("({rq} && !{ok})"));
+            let r = format!("({rq} && !{ok})");
+            self.regions[self.cur].stall_terms.push(r.clone());
+            refused = Some(r);
         }
         reqs.entry(pipe).or_default().push(PipeReq {
             depth,
             port,
             rq,
             fire,
+            refused,
             operands,
         });
         value
@@ -330,20 +335,37 @@ impl Emitter<'_> {
                     PortKind::Reserve => format!("{pre}{s}_res_req"),
                     PortKind::Commit => format!("{pre}{s}_commit"),
                 };
-                // Fires, each masked by the requests of higher priority.
+                // Fires, each masked by the requests of higher priority; the strobe also
+                // carries blocking ops' refused offers (no effect in the FIFO), while the
+                // result registers below take only real fires.
                 let mut fires = Vec::new();
+                let mut offers = Vec::new();
                 for (i, r) in ops.iter().enumerate() {
                     let higher: Vec<String> = ops[..i].iter().map(|h| h.rq.clone()).collect();
-                    let mut f = r.fire.clone();
-                    if !higher.is_empty() {
-                        f = format!("{f} && !({})", higher.join(" || "));
-                    }
+                    let mask = if higher.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" && !({})", higher.join(" || "))
+                    };
+                    let mut f = format!("{}{mask}", r.fire);
                     if port == PortKind::Commit {
                         let valid = &r.operands.iter().find(|(n, _)| *n == "valid").unwrap().1;
                         f = format!("{f} && {valid}");
                     }
                     fires.push(format!("({f})"));
+                    if let Some(x) = &r.refused {
+                        offers.push(format!("({x}{mask})"));
+                    }
                 }
+                let fired = if offers.is_empty() {
+                    strobe.clone()
+                } else {
+                    let fired = format!("{strobe}_fired");
+                    w.wire(&fired, 1, &fires.join(" || "));
+                    offers.insert(0, fired.clone());
+                    fires = offers;
+                    fired
+                };
                 w.assign(&strobe, &fires.join(" || "));
                 // Operands: by request, in priority order.
                 let names: Vec<&'static str> = ops[0]
@@ -381,7 +403,7 @@ impl Emitter<'_> {
                         w.reg(&q, 1);
                         w.always_ff(|w| {
                             w.line(format!(
-                                "if (rst) {q} <= 1'b0; else if ({strobe}) {q} <= {pre}rd_ok;"
+                                "if (rst) {q} <= 1'b0; else if ({fired}) {q} <= {pre}rd_ok;"
                             ));
                         });
                     }
@@ -390,7 +412,7 @@ impl Emitter<'_> {
                         w.reg(&okq, 1);
                         w.reg(&idq, idw);
                         w.always_ff(|w| {
-                            w.block(&format!("if ({strobe})"), |w| {
+                            w.block(&format!("if ({fired})"), |w| {
                                 w.line(format!("{okq} <= {pre}{s}_res_ok;"));
                                 w.line(format!("{idq} <= {pre}{s}_res_id;"));
                             });

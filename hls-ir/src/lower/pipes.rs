@@ -244,7 +244,11 @@ impl Lower<'_> {
     /// Stores a read packet (an image) to `*ptr` when `ok`.
     fn packet_to(&mut self, ptr: &Expr, packet: OpId, ok: OpId, span: Span) {
         match &strip(ptr).kind {
-            ExprKind::AddrOf(inner) => {
+            // `&variable` (or a part of one): the variable takes the packet; `&buf[i]` is a
+            // store below.
+            ExprKind::AddrOf(inner)
+                if !matches!(inner.kind, ExprKind::Index { .. } | ExprKind::Deref(_)) =>
+            {
                 let image = self.fit(packet, self.image_ty(&inner.ty), span);
                 let new = self.unpack(image, &inner.ty, false, span);
                 let old = self.rvalue(inner);
