@@ -172,6 +172,9 @@ struct Emitter<'a> {
     unused_bits: Vec<String>,
     /// Requests of pipe ops for their FIFO ports, per pipe.
     pipe_reqs: BTreeMap<hls_ir::PipeId, Vec<pipes::PipeReq>>,
+    /// The read port (0 or 1) of each on-chip load: loads of one region in the same modulo
+    /// slot use different ports.
+    onchip_port: BTreeMap<OpId, u32>,
     /// Bits read by bit selects, per signal (its width, the `[lo, hi)` ranges): the others
     /// go to the unused-bits sink.
     selected: BTreeMap<String, (u32, Vec<(u32, u32)>)>,
@@ -243,6 +246,15 @@ fn flags_literal(flags: &[bool]) -> String {
 }
 
 /// Width of a tag naming one of `regions`.
+/// The read address and data register of read port `port` of on-chip memory `p`.
+fn onchip_port_names(p: &str, port: u32) -> (String, String) {
+    if port == 0 {
+        (format!("{p}_raddr"), format!("{p}_q"))
+    } else {
+        (format!("{p}_raddr{port}"), format!("{p}_q{port}"))
+    }
+}
+
 fn tag_bits(regions: &std::collections::BTreeSet<usize>) -> u32 {
     let max = regions.iter().copied().max().unwrap_or(0) as u32;
     (32 - max.leading_zeros()).max(1)
@@ -298,6 +310,7 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
         arg_regs: Vec::new(),
         unused_bits: Vec::new(),
         pipe_reqs: BTreeMap::new(),
+        onchip_port: BTreeMap::new(),
         selected: BTreeMap::new(),
         remat: Default::default(),
         use_cycles: BTreeMap::new(),
@@ -848,6 +861,18 @@ impl<'a> Emitter<'a> {
                     }
                 }
                 _ => {}
+            }
+        }
+        // Read ports of on-chip memories (the scheduler allows
+        // `scheduler::oplib::ONCHIP_READ_PORTS` loads per modulo slot).
+        for m in mems.values().filter(|m| m.onchip.is_some()) {
+            let mut used: BTreeMap<(usize, u32), u32> = BTreeMap::new();
+            for &l in &m.loads {
+                let r = self.region_of(l);
+                let ii = self.regions[r].ls.ii.max(1);
+                let n = used.entry((r, self.start(l) % ii)).or_insert(0);
+                self.onchip_port.insert(l, *n);
+                *n += 1;
             }
         }
         for m in mems.values_mut() {
@@ -1726,10 +1751,22 @@ impl<'a> Emitter<'a> {
             }
             format!("{a}[{}:{sh}]", sh + aw - 1)
         };
-        if !m.loads.is_empty() {
+        let ports = m
+            .loads
+            .iter()
+            .map(|l| self.onchip_port[l] + 1)
+            .max()
+            .unwrap_or(0);
+        for port in 0..ports {
             let mut addr = Vec::new();
             let mut res = Vec::new();
-            for &l in &m.loads {
+            let mine: Vec<OpId> = m
+                .loads
+                .iter()
+                .copied()
+                .filter(|l| self.onchip_port[l] == port)
+                .collect();
+            for l in mine {
                 self.cur = self.region_of(l);
                 let a = format!("{p}_ra_v{}", l.0);
                 let v = self.val(self.k.operands(l)[0], self.start(l));
@@ -1739,11 +1776,12 @@ impl<'a> Emitter<'a> {
                 res.push(re.clone());
                 addr.push((re.clone(), ix));
             }
-            w.wire(&format!("{p}_raddr"), aw, &select_chain(&addr));
-            w.reg(&format!("{p}_q"), bits);
+            let (raddr, q) = onchip_port_names(&p, port);
+            w.wire(&raddr, aw, &select_chain(&addr));
+            w.reg(&q, bits);
             let cond = res.join(" || ");
             w.always_ff(|w| {
-                w.line(format!("if ({cond}) {p}_q <= {p}_mem[{p}_raddr];"));
+                w.line(format!("if ({cond}) {q} <= {p}_mem[{raddr}];"));
             });
         }
         if !m.stores.is_empty() {
@@ -2163,7 +2201,7 @@ impl<'a> Emitter<'a> {
                     &format!("{} && {} && !{}", self.valid(c), a(1), self.stall()),
                 );
                 load_info.insert(o, (re, String::new()));
-                format!("{}_q", mems[mem].prefix)
+                onchip_port_names(&mems[mem].prefix, self.onchip_port[&o]).1
             }
             OpKind::Store { mem, .. } if mems[mem].onchip.is_some() => {
                 let we = format!("{name}_we");

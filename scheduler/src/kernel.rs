@@ -146,7 +146,14 @@ fn schedule_region(
                             if write { "write" } else { "read" },
                             k.mem(mem).name
                         ),
-                        limit: Some(1),
+                        limit: Some(
+                            if !write && !matches!(k.mem(mem).kind, hls_ir::MemKind::Global { .. })
+                            {
+                                crate::oplib::ONCHIP_READ_PORTS
+                            } else {
+                                1
+                            },
+                        ),
                         blocking_time: 1,
                     });
                     next

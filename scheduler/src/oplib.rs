@@ -218,6 +218,11 @@ impl OpLibrary {
     }
 }
 
+/// Registered read ports of an on-chip memory (`local` or private array). A memory that uses
+/// the second one is stored twice by Yosys (each copy one write and one read port), which
+/// costs area, not time.
+pub const ONCHIP_READ_PORTS: u32 = 2;
+
 /// True for values that never need pipeline registers: constants, arguments and launch-wide
 /// work-item values are held in registers for the whole run.
 pub fn is_invariant(k: &Kernel, op: OpId) -> bool {
