@@ -251,3 +251,23 @@ kernel void cons(read_only pipe int p, global int *dst)
         read_pipe_block(p, &dst[i]);
 }
 "#;
+
+#[test]
+fn blocking_reservation_with_plain_access_is_a_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = common::write(
+        dir.path(),
+        "mix.cl",
+        "kernel void k(write_only pipe int p __attribute__((blocking)))\n\
+         {\n    reserve_id_t r = reserve_write_pipe(p, 1);\n    int v = 1;\n\
+         \x20   write_pipe(p, &v);\n    commit_write_pipe(p, r);\n}\n",
+    );
+    let out = dir.path().join("out");
+    let o = oclhls(&[&src, "-o", out.to_str().unwrap()], &root());
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("mix.cl:5:") && o.stderr.contains("a blocking reservation and a plain"),
+        "{}",
+        o.stderr
+    );
+}

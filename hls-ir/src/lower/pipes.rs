@@ -175,6 +175,34 @@ impl Lower<'_> {
 
     /// Adds a pipe op after the earlier ones of its pipe.
     fn pipe_op(&mut self, p: PipeId, kind: OpKind, ty: Ty, span: Span, operands: &[OpId]) -> OpId {
+        // The FIFO's reservation status depends on the same side's plain data operation of the
+        // cycle, so a pipeline cannot stall on one while it issues the other.
+        let plain = |k: &OpKind| {
+            matches!(
+                k,
+                OpKind::PipeRead {
+                    reserved: false,
+                    ..
+                } | OpKind::PipeWrite {
+                    reserved: false,
+                    ..
+                }
+            )
+        };
+        let blocking_res = |k: &OpKind| matches!(k, OpKind::PipeReserve { blocking: true, .. });
+        let clash = self.pipes.ops.get(&p).into_iter().flatten().any(|&o| {
+            let other = &self.k.op(o).kind;
+            (plain(other) && blocking_res(&kind)) || (blocking_res(other) && plain(&kind))
+        });
+        if clash {
+            self.diags.push(
+                Diagnostic::error(
+                    span,
+                    "a blocking reservation and a plain `read_pipe`/`write_pipe` on the same pipe in one kernel are not yet supported by the hardware path",
+                )
+                .note("use the 4-argument forms with the reservation, or a pipe argument without `__attribute__((blocking))` and a retry loop around the reservation"),
+            );
+        }
         let id = self.op(kind, ty, span, operands);
         if let Some(&prev) = self.pipes.ops.get(&p).and_then(|v| v.last()) {
             self.k.add_dep(prev, id, Dep::Order { distance: 0 });
