@@ -172,6 +172,8 @@ struct Emitter<'a> {
     unused_bits: Vec<String>,
     /// Requests of pipe ops for their FIFO ports, per pipe.
     pipe_reqs: BTreeMap<hls_ir::PipeId, Vec<pipes::PipeReq>>,
+    /// Per store to a global port without arbitration: its `_pend` wire (see `emit_pending`).
+    store_pend: BTreeMap<OpId, String>,
     /// The read port (0 or 1) of each on-chip load: loads of one region in the same modulo
     /// slot use different ports.
     onchip_port: BTreeMap<OpId, u32>,
@@ -311,6 +313,7 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
         unused_bits: Vec::new(),
         pipe_reqs: BTreeMap::new(),
         onchip_port: BTreeMap::new(),
+        store_pend: BTreeMap::new(),
         selected: BTreeMap::new(),
         remat: Default::default(),
         use_cycles: BTreeMap::new(),
@@ -786,6 +789,21 @@ impl<'a> Emitter<'a> {
             w.line(format!("else if ({req} && {accepted}) {issued} <= 1'b1;"));
         });
         req
+    }
+
+    /// `<name>_pend`: stage `c` holds a work-item whose request `name` (see `emit_request`)
+    /// has not been accepted yet, whatever its predicate. The stall uses it instead of the
+    /// request where a port has no arbiter: the predicate (computed in this cycle) then stays
+    /// off the stall, which fans out to every register of the pipeline. The price is a stall
+    /// while the port is not ready even for a work-item that would not use it.
+    fn emit_pending(&self, w: &mut VWriter, name: &str, c: u32) -> String {
+        let pend = format!("{name}_pend");
+        w.wire(
+            &pend,
+            1,
+            &format!("{}{} && !{name}_issued", self.valid(c), self.not_waiting(c)),
+        );
+        pend
     }
 
     /// ` && !wait_cN` when stage `c` can wait for a load response, else nothing.
@@ -1891,7 +1909,7 @@ impl<'a> Emitter<'a> {
                 for s in &stores {
                     self.regions[r].stall_terms.push(format!(
                         "({} && !({p}_wreq_ready && !{p}_wcnt_full))",
-                        store_info[s]
+                        self.store_pend[s]
                     ));
                 }
                 addr.push((String::new(), ra));
@@ -2225,6 +2243,11 @@ impl<'a> Emitter<'a> {
                     format!("{p}_rreq_ready")
                 };
                 let req = self.emit_request(w, &name, c, &a(1), &accepted);
+                let asking = if m.multi_read {
+                    req.clone()
+                } else {
+                    self.emit_pending(w, &name, c)
+                };
                 let pop = format!("{name}_pop");
                 w.wire(
                     &pop,
@@ -2233,7 +2256,7 @@ impl<'a> Emitter<'a> {
                 );
                 self.regions[self.cur]
                     .stall_terms
-                    .push(format!("({req} && !{accepted})"));
+                    .push(format!("({asking} && !{accepted})"));
                 waits
                     .entry(c + lat)
                     .or_default()
@@ -2250,6 +2273,10 @@ impl<'a> Emitter<'a> {
                     format!("{p}_wreq_valid && {p}_wreq_ready")
                 };
                 let req = self.emit_request(w, &name, c, &a(2), &accepted);
+                if !m.multi_write {
+                    let pend = self.emit_pending(w, &name, c);
+                    self.store_pend.insert(o, pend);
+                }
                 store_info.insert(o, req);
                 return;
             }
