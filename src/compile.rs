@@ -22,6 +22,9 @@ pub struct CompileOptions {
     pub clock_mhz: f64,
     /// Print the IR after this pass (`lower` = right after lowering, `all` = after each).
     pub print_ir_after: Option<String>,
+    /// Reservation table entries per pipe side (`CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS`);
+    /// `None`: `hls_ir::lower::PIPE_MAX_RESERVATIONS`.
+    pub pipe_reservations: Option<u32>,
 }
 
 /// One compiled kernel.
@@ -39,6 +42,8 @@ pub struct Compiled {
     pub sm: SourceMap,
     pub kernels: Vec<CompiledKernel>,
     pub warnings: Vec<Diagnostic>,
+    /// Reservation table entries per pipe side of every pipe.
+    pub pipe_reservations: u32,
 }
 
 /// A compile failure: diagnostics already rendered for the terminal.
@@ -175,6 +180,11 @@ pub fn compile(
                 }
             }
         };
+        if let Some(n) = opts.pipe_reservations {
+            for p in &mut ir.pipes {
+                p.max_reservations = n;
+            }
+        }
         show("lower", &ir, &sm);
         let ir_lowered = ir.clone();
         hls_ir::passes::run_pipeline(&mut ir, true, &mut |pass, k| show(pass, k, &sm))
@@ -208,6 +218,9 @@ pub fn compile(
         sm,
         kernels,
         warnings,
+        pipe_reservations: opts
+            .pipe_reservations
+            .unwrap_or(hls_ir::lower::PIPE_MAX_RESERVATIONS),
     }))
 }
 
@@ -394,7 +407,7 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
         })
         .collect();
     Report {
-        pipe_max_active_reservations: hls_ir::lower::PIPE_MAX_RESERVATIONS,
+        pipe_max_active_reservations: c.pipe_reservations,
         oclhls_version: env!("CARGO_PKG_VERSION"),
         source: source.display().to_string(),
         clock_mhz,

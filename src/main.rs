@@ -61,6 +61,10 @@ struct BuildArgs {
     /// Target clock frequency in MHz (operations are chained within one period).
     #[arg(long, value_name = "F", default_value_t = 100.0)]
     clock_mhz: f64,
+    /// Reservations each pipe side can hold at once (CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS,
+    /// 1 to 256; default 4): the size of the FIFO's reservation tables.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pipe_reservations: Option<u32>,
 }
 
 #[derive(Subcommand)]
@@ -106,6 +110,7 @@ impl BuildArgs {
             kernels: self.kernels.clone(),
             clock_mhz: self.clock_mhz,
             print_ir_after: None,
+            pipe_reservations: self.pipe_reservations,
         }
     }
 }

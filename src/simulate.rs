@@ -36,6 +36,11 @@ pub struct SimArgs {
     /// Cycle budget per test.
     #[arg(long, value_name = "N", default_value_t = 50_000_000)]
     pub max_cycles: u64,
+    /// Multi-kernel tests: fail with a deadlock report when no kernel makes progress (no
+    /// memory transfer, pipe operation, start or finish) for this many cycles.
+    #[arg(long, value_name = "N", default_value_t = 100_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub deadlock_cycles: u64,
     /// Only run tests whose name contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,

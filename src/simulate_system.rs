@@ -168,6 +168,7 @@ pub fn run(
     let config = sim::RunConfig {
         seed: a.seed,
         max_cycles: a.max_cycles,
+        deadlock_cycles: a.deadlock_cycles,
         memory,
         ..Default::default()
     };

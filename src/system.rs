@@ -60,7 +60,7 @@ pub fn from_test(c: &Compiled, m: &MultiTest, module: &str) -> Result<Plan, Stri
             name: p.name.clone(),
             packet_bits: 0,
             depth: p.max_packets,
-            max_reservations: hls_ir::lower::PIPE_MAX_RESERVATIONS,
+            max_reservations: c.pipe_reservations,
             writer: None,
             reader: None,
         })
@@ -210,7 +210,7 @@ pub fn from_source(c: &Compiled, module: &str) -> Result<Option<Plan>, String> {
                 ),
                 packet_bits: bits,
                 depth: DEFAULT_PIPE_DEPTH,
-                max_reservations: hls_ir::lower::PIPE_MAX_RESERVATIONS,
+                max_reservations: c.pipe_reservations,
                 writer: Some((wk, wp)),
                 reader: Some((rk, rp)),
             });

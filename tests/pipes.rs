@@ -208,10 +208,13 @@ fn deadlock_is_reported_with_pipe_fill_and_waiting_kernels() {
     let dir = tempfile::tempdir().unwrap();
     let src = common::write(dir.path(), "dead.cl", DEADLOCK);
     let out = dir.path().join("rtl");
-    let o = oclhls(&["sim", &src, "-o", out.to_str().unwrap()], &root());
+    let o = oclhls(
+        &["sim", &src, "-o", out.to_str().unwrap(), "--deadlock-cycles", "500"],
+        &root(),
+    );
     assert_eq!(o.code, 1, "{}\n{}", o.stdout, o.stderr);
     for want in [
-        "deadlock at cycle",
+        "nothing progressed for 500 cycles",
         "`prod`: running since cycle 0; waiting to write pipe `p` (full, 4 of 4 packets)",
         "`cons`: not started, waiting for `prod` to finish",
         "emulator: error: deadlock: every running kernel is blocked",
@@ -270,4 +273,35 @@ fn blocking_reservation_with_plain_access_is_a_diagnostic() {
         "{}",
         o.stderr
     );
+}
+
+#[test]
+fn reservation_table_size_is_an_option_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = common::write(
+        dir.path(),
+        "res.cl",
+        "kernel void k(write_only pipe int p, global const int *s)\n{\n\
+         \x20   reserve_id_t r = reserve_write_pipe(p, 1);\n    int v = s[get_global_id(0)];\n\
+         \x20   if (is_valid_reserve_id(r)) {\n        write_pipe(p, r, 0, &v);\n\
+         \x20       commit_write_pipe(p, r);\n    }\n}\n",
+    );
+    let out = dir.path().join("out");
+    let o = oclhls(
+        &[&src, "-o", out.to_str().unwrap(), "--pipe-reservations", "8"],
+        &root(),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["pipe_max_active_reservations"], 8);
+    assert_eq!(report["kernels"][0]["interface"]["pipes"][0]["max_reservations"], 8);
+    // Eight table entries: 3-bit reservation ids on the kernel's ports.
+    let v = std::fs::read_to_string(out.join("k.v")).unwrap();
+    assert!(v.contains("output wire [2:0] p_wr_slot_id"), "{v}");
+    let bad = oclhls(
+        &[&src, "-o", out.to_str().unwrap(), "--pipe-reservations", "0"],
+        &root(),
+    );
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
 }
