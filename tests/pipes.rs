@@ -209,7 +209,14 @@ fn deadlock_is_reported_with_pipe_fill_and_waiting_kernels() {
     let src = common::write(dir.path(), "dead.cl", DEADLOCK);
     let out = dir.path().join("rtl");
     let o = oclhls(
-        &["sim", &src, "-o", out.to_str().unwrap(), "--deadlock-cycles", "500"],
+        &[
+            "sim",
+            &src,
+            "-o",
+            out.to_str().unwrap(),
+            "--deadlock-cycles",
+            "500",
+        ],
         &root(),
     );
     assert_eq!(o.code, 1, "{}\n{}", o.stdout, o.stderr);
@@ -288,19 +295,34 @@ fn reservation_table_size_is_an_option_and_reported() {
     );
     let out = dir.path().join("out");
     let o = oclhls(
-        &[&src, "-o", out.to_str().unwrap(), "--pipe-reservations", "8"],
+        &[
+            &src,
+            "-o",
+            out.to_str().unwrap(),
+            "--pipe-reservations",
+            "8",
+        ],
         &root(),
     );
     assert_eq!(o.code, 0, "{}", o.stderr);
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
     assert_eq!(report["pipe_max_active_reservations"], 8);
-    assert_eq!(report["kernels"][0]["interface"]["pipes"][0]["max_reservations"], 8);
+    assert_eq!(
+        report["kernels"][0]["interface"]["pipes"][0]["max_reservations"],
+        8
+    );
     // Eight table entries: 3-bit reservation ids on the kernel's ports.
     let v = std::fs::read_to_string(out.join("k.v")).unwrap();
     assert!(v.contains("output wire [2:0] p_wr_slot_id"), "{v}");
     let bad = oclhls(
-        &[&src, "-o", out.to_str().unwrap(), "--pipe-reservations", "0"],
+        &[
+            &src,
+            "-o",
+            out.to_str().unwrap(),
+            "--pipe-reservations",
+            "0",
+        ],
         &root(),
     );
     assert_eq!(bad.code, 2, "{}", bad.stderr);
