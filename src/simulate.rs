@@ -491,6 +491,17 @@ fn run_test(
                     outputs.push((arg.index, ap.name.clone(), *ty, addr, size, e.clone()));
                 }
             }
+            (ArgKind::Local { ty, len }, "local") => {
+                let want = *len as u64 * ty.byte_size() as u64;
+                let cap = ap.local_bytes.unwrap_or(0) as u64;
+                if want > cap {
+                    return Err(format!(
+                        "line {}: argument {} (`{}`) asks for {want} bytes of local memory; the hardware holds {cap} (give the argument `__attribute__((local_mem_size({want})))`)",
+                        arg.line, arg.index, ap.name
+                    )
+                    .into());
+                }
+            }
             (ArgKind::NullBuffer { .. }, "global") => {
                 if let Some(p) = &port_name {
                     run = run.arg(p, 0);

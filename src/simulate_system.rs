@@ -106,11 +106,15 @@ pub fn run(
                         launch = launch.arg(p, scalar_value(bytes));
                     }
                 }
-                (LaunchArgValue::Local { .. }, _) => {
-                    return Err(format!(
-                        "line {}: `local` pointer arguments are not yet built in hardware",
-                        arg.line
-                    ))
+                (LaunchArgValue::Local { ty, len }, "local") => {
+                    let want = *len as u64 * ty.byte_size() as u64;
+                    let cap = ap.local_bytes.unwrap_or(0) as u64;
+                    if want > cap {
+                        return Err(format!(
+                            "line {}: argument {} of `{}` asks for {want} bytes of local memory; the hardware holds {cap} (give the argument `__attribute__((local_mem_size({want})))`)",
+                            arg.line, arg.index, l.kernel
+                        ));
+                    }
                 }
                 (_, want) => {
                     return Err(format!(

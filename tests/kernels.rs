@@ -24,6 +24,7 @@ const CORPUS: &[&str] = &[
     "tests/kernels/horner.cl",
     "tests/kernels/int4_ops.cl",
     "tests/kernels/ids_3d.cl",
+    "tests/kernels/local_arg_sum.cl",
     "tests/kernels/nested_rows.cl",
     "tests/kernels/passthrough.cl",
     "tests/kernels/reverse_local.cl",
@@ -442,4 +443,29 @@ fn bench_kernels() {
     for f in &files {
         sim(f, &[]);
     }
+}
+
+#[test]
+fn local_pointer_argument() {
+    sim("tests/kernels/local_arg_sum.cl", &[]);
+}
+
+#[test]
+fn local_pointer_argument_larger_than_the_hardware_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(root().join("tests/kernels/local_arg_sum.cl"))
+        .unwrap()
+        .replace("arg_in:  2 local int[16]", "arg_in:  2 local int[32]");
+    let src = write(dir.path(), "big.cl", &text);
+    let out = dir.path().join("rtl");
+    let o = oclhls(&["sim", &src, "-o", out.to_str().unwrap()], &root());
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    assert!(
+        o.stdout.contains(
+            "asks for 128 bytes of local memory; the hardware holds 64 (give the argument \
+             `__attribute__((local_mem_size(128)))`)"
+        ),
+        "{}",
+        o.stdout
+    );
 }

@@ -47,6 +47,9 @@ pub struct ArgPort {
     pub bits: u32,
     pub reads: bool,
     pub writes: bool,
+    /// `local` pointer arguments: the bytes the on-chip memory holds (a launch may ask for
+    /// at most this many).
+    pub local_bytes: Option<u32>,
 }
 
 /// The interface of a generated kernel module (see docs/hardware-interface.md).
@@ -937,6 +940,7 @@ impl<'a> Emitter<'a> {
                         bits: t.bits(),
                         reads: false,
                         writes: false,
+                        local_bytes: None,
                     });
                 }
                 ArgKind::GlobalPtr(mem) => {
@@ -1001,6 +1005,26 @@ impl<'a> Emitter<'a> {
                         bits,
                         reads,
                         writes,
+                        local_bytes: None,
+                    });
+                }
+                ArgKind::LocalPtr(mem) => {
+                    // An on-chip memory inside the module: no port.
+                    let m = k.mem(*mem);
+                    let len = match m.kind {
+                        hls_ir::MemKind::Local { len } => len,
+                        _ => 0,
+                    };
+                    args.push(ArgPort {
+                        index: i as u32,
+                        name: a.name.clone(),
+                        kind: "local",
+                        port: None,
+                        mem_prefix: None,
+                        bits: m.elem.bits().max(8),
+                        reads: false,
+                        writes: false,
+                        local_bytes: Some(len * m.elem_bytes),
                     });
                 }
                 ArgKind::Pipe(p) => {
@@ -1014,6 +1038,7 @@ impl<'a> Emitter<'a> {
                         bits: pipe.packet_bits,
                         reads: pipe.side == hls_ir::PipeSide::Read,
                         writes: pipe.side == hls_ir::PipeSide::Write,
+                        local_bytes: None,
                     });
                 }
                 _ => unreachable!("lowering rejects other argument kinds"),

@@ -38,6 +38,7 @@ pub(crate) enum DeclCtx {
 /// Attribute names that are understood or deliberately passed through without a warning.
 const KNOWN_ATTRS: &[&str] = &[
     "reqd_work_group_size",
+    "local_mem_size",
     "work_group_size_hint",
     "vec_type_hint",
     "intel_reqd_sub_group_size",

@@ -36,6 +36,10 @@ use frontend::diag::Diagnostic;
 use frontend::span::Span;
 use std::collections::BTreeMap;
 
+/// Bytes a `local` pointer argument may hold without `__attribute__((local_mem_size(N)))`
+/// (Intel's default).
+pub const DEFAULT_LOCAL_ARG_BYTES: u32 = 16384;
+
 /// Most iterations `#pragma unroll` may copy.
 const MAX_UNROLL: u32 = 1024;
 
@@ -432,12 +436,59 @@ impl<'a> Lower<'a> {
                 let (packet, access) = ((**packet).clone(), *access);
                 self.lower_pipe_param(arg, v, &packet, access);
             }
+            Type::Pointer {
+                pointee,
+                space: AddrSpace::Local,
+                ..
+            } => {
+                // The host gives the size at launch; the hardware holds the largest it allows:
+                // Intel's `local_mem_size(N)` bytes on the argument, or 16 KiB (Intel's
+                // default). `oclhls sim` refuses larger launches.
+                let elem = match pointee.as_ref() {
+                    t @ (Type::Scalar(_) | Type::Vector(..) | Type::Struct(_))
+                        if self.check_type(t, span) =>
+                    {
+                        Some((self.image_ty(t), self.p.size_of(t)))
+                    }
+                    _ => None,
+                };
+                let (elem, bytes) = elem.unwrap_or_else(|| {
+                    self.unsupported(
+                        span,
+                        format!(
+                            "a `local` pointer argument to `{}`",
+                            self.p.type_name(pointee)
+                        ),
+                    );
+                    (Ty::I32, 4)
+                });
+                let cap = info
+                    .attrs
+                    .iter()
+                    .find(|a| a.name == "local_mem_size")
+                    .and_then(|a| a.int_args())
+                    .and_then(|v| v.first().copied())
+                    .map(|n| n as u32)
+                    .unwrap_or(DEFAULT_LOCAL_ARG_BYTES);
+                let len = (cap / bytes.max(1)).max(1);
+                let mem = MemId::from_index(self.k.mems.len());
+                self.k.mems.push(Memory {
+                    name: name.clone(),
+                    kind: MemKind::Local { len },
+                    elem: if elem == Ty::BOOL { Ty::Int(8) } else { elem },
+                    elem_bytes: bytes,
+                    span,
+                });
+                self.k.args.push(KernelArg {
+                    name,
+                    kind: ArgKind::LocalPtr(mem),
+                    span,
+                });
+                let base = self.konst(0, Ty::I32, span);
+                self.env.vars.insert(v, Val::Ptr { addr: base, mem });
+            }
             other => {
                 let what = match other {
-                    Type::Pointer {
-                        space: AddrSpace::Local,
-                        ..
-                    } => "a `local` pointer argument".to_string(),
                     Type::Counter32 | Type::Counter64 => "an atomic counter argument".to_string(),
                     t => format!("an argument of type `{}`", self.p.type_name(t)),
                 };
