@@ -45,7 +45,8 @@ pub enum ArgKind {
     Scalar(Ty),
     /// A `global` or `constant` pointer: its own memory port.
     GlobalPtr(MemId),
-    /// A `local` pointer argument: an on-chip memory sized at launch (planned).
+    /// A `local` pointer argument: an on-chip memory of `local_mem_size(N)` bytes (default
+    /// `lower::DEFAULT_LOCAL_ARG_BYTES`); a launch may use at most that much.
     LocalPtr(MemId),
     Pipe(PipeId),
     Counter(CounterId),
