@@ -101,11 +101,59 @@ pub(crate) fn build_options(
     Ok(o)
 }
 
-fn scalar_value(bytes: &[u8]) -> u64 {
+pub(crate) fn scalar_value(bytes: &[u8]) -> u64 {
     let mut v = [0u8; 8];
     let n = bytes.len().min(8);
     v[..n].copy_from_slice(&bytes[..n]);
     u64::from_le_bytes(v)
+}
+
+/// The simulator's view of a generated module's ports.
+pub(crate) fn port_specs(ports: &[rtl_templates::Port]) -> Vec<sim::PortSpec> {
+    ports
+        .iter()
+        .map(|p| sim::PortSpec {
+            name: p.name.clone(),
+            dir: if p.dir == "in" {
+                sim::Dir::In
+            } else {
+                sim::Dir::Out
+            },
+            width: p.width,
+        })
+        .collect()
+}
+
+/// The memory behind every pointer port, from the command line.
+pub(crate) fn memory_config(a: &SimArgs) -> sim::MemConfig {
+    if a.ideal_memory {
+        sim::MemConfig::ideal()
+    } else {
+        sim::MemConfig {
+            read_latency: 1..=a.max_latency,
+            write_latency: 1..=a.max_latency,
+            stall_probability: a.stall_prob,
+            max_outstanding: 16,
+        }
+    }
+}
+
+/// A launch's `local` argument of `len` elements of `ty` fits the on-chip memory the
+/// hardware has for argument `ap` (`what` names it in the message).
+pub(crate) fn check_local_size(
+    ty: &testfile::ValueType,
+    len: u32,
+    ap: &rtl_templates::ArgPort,
+    what: &str,
+) -> std::result::Result<(), String> {
+    let want = len as u64 * ty.byte_size() as u64;
+    let cap = ap.local_bytes.unwrap_or(0) as u64;
+    if want > cap {
+        return Err(format!(
+            "{what} asks for {want} bytes of local memory; the hardware holds {cap} (give the argument `__attribute__((local_mem_size({want})))`)"
+        ));
+    }
+    Ok(())
 }
 
 /// Reads FILE and parses its test header; on a problem prints it and returns `Err(fail)`.
@@ -369,19 +417,7 @@ fn run_test(
         .map(|(n, _)| dir.join(n))
         .collect();
     files.push(dir.join(&k.rtl.file_name));
-    let ports = iface
-        .ports
-        .iter()
-        .map(|p| sim::PortSpec {
-            name: p.name.clone(),
-            dir: if p.dir == "in" {
-                sim::Dir::In
-            } else {
-                sim::Dir::Out
-            },
-            width: p.width,
-        })
-        .collect();
+    let ports = port_specs(&iface.ports);
     let src = sim::ModelSource {
         top: iface.module.clone(),
         files,
@@ -492,15 +528,8 @@ fn run_test(
                 }
             }
             (ArgKind::Local { ty, len }, "local") => {
-                let want = *len as u64 * ty.byte_size() as u64;
-                let cap = ap.local_bytes.unwrap_or(0) as u64;
-                if want > cap {
-                    return Err(format!(
-                        "line {}: argument {} (`{}`) asks for {want} bytes of local memory; the hardware holds {cap} (give the argument `__attribute__((local_mem_size({want})))`)",
-                        arg.line, arg.index, ap.name
-                    )
-                    .into());
-                }
+                let what = format!("line {}: argument {} (`{}`)", arg.line, arg.index, ap.name);
+                check_local_size(ty, *len, ap, &what)?;
             }
             (ArgKind::NullBuffer { .. }, "global") => {
                 if let Some(p) = &port_name {
@@ -550,16 +579,7 @@ fn run_test(
             .into());
         }
     }
-    let memory = if a.ideal_memory {
-        sim::MemConfig::ideal()
-    } else {
-        sim::MemConfig {
-            read_latency: 1..=a.max_latency,
-            write_latency: 1..=a.max_latency,
-            stall_probability: a.stall_prob,
-            max_outstanding: 16,
-        }
-    };
+    let memory = memory_config(a);
     let config = sim::RunConfig {
         seed: a.seed,
         max_cycles: a.max_cycles,

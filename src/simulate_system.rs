@@ -5,7 +5,7 @@
 
 use crate::compile::Compiled;
 use crate::emulate;
-use crate::simulate::SimArgs;
+use crate::simulate::{check_local_size, memory_config, port_specs, scalar_value, SimArgs};
 use frontend::ast::Program;
 use rtl_templates::namer::legal;
 use sim::testfile::{LaunchArgValue, MultiTest, TestCase};
@@ -44,19 +44,7 @@ pub fn run(
     std::fs::write(&top_path, &top.verilog)
         .map_err(|e| format!("cannot write {}: {e}", top_path.display()))?;
     files.push(top_path);
-    let ports = top
-        .ports
-        .iter()
-        .map(|p| sim::PortSpec {
-            name: p.name.clone(),
-            dir: if p.dir == "in" {
-                sim::Dir::In
-            } else {
-                sim::Dir::Out
-            },
-            width: p.width,
-        })
-        .collect();
+    let ports = port_specs(&top.ports);
     let src = sim::ModelSource {
         top: module.clone(),
         files,
@@ -107,14 +95,11 @@ pub fn run(
                     }
                 }
                 (LaunchArgValue::Local { ty, len }, "local") => {
-                    let want = *len as u64 * ty.byte_size() as u64;
-                    let cap = ap.local_bytes.unwrap_or(0) as u64;
-                    if want > cap {
-                        return Err(format!(
-                            "line {}: argument {} of `{}` asks for {want} bytes of local memory; the hardware holds {cap} (give the argument `__attribute__((local_mem_size({want})))`)",
-                            arg.line, arg.index, l.kernel
-                        ));
-                    }
+                    let what = format!(
+                        "line {}: argument {} of `{}`",
+                        arg.line, arg.index, l.kernel
+                    );
+                    check_local_size(ty, *len, ap, &what)?;
                 }
                 (_, want) => {
                     return Err(format!(
@@ -159,16 +144,7 @@ pub fn run(
             );
         }
     }
-    let memory = if a.ideal_memory {
-        sim::MemConfig::ideal()
-    } else {
-        sim::MemConfig {
-            read_latency: 1..=a.max_latency,
-            write_latency: 1..=a.max_latency,
-            stall_probability: a.stall_prob,
-            max_outstanding: 16,
-        }
-    };
+    let memory = memory_config(a);
     let config = sim::RunConfig {
         seed: a.seed,
         max_cycles: a.max_cycles,
@@ -211,11 +187,4 @@ pub fn run(
             format!("; pipes: {}", pipes.join("; "))
         }
     ))
-}
-
-fn scalar_value(bytes: &[u8]) -> u64 {
-    let mut v = [0u8; 8];
-    let n = bytes.len().min(8);
-    v[..n].copy_from_slice(&bytes[..n]);
-    u64::from_le_bytes(v)
 }

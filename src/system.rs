@@ -132,41 +132,51 @@ fn add_program_scope(
     pipes: &mut Vec<SystemPipe>,
 ) -> Result<(), String> {
     let mut by_name: BTreeMap<String, usize> = BTreeMap::new();
-    for (li, &k) in kernels.iter().enumerate() {
-        for p in c.kernels[k]
-            .rtl
-            .interface
-            .pipes
-            .iter()
-            .filter(|p| p.program_scope)
-        {
-            let idx = *by_name.entry(p.name.clone()).or_insert_with(|| {
-                pipes.push(SystemPipe {
-                    name: p.name.clone(),
-                    packet_bits: p.packet_bits,
-                    depth: p.depth.unwrap_or(DEFAULT_PIPE_DEPTH).max(2),
-                    max_reservations: p.max_reservations,
-                    writer: None,
-                    reader: None,
-                });
-                pipes.len() - 1
+    for (li, p) in pipe_ifaces(c, kernels, true) {
+        let idx = *by_name.entry(p.name.clone()).or_insert_with(|| {
+            pipes.push(SystemPipe {
+                name: p.name.clone(),
+                packet_bits: p.packet_bits,
+                depth: p.depth.unwrap_or(DEFAULT_PIPE_DEPTH).max(2),
+                max_reservations: p.max_reservations,
+                writer: None,
+                reader: None,
             });
-            let slot = if p.write {
-                &mut pipes[idx].writer
-            } else {
-                &mut pipes[idx].reader
-            };
-            if slot.is_some() {
-                return Err(format!(
+            pipes.len() - 1
+        });
+        let slot = if p.write {
+            &mut pipes[idx].writer
+        } else {
+            &mut pipes[idx].reader
+        };
+        if slot.is_some() {
+            return Err(format!(
                     "program-scope pipe `{}` has more than one {}; the hardware FIFO has one writer and one reader",
                     p.name,
                     if p.write { "writer" } else { "reader" }
                 ));
-            }
-            *slot = Some((li, p.prefix.clone()));
         }
+        *slot = Some((li, p.prefix.clone()));
     }
     Ok(())
+}
+
+/// The pipes of the system's kernels (with each kernel's position), program-scope ones or
+/// pipe arguments.
+fn pipe_ifaces<'c>(
+    c: &'c Compiled,
+    kernels: &'c [usize],
+    program_scope: bool,
+) -> impl Iterator<Item = (usize, &'c rtl_templates::PipeIface)> + 'c {
+    kernels.iter().enumerate().flat_map(move |(li, &k)| {
+        c.kernels[k]
+            .rtl
+            .interface
+            .pipes
+            .iter()
+            .filter(move |p| p.program_scope == program_scope)
+            .map(move |p| (li, p))
+    })
 }
 
 /// The system `oclhls FILE.cl` builds without a test: program-scope pipes by name, pipe
@@ -181,21 +191,13 @@ pub fn from_source(c: &Compiled, module: &str) -> Result<Option<Plan>, String> {
     add_program_scope(c, &kernels, &mut pipes)?;
     // Pipe arguments, grouped by packet type.
     let mut by_type: BTreeMap<String, (Vec<PipeEnd>, Vec<PipeEnd>)> = BTreeMap::new();
-    for (li, &k) in kernels.iter().enumerate() {
-        for p in c.kernels[k]
-            .rtl
-            .interface
-            .pipes
-            .iter()
-            .filter(|p| !p.program_scope)
-        {
-            let e = by_type.entry(p.packet_type.clone()).or_default();
-            let item = (li, p.prefix.clone(), p.name.clone(), p.packet_bits);
-            if p.write {
-                e.0.push(item);
-            } else {
-                e.1.push(item);
-            }
+    for (li, p) in pipe_ifaces(c, &kernels, false) {
+        let e = by_type.entry(p.packet_type.clone()).or_default();
+        let item = (li, p.prefix.clone(), p.name.clone(), p.packet_bits);
+        if p.write {
+            e.0.push(item);
+        } else {
+            e.1.push(item);
         }
     }
     let mut problems = Vec::new();

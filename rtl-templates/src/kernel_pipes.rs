@@ -170,44 +170,35 @@ impl Emitter<'_> {
                 pipe,
                 reserved,
                 blocking,
-            } => {
-                let pre = self.pipe_prefix(pipe);
-                let mut ops = Vec::new();
-                if reserved {
-                    let idw = id_bits(self.k.pipes[pipe.index()].max_reservations);
-                    ops.push(("rd_slot", "1'b1".to_string()));
-                    ops.push(("rd_slot_id", self.rid_index(args[0], c, idw)));
-                    ops.push(("rd_slot_idx", a(1)));
-                } else if self.pipe_has_slots(pipe) {
-                    ops.push(("rd_slot", "1'b0".to_string()));
-                }
-                let v = format!("{{{pre}rd_okq, {pre}rd_data}}");
-                (pipe, PortKind::Data, blocking, ops, Some(v))
             }
-            OpKind::PipeWrite {
+            | OpKind::PipeWrite {
                 pipe,
                 reserved,
                 blocking,
             } => {
                 let pre = self.pipe_prefix(pipe);
+                let write = matches!(op.kind, OpKind::PipeWrite { .. });
+                let [slot, slot_id, slot_idx] = if write {
+                    ["wr_slot", "wr_slot_id", "wr_slot_idx"]
+                } else {
+                    ["rd_slot", "rd_slot_id", "rd_slot_idx"]
+                };
                 let mut ops = Vec::new();
-                let d = args.len() - 2;
                 if reserved {
                     let idw = id_bits(self.k.pipes[pipe.index()].max_reservations);
-                    ops.push(("wr_slot", "1'b1".to_string()));
-                    ops.push(("wr_slot_id", self.rid_index(args[0], c, idw)));
-                    ops.push(("wr_slot_idx", a(1)));
+                    ops.push((slot, "1'b1".to_string()));
+                    ops.push((slot_id, self.rid_index(args[0], c, idw)));
+                    ops.push((slot_idx, a(1)));
                 } else if self.pipe_has_slots(pipe) {
-                    ops.push(("wr_slot", "1'b0".to_string()));
+                    ops.push((slot, "1'b0".to_string()));
                 }
-                ops.push(("wr_data", a(d)));
-                (
-                    pipe,
-                    PortKind::Data,
-                    blocking,
-                    ops,
-                    Some(format!("{pre}wr_ok")),
-                )
+                let v = if write {
+                    ops.push(("wr_data", a(args.len() - 2)));
+                    format!("{pre}wr_ok")
+                } else {
+                    format!("{{{pre}rd_okq, {pre}rd_data}}")
+                };
+                (pipe, PortKind::Data, blocking, ops, Some(v))
             }
             OpKind::PipeReserve { pipe, blocking, .. } => {
                 let pre = self.pipe_prefix(pipe);
@@ -368,18 +359,11 @@ impl Emitter<'_> {
                 };
                 w.assign(&strobe, &fires.join(" || "));
                 // Operands: by request, in priority order.
-                let names: Vec<&'static str> = ops[0]
-                    .operands
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .filter(|n| *n != "valid")
-                    .collect();
-                let mut all_names: Vec<&'static str> = names.clone();
-                for r in &ops {
-                    for (n, _) in &r.operands {
-                        if *n != "valid" && !all_names.contains(n) {
-                            all_names.push(n);
-                        }
+                // Every port operand any of them drives, in first-seen order.
+                let mut all_names: Vec<&'static str> = Vec::new();
+                for (n, _) in ops.iter().flat_map(|r| &r.operands) {
+                    if *n != "valid" && !all_names.contains(n) {
+                        all_names.push(n);
                     }
                 }
                 for n in all_names {

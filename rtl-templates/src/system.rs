@@ -28,6 +28,13 @@ pub struct SystemPipe {
     pub reader: Option<(usize, String)>,
 }
 
+/// The pipe of kernel `k` that port `name` faces, if it is a pipe port.
+fn pipe_of_port<'k>(k: &'k Interface, name: &str) -> Option<&'k crate::kernel::PipeIface> {
+    k.pipes
+        .iter()
+        .find(|q| q.ports.iter().any(|s| name == format!("{}_{s}", q.prefix)))
+}
+
 /// `clog2(n)` for `n >= 1` (0 for 1).
 fn clog2(n: u32) -> u32 {
     32 - (n.max(1) - 1).leading_zeros()
@@ -88,14 +95,8 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
     let mut ports: Vec<(String, &str, u32)> =
         vec![("clk".into(), "in", 1), ("rst".into(), "in", 1)];
     for k in kernels {
-        let pipe_port = |n: &str| {
-            k.pipes.iter().any(|p| {
-                n.starts_with(&format!("{}_", p.prefix))
-                    && p.ports.iter().any(|s| n == format!("{}_{s}", p.prefix))
-            })
-        };
         for p in &k.ports {
-            if p.name == "clk" || p.name == "rst" || pipe_port(&p.name) {
+            if p.name == "clk" || p.name == "rst" || pipe_of_port(k, &p.name).is_some() {
                 continue;
             }
             ports.push((format!("{}__{}", k.module, p.name), p.dir, p.width));
@@ -254,12 +255,7 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
             if port.name == "clk" || port.name == "rst" {
                 continue;
             }
-            let pipe = k.pipes.iter().find(|q| {
-                q.ports
-                    .iter()
-                    .any(|s| port.name == format!("{}_{s}", q.prefix))
-            });
-            let target = match pipe {
+            let target = match pipe_of_port(k, &port.name) {
                 None => format!("{}__{}", k.module, port.name),
                 Some(q) => {
                     let suffix = &port.name[q.prefix.len() + 1..];

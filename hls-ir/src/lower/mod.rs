@@ -398,21 +398,7 @@ impl<'a> Lower<'a> {
                 ..
             } => {
                 let mem = MemId::from_index(self.k.mems.len());
-                let elem = match pointee.as_ref() {
-                    t @ (Type::Scalar(_) | Type::Vector(..) | Type::Struct(_))
-                        if self.check_type(t, span) =>
-                    {
-                        Some((self.image_ty(t), self.p.size_of(t)))
-                    }
-                    _ => None,
-                };
-                let (elem, bytes) = elem.unwrap_or_else(|| {
-                    self.unsupported(
-                        span,
-                        format!("a pointer argument to `{}`", self.p.type_name(pointee)),
-                    );
-                    (Ty::I32, 4)
-                });
+                let (elem, bytes) = self.pointer_elem(pointee, "a pointer argument", span);
                 self.k.mems.push(Memory {
                     name: name.clone(),
                     kind: MemKind::Global {
@@ -434,7 +420,7 @@ impl<'a> Lower<'a> {
             }
             Type::Pipe { packet, access } => {
                 let (packet, access) = ((**packet).clone(), *access);
-                self.lower_pipe_param(arg, v, &packet, access);
+                self.lower_pipe_param(v, &packet, access);
             }
             Type::Pointer {
                 pointee,
@@ -444,24 +430,7 @@ impl<'a> Lower<'a> {
                 // The host gives the size at launch; the hardware holds the largest it allows:
                 // Intel's `local_mem_size(N)` bytes on the argument, or 16 KiB (Intel's
                 // default). `oclhls sim` refuses larger launches.
-                let elem = match pointee.as_ref() {
-                    t @ (Type::Scalar(_) | Type::Vector(..) | Type::Struct(_))
-                        if self.check_type(t, span) =>
-                    {
-                        Some((self.image_ty(t), self.p.size_of(t)))
-                    }
-                    _ => None,
-                };
-                let (elem, bytes) = elem.unwrap_or_else(|| {
-                    self.unsupported(
-                        span,
-                        format!(
-                            "a `local` pointer argument to `{}`",
-                            self.p.type_name(pointee)
-                        ),
-                    );
-                    (Ty::I32, 4)
-                });
+                let (elem, bytes) = self.pointer_elem(pointee, "a `local` pointer argument", span);
                 let cap = info
                     .attrs
                     .iter()
@@ -1035,14 +1004,11 @@ impl<'a> Lower<'a> {
     /// A `local` scalar (or `local reserve_id_t`): one element of on-chip memory, shared by
     /// the work-group.
     fn declare_local_scalar(&mut self, var: VarId, span: Span) {
-        let info = self.p.var(var);
-        let (elem, bytes) = match &info.ty {
-            Type::Scalar(k) => (scalar_ty(*k), k.size_bytes()),
-            _ => (Ty::I32, 4),
-        };
+        let ty = self.local_scalar_type(var);
+        let (elem, bytes) = (self.image_ty(&ty), self.p.size_of(&ty));
         let mem = MemId::from_index(self.k.mems.len());
         self.k.mems.push(Memory {
-            name: info.name.clone(),
+            name: self.p.var(var).name.clone(),
             kind: MemKind::Local { len: 1 },
             elem: if elem == Ty::BOOL { Ty::Int(8) } else { elem },
             elem_bytes: bytes,
@@ -1051,37 +1017,39 @@ impl<'a> Lower<'a> {
         self.local_scalars.insert(var, mem);
     }
 
-    fn local_scalar_load(&mut self, var: VarId, span: Span) -> OpId {
-        let mem = self.local_scalars[&var];
-        let elem = self.k.mem(mem).elem;
-        let addr = self.konst(0, Ty::I32, span);
-        let pred = self.effect_pred(span);
-        let id = self.op(OpKind::Load { mem }, elem, span, &[addr, pred]);
-        self.order_onchip(id, mem, false);
-        if matches!(self.p.var(var).ty, Type::Scalar(ScalarKind::Bool)) {
-            let z = self.konst(0, elem, span);
-            return self.cmp(CmpOp::Ne, id, z, span);
+    /// The type a `local` scalar is accessed as (a reserve id is an i32).
+    fn local_scalar_type(&self, var: VarId) -> Type {
+        match &self.p.var(var).ty {
+            Type::ReserveId => Type::UINT,
+            t => t.clone(),
         }
-        id
     }
 
-    fn local_scalar_store(&mut self, var: VarId, data: OpId, span: Span) {
-        let mem = self.local_scalars[&var];
-        let elem = self.k.mem(mem).elem;
-        let data = self.resize(data, elem, false, span);
+    fn local_scalar_load(&mut self, var: VarId, span: Span) -> Val {
+        let (mem, ty) = (self.local_scalars[&var], self.local_scalar_type(var));
         let addr = self.konst(0, Ty::I32, span);
-        let pred = self.effect_pred(span);
-        let st = self.op(
-            OpKind::Store { mem, mask: None },
-            Ty::Token,
-            span,
-            &[addr, data, pred],
-        );
-        self.order_onchip(st, mem, true);
-        if let Some(&prev) = self.stores.get(&mem).and_then(|v| v.last()) {
-            self.k.add_dep(prev, st, Dep::Order { distance: 0 });
+        self.load(addr, mem, &ty, span)
+    }
+
+    fn local_scalar_store(&mut self, var: VarId, v: Val, span: Span) {
+        let (mem, ty) = (self.local_scalars[&var], self.local_scalar_type(var));
+        let addr = self.konst(0, Ty::I32, span);
+        self.store_val(addr, mem, v, &ty, None, span);
+    }
+
+    /// The element (IR type, bytes) a pointer argument (`what`) points to.
+    fn pointer_elem(&mut self, pointee: &Type, what: &str, span: Span) -> (Ty, u32) {
+        match pointee {
+            t @ (Type::Scalar(_) | Type::Vector(..) | Type::Struct(_))
+                if self.check_type(t, span) =>
+            {
+                (self.image_ty(t), self.p.size_of(t))
+            }
+            _ => {
+                self.unsupported(span, format!("{what} to `{}`", self.p.type_name(pointee)));
+                (Ty::I32, 4)
+            }
         }
-        self.stores.entry(mem).or_default().push(st);
     }
 
     /// Names the ops of a variable's value after it (lanes and fields as `v_x`, `s_count`),
@@ -1270,7 +1238,7 @@ impl<'a> Lower<'a> {
                 }
             },
             ExprKind::Var(v) if self.local_scalars.contains_key(v) => {
-                Val::Scalar(self.local_scalar_load(*v, span))
+                self.local_scalar_load(*v, span)
             }
             ExprKind::Var(v) => match self.env.vars.get(v) {
                 Some(val) => *val,
@@ -1675,12 +1643,7 @@ impl<'a> Lower<'a> {
     fn assign(&mut self, lhs: &Expr, v: Val, span: Span) {
         match &lhs.kind {
             ExprKind::Var(var) if self.local_scalars.contains_key(var) => {
-                let data = match v {
-                    Val::Scalar(d) => d,
-                    Val::Ptr { addr, .. } => addr,
-                    Val::Undef | Val::Agg(_) => return,
-                };
-                self.local_scalar_store(*var, data, span);
+                self.local_scalar_store(*var, v, span)
             }
             ExprKind::Var(var) => self.assign_var(*var, v, span),
             ExprKind::Index { base, .. } if is_agg_array(base) => self.assign_part(lhs, v, span),

@@ -15,7 +15,7 @@ use crate::ids::{OpId, PipeId};
 use crate::kernel::{ArgKind, KernelArg, Pipe};
 use crate::ops::{BinOp, ConvOp, OpKind, PipeQuery, PipeSide, ReserveScope, RESERVE_ID_VALID_BIT};
 use crate::types::Ty;
-use crate::{ArgId, Dep, LoopId};
+use crate::{Dep, LoopId};
 use frontend::ast::{Access, Builtin, Expr, ExprKind, Type, VarId};
 use frontend::diag::Diagnostic;
 use frontend::span::Span;
@@ -44,7 +44,7 @@ pub(super) struct Pipes {
 
 impl Lower<'_> {
     /// A pipe parameter of the kernel.
-    pub(super) fn lower_pipe_param(&mut self, arg: ArgId, v: VarId, packet: &Type, access: Access) {
+    pub(super) fn lower_pipe_param(&mut self, v: VarId, packet: &Type, access: Access) {
         let info = self.p.var(v);
         let (name, span) = (info.name.clone(), info.span);
         let side = match access {
@@ -59,7 +59,6 @@ impl Lower<'_> {
             span,
         });
         self.pipes.ids.insert(PipeKey::Var(v), id);
-        let _ = arg;
     }
 
     fn new_pipe(
@@ -108,10 +107,6 @@ impl Lower<'_> {
                 self.pipes.ids.insert(PipeKey::Var(param), id);
                 return true;
             }
-        }
-        if let ExprKind::Global(g) = strip(arg).kind {
-            // A program-scope pipe passed to a helper: resolved when the helper uses it.
-            let _ = g;
         }
         self.unsupported(arg.span, "passing this pipe to a helper function");
         true
@@ -419,55 +414,43 @@ impl Lower<'_> {
         let blocking_pipe = self.k.pipes[p.index()].blocking;
         let pred = self.effect_pred(span);
         Some(match b {
-            B::ReadPipe | B::ReadPipeBlock => {
-                let blocking = blocking_pipe || b == B::ReadPipeBlock;
-                let reserved = args.len() == 4;
-                let t = Ty::Int(self.k.pipes[p.index()].packet_bits as u16 + 1);
+            B::ReadPipe | B::ReadPipeBlock | B::WritePipe | B::WritePipeBlock => {
+                let block = matches!(b, B::ReadPipeBlock | B::WritePipeBlock);
+                let (reserved, blocking) = (args.len() == 4, blocking_pipe || block);
+                let ptr = args.last().expect("the checker requires a packet pointer");
+                // A slot access: the reserve id and the slot index.
                 let mut ops = Vec::new();
                 if reserved {
-                    let rid = self.scalar(&args[1]);
-                    ops.push(self.resize(rid, Ty::I32, false, span));
-                    let ix = self.scalar(&args[2]);
-                    ops.push(self.resize(ix, Ty::I32, false, span));
+                    for a in &args[1..3] {
+                        let x = self.scalar(a);
+                        ops.push(self.resize(x, Ty::I32, false, span));
+                    }
                 }
-                ops.push(pred);
-                let kind = OpKind::PipeRead {
-                    pipe: p,
-                    reserved,
-                    blocking,
-                };
-                let r = self.pipe_op(p, kind, t, span, &ops);
-                let (ok, packet) = self.split_read(r, p, span);
-                let ptr = args.last().expect("the checker requires a packet pointer");
-                self.packet_to(ptr, packet, ok, span);
-                if b == B::ReadPipeBlock {
-                    Val::Undef
+                let ok = if write {
+                    ops.push(self.packet_from(ptr, p, span));
+                    // The packet is read under the caller's predicate; the write after it.
+                    let pred = self.effect_pred(span);
+                    ops.push(pred);
+                    let kind = OpKind::PipeWrite {
+                        pipe: p,
+                        reserved,
+                        blocking,
+                    };
+                    self.pipe_op(p, kind, Ty::BOOL, span, &ops)
                 } else {
-                    self.status(ok, span)
-                }
-            }
-            B::WritePipe | B::WritePipeBlock => {
-                let blocking = blocking_pipe || b == B::WritePipeBlock;
-                let reserved = args.len() == 4;
-                let ptr = args.last().expect("the checker requires a packet pointer");
-                let mut ops = Vec::new();
-                if reserved {
-                    let rid = self.scalar(&args[1]);
-                    ops.push(self.resize(rid, Ty::I32, false, span));
-                    let ix = self.scalar(&args[2]);
-                    ops.push(self.resize(ix, Ty::I32, false, span));
-                }
-                ops.push(self.packet_from(ptr, p, span));
-                // The packet is read under the caller's predicate; the write after it.
-                let pred = self.effect_pred(span);
-                ops.push(pred);
-                let kind = OpKind::PipeWrite {
-                    pipe: p,
-                    reserved,
-                    blocking,
+                    ops.push(pred);
+                    let kind = OpKind::PipeRead {
+                        pipe: p,
+                        reserved,
+                        blocking,
+                    };
+                    let t = Ty::Int(self.k.pipes[p.index()].packet_bits as u16 + 1);
+                    let r = self.pipe_op(p, kind, t, span, &ops);
+                    let (ok, packet) = self.split_read(r, p, span);
+                    self.packet_to(ptr, packet, ok, span);
+                    ok
                 };
-                let ok = self.pipe_op(p, kind, Ty::BOOL, span, &ops);
-                if b == B::WritePipeBlock {
+                if block {
                     Val::Undef
                 } else {
                     self.status(ok, span)
