@@ -1781,10 +1781,21 @@ impl<'a> Emitter<'a> {
         let bits = mem.elem.bits().max(8);
         let sh = mem.elem_bytes.trailing_zeros();
         let aw = (32 - (len.max(2) - 1).leading_zeros()).max(1);
+        // The scheduler's timing of the read depends on where the memory goes.
+        let style = if scheduler::oplib::onchip_in_lutram(len) {
+            "distributed"
+        } else {
+            "block"
+        };
         w.comment(format!(
-            "---- On-chip memory `{p}`: {len} x {bits} bits, registered read (1 cycle)"
+            "---- On-chip memory `{p}`: {len} x {bits} bits, registered read (1 cycle), {} RAM",
+            if style == "block" { "EBR" } else { "LUT" }
         ));
-        w.line(format!("reg {}{p}_mem [0:{}];", range(bits), len - 1));
+        w.line(format!(
+            "(* ram_style = \"{style}\" *) reg {}{p}_mem [0:{}];",
+            range(bits),
+            len - 1
+        ));
         let index = |this: &mut Self, a: String| -> String {
             if sh + aw < 32 {
                 this.unused_bits.push(format!("{a}[31:{}]", sh + aw));

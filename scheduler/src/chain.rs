@@ -15,6 +15,13 @@
 //! This is exact: every combinational edge forces `t(dst) >= t(src)`, so `u` and `v` share a
 //! cycle only if the whole path does; and every over-long same-cycle chain contains such a
 //! minimal pair. The `.200MHz` MachSuite graphs carry the same kind of edges.
+//!
+//! A multi-cycle operation `u` whose result leaves a memory without a register
+//! ([`crate::Op::out_delay_ns`] > 0) starts a chain too: a consumer `v` reached by a *landing
+//! edge* (distance 0, delay 0, from `u`) and placed in `u`'s result cycle `t(u) + latency(u)`
+//! sees the result `min(out_delay, period)` into that cycle. Where that plus the combinational
+//! path from `v` to `w` exceeds the period, we add `t(w) >= t(u) + latency(u) + 1`. This is
+//! exact as well: `w` can be in the result cycle only if the whole path from `v` is.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -25,11 +32,13 @@ use crate::problem::{OpIdx, Problem};
 /// Tolerance when comparing summed delays against the period.
 pub(crate) const DELAY_EPS: f64 = 1e-9;
 
-/// A derived constraint `t(dst) >= t(src) + 1`.
+/// A derived constraint `t(dst) >= t(src) + d`: `d` = 1 for a chain of combinational
+/// operations, `latency(src) + 1` for a chain behind a result with an output delay.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct ChainEdge {
     pub src: usize,
     pub dst: usize,
+    pub d: i64,
     /// The problem edges of the longest chain from `src` to `dst`.
     pub path: Vec<usize>,
     /// Its delay in ns (clamped per operation, see module docs).
@@ -49,6 +58,19 @@ pub(crate) fn is_combinational(p: &Problem, e: usize) -> bool {
 /// Clamped delay of `op` under `period`.
 pub(crate) fn chain_delay(p: &Problem, op: usize, period: f64) -> f64 {
     p.ops[op].delay_ns.min(period)
+}
+
+/// Whether problem edge `e` is a landing edge: it carries the result of an operation with an
+/// output delay to a consumer that may sit in the result's first cycle.
+pub(crate) fn is_landing(p: &Problem, e: usize) -> bool {
+    let e = &p.edges[e];
+    let src = &p.ops[e.src.index()];
+    e.distance == 0 && e.delay == 0 && e.src != e.dst && src.latency >= 1 && src.out_delay_ns > 0.0
+}
+
+/// Clamped output delay of `op` under `period`.
+pub(crate) fn out_delay(p: &Problem, op: usize, period: f64) -> f64 {
+    p.ops[op].out_delay_ns.min(period)
 }
 
 /// Topological order of the combinational edges, or the operations of a cycle.
@@ -136,62 +158,92 @@ pub(crate) fn derive(p: &Problem) -> Result<Vec<ChainEdge>, ScheduleError> {
     for (i, &v) in order.iter().enumerate() {
         pos[v] = i;
     }
+    let mut landing: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for e in 0..p.edges.len() {
+        if is_landing(p, e) {
+            landing[p.edges[e].src.index()].push(e);
+        }
+    }
     let mut result = Vec::new();
     // Per-source longest-path sweep in topological order, touching only reached nodes.
     let mut arr = vec![f64::NEG_INFINITY; n];
     let mut pred = vec![usize::MAX; n];
     let mut touched: Vec<usize> = Vec::new();
     for u in 0..n {
-        if comb_out[u].is_empty() {
-            continue;
+        // Chains of combinational operations starting at `u` (d = 1), then the chains behind
+        // `u`'s delayed result (d = latency + 1).
+        let mut seeds: Vec<(Vec<(usize, f64, usize)>, i64)> = Vec::new();
+        if !comb_out[u].is_empty() {
+            seeds.push((vec![(u, chain_delay(p, u, period), usize::MAX)], 1));
         }
-        let mut heap: BinaryHeap<Reverse<usize>> = BinaryHeap::new();
-        arr[u] = chain_delay(p, u, period);
-        touched.push(u);
-        heap.push(Reverse(pos[u]));
-        let mut last = usize::MAX;
-        while let Some(Reverse(k)) = heap.pop() {
-            if k == last {
-                continue;
-            }
-            last = k;
-            let v = order[k];
-            if v != u && arr[v] > period + DELAY_EPS {
-                let mut path = Vec::new();
-                let mut x = v;
-                while x != u {
-                    let e = pred[x];
-                    path.push(e);
-                    x = p.edges[e].src.index();
-                }
-                path.reverse();
-                result.push(ChainEdge {
-                    src: u,
-                    dst: v,
-                    path,
-                    delay_ns: arr[v],
-                });
-                // Everything behind v starts after u anyway.
-                continue;
-            }
-            for &e in &comb_out[v] {
-                let w = p.edges[e].dst.index();
-                let cand = arr[v] + chain_delay(p, w, period);
-                if cand > arr[w] {
-                    if arr[w] == f64::NEG_INFINITY {
-                        touched.push(w);
+        if !landing[u].is_empty() {
+            let out = out_delay(p, u, period);
+            let first: Vec<(usize, f64, usize)> = landing[u]
+                .iter()
+                .map(|&e| {
+                    let v = p.edges[e].dst.index();
+                    (v, out + chain_delay(p, v, period), e)
+                })
+                .collect();
+            seeds.push((first, i64::from(p.ops[u].latency) + 1));
+        }
+        for (first, d) in seeds {
+            let mut heap: BinaryHeap<Reverse<usize>> = BinaryHeap::new();
+            for (v, a, e) in first {
+                if a > arr[v] {
+                    if arr[v] == f64::NEG_INFINITY {
+                        touched.push(v);
                     }
-                    arr[w] = cand;
-                    pred[w] = e;
-                    heap.push(Reverse(pos[w]));
+                    arr[v] = a;
+                    pred[v] = e;
+                    heap.push(Reverse(pos[v]));
                 }
             }
+            let mut last = usize::MAX;
+            while let Some(Reverse(k)) = heap.pop() {
+                if k == last {
+                    continue;
+                }
+                last = k;
+                let v = order[k];
+                if v != u && arr[v] > period + DELAY_EPS {
+                    let mut path = Vec::new();
+                    let mut x = v;
+                    while x != u {
+                        let e = pred[x];
+                        path.push(e);
+                        x = p.edges[e].src.index();
+                    }
+                    path.reverse();
+                    result.push(ChainEdge {
+                        src: u,
+                        dst: v,
+                        d,
+                        path,
+                        delay_ns: arr[v],
+                    });
+                    // Everything behind v starts after that anyway.
+                    continue;
+                }
+                for &e in &comb_out[v] {
+                    let w = p.edges[e].dst.index();
+                    let cand = arr[v] + chain_delay(p, w, period);
+                    if cand > arr[w] {
+                        if arr[w] == f64::NEG_INFINITY {
+                            touched.push(w);
+                        }
+                        arr[w] = cand;
+                        pred[w] = e;
+                        heap.push(Reverse(pos[w]));
+                    }
+                }
+            }
+            for &v in &touched {
+                arr[v] = f64::NEG_INFINITY;
+                pred[v] = usize::MAX;
+            }
+            touched.clear();
         }
-        for &v in &touched {
-            arr[v] = f64::NEG_INFINITY;
-            pred[v] = usize::MAX;
-        }
-        touched.clear();
     }
     Ok(result)
 }

@@ -30,8 +30,8 @@ pub enum ScheduleError {
         /// Number of resources in the problem.
         num_resources: usize,
     },
-    /// A combinational delay is negative, NaN or infinite.
-    #[error("operation {op} (`{name}`) has combinational delay {delay_ns} ns; it must be finite and >= 0")]
+    /// A combinational or output delay is negative, NaN or infinite.
+    #[error("operation {op} (`{name}`) has delay {delay_ns} ns (combinational or output); it must be finite and >= 0")]
     InvalidDelay {
         /// The operation.
         op: OpIdx,

@@ -76,7 +76,7 @@ impl Graph {
                 Dep {
                     src: c.src,
                     dst: c.dst,
-                    d: 1,
+                    d: c.d,
                     omega: 0,
                     origin: c.path.clone(),
                 },

@@ -194,6 +194,7 @@ fn schedule_region(
             resource,
             latency: t.latency,
             delay_ns: t.delay_ns,
+            out_delay_ns: t.out_delay_ns,
         });
     }
     if !diags.is_empty() {

@@ -20,6 +20,24 @@ pub struct OpTiming {
     pub latency: u32,
     /// Combinational delay in ns before the result (or its first register).
     pub delay_ns: f64,
+    /// For a multi-cycle operation whose result is not registered at its output: how far
+    /// into its first cycle the result arrives (scheduler `Op::out_delay_ns`).
+    pub out_delay_ns: f64,
+}
+
+impl OpTiming {
+    pub fn new(latency: u32, delay_ns: f64) -> Self {
+        OpTiming {
+            latency,
+            delay_ns,
+            out_delay_ns: 0.0,
+        }
+    }
+
+    fn with_out_delay(mut self, out_delay_ns: f64) -> Self {
+        self.out_delay_ns = out_delay_ns;
+        self
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -55,6 +73,15 @@ const SELECT_NS: [f64; 4] = [0.75, 0.75, 0.89, 1.11];
 /// (`mul_8_inferred`, `mul_16_inferred`); for 32 and 64 bits the first stage of the 16x16
 /// partial products (`mul_32_split`, `mul_64_split`: the DSP's multiplier into fabric registers).
 const MUL_STAGE_NS: [f64; 4] = [5.68, 5.87, 6.13, 6.65];
+/// An EBR (DP16KD) read: the data output into a fabric register, without the EBR's output
+/// register (`ebr_inferred`): the on-chip load result arrives this late in its cycle.
+pub const EBR_READ_NS: f64 = 6.20;
+/// A global load's data read from the port's response FIFO (`load_fifo_32`).
+pub const LOAD_FIFO_READ_NS: f64 = 2.36;
+/// A LUT RAM read of up to [`LUTRAM_MAX_ELEMS`] elements into a register: the 4-deep FIFO's
+/// read (`load_fifo_32`) plus a 2-input select level for the DPR16X4 banks (not measured
+/// separately).
+pub const LUTRAM_READ_NS: f64 = LOAD_FIFO_READ_NS + 0.89;
 /// Register-to-register path without logic (`reg_32`): clock-to-out, routing, setup.
 pub const REG_TO_REG_NS: f64 = 1.05;
 /// Routing margin added to the register overhead for chaining. Not measured: the operators
@@ -110,12 +137,7 @@ impl OpLibrary {
     pub fn timing(&self, k: &Kernel, op: OpId) -> Result<OpTiming, String> {
         let o = k.op(op);
         let bits = o.ty.bits();
-        let comb = |delay_ns: f64| {
-            Ok(OpTiming {
-                latency: 0,
-                delay_ns,
-            })
-        };
+        let comb = |delay_ns: f64| Ok(OpTiming::new(0, delay_ns));
         let float_op = match &o.kind {
             OpKind::Binary(b) => matches!(
                 b,
@@ -148,10 +170,10 @@ impl OpLibrary {
                     }
                 }
                 // The first stage holds the DSP multiply, so little may chain in front of it.
-                BinOp::Mul | BinOp::MulHiS | BinOp::MulHiU => Ok(OpTiming {
-                    latency: mul_latency(bits),
-                    delay_ns: measured(&MUL_STAGE_NS, bits),
-                }),
+                BinOp::Mul | BinOp::MulHiS | BinOp::MulHiU => Ok(OpTiming::new(
+                    mul_latency(bits),
+                    measured(&MUL_STAGE_NS, bits),
+                )),
                 BinOp::DivS | BinOp::DivU | BinOp::RemS | BinOp::RemU => {
                     Err("integer division and remainder are not yet built in hardware (only unsigned division by a power of two, which becomes a shift)".into())
                 }
@@ -178,37 +200,39 @@ impl OpLibrary {
                 _ => Err("floating-point conversions are not yet built in hardware".into()),
             },
             OpKind::Load { mem } => match k.mem(*mem).kind {
-                hls_ir::MemKind::Global { .. } => Ok(OpTiming {
-                    latency: self.global_load_latency.max(2),
-                    delay_ns: 0.5,
-                }),
-                // On-chip memory (EBR or registers) with a synchronous read: the address is
-                // registered at the end of the issuing cycle, the data is there in the next.
-                _ => Ok(OpTiming {
-                    latency: 1,
-                    delay_ns: 1.0,
-                }),
+                // The data leaves the port's response FIFO (distributed RAM) combinationally
+                // (`load_fifo_32`).
+                hls_ir::MemKind::Global { .. } => {
+                    Ok(OpTiming::new(self.global_load_latency.max(2), 0.5)
+                        .with_out_delay(LOAD_FIFO_READ_NS))
+                }
+                // On-chip memory with a synchronous read: the address is registered at the
+                // end of the issuing cycle, the data is there in the next. A small memory is
+                // LUT RAM (`onchip_in_lutram`): the read itself happens in the issuing cycle
+                // into a fabric register. A larger one is an EBR whose data arrives late in
+                // the next cycle (no output register, `ebr_inferred`).
+                hls_ir::MemKind::Local { len } | hls_ir::MemKind::Private { len } => {
+                    if onchip_in_lutram(len) {
+                        Ok(OpTiming::new(1, LUTRAM_READ_NS))
+                    } else {
+                        Ok(OpTiming::new(1, 1.0).with_out_delay(EBR_READ_NS))
+                    }
+                }
             },
-            OpKind::Store { .. } => Ok(OpTiming { latency: 1, delay_ns: 0.5 }),
+            OpKind::Store { .. } => Ok(OpTiming::new(1, 0.5)),
             // The first iteration's value or the previous iteration's: one 2-input mux.
             OpKind::Carried => comb(measured(&SELECT_NS, bits)),
             // Starting a nested loop: its results are ready (at the earliest) one cycle later;
             // the pipeline waits there until the loop has finished.
-            OpKind::Loop(_) => Ok(OpTiming { latency: 1, delay_ns: 0.5 }),
+            OpKind::Loop(_) => Ok(OpTiming::new(1, 0.5)),
             OpKind::LoopResult | OpKind::LoopExit => comb(0.0),
             // Pipe FIFO operations (docs/hardware-interface.md, "Pipe FIFOs"): the strobe
             // leaves in the issuing cycle; read data and reservation ids come back registered
             // in the next cycle, write statuses in the same cycle (combinational from the
             // FIFO's registers and this side's inputs).
-            OpKind::PipeRead { .. } | OpKind::PipeReserve { .. } => Ok(OpTiming {
-                latency: 1,
-                delay_ns: measured(&EQ_NS, 32),
-            }),
+            OpKind::PipeRead { .. } | OpKind::PipeReserve { .. } => Ok(OpTiming::new(1, measured(&EQ_NS, 32))),
             OpKind::PipeWrite { .. } => comb(measured(&CMP_NS, 32)),
-            OpKind::PipeCommit { .. } => Ok(OpTiming {
-                latency: 1,
-                delay_ns: 0.5,
-            }),
+            OpKind::PipeCommit { .. } => Ok(OpTiming::new(1, 0.5)),
             OpKind::PipeQuery { .. } => comb(0.0),
             other => Err(format!(
                 "`{}` is not yet supported by the hardware path",
@@ -216,6 +240,15 @@ impl OpLibrary {
             )),
         }
     }
+}
+
+/// On-chip memories of at most this many elements are built as LUT RAM (`rtl-templates`
+/// marks them `ram_style = "distributed"`), larger ones as EBR (DP16KD).
+pub const LUTRAM_MAX_ELEMS: u32 = 64;
+
+/// Whether an on-chip memory of `len` elements is LUT RAM (else EBR).
+pub fn onchip_in_lutram(len: u32) -> bool {
+    len <= LUTRAM_MAX_ELEMS
 }
 
 /// Registered read ports of an on-chip memory (`local` or private array). A memory that uses

@@ -53,6 +53,12 @@ pub struct Op {
     /// Combinational delay in nanoseconds, used to keep chains of latency-0 operations
     /// within [`Problem::clock_period_ns`].
     pub delay_ns: f64,
+    /// For an operation with latency >= 1: how late (ns into the cycle) its result arrives
+    /// in the cycle it becomes available, because it leaves a memory's output without a
+    /// register (an EBR's data output, a response FIFO's read data). Consumers chained in
+    /// that cycle see it added to their delays. 0 for a registered result.
+    #[serde(default)]
+    pub out_delay_ns: f64,
 }
 
 impl Op {
@@ -63,6 +69,7 @@ impl Op {
             resource: None,
             latency,
             delay_ns: 0.0,
+            out_delay_ns: 0.0,
         }
     }
 
@@ -75,6 +82,12 @@ impl Op {
     /// Builder: combinational delay in nanoseconds.
     pub fn with_delay(mut self, delay_ns: f64) -> Self {
         self.delay_ns = delay_ns;
+        self
+    }
+
+    /// Builder: the result's arrival time in its first cycle (see [`Op::out_delay_ns`]).
+    pub fn with_out_delay(mut self, out_delay_ns: f64) -> Self {
+        self.out_delay_ns = out_delay_ns;
         self
     }
 }
@@ -199,12 +212,14 @@ impl Problem {
         }
         for (i, op) in self.ops.iter().enumerate() {
             let idx = OpIdx(i as u32);
-            if !(op.delay_ns.is_finite() && op.delay_ns >= 0.0) {
-                return Err(ScheduleError::InvalidDelay {
-                    op: idx,
-                    name: op.name.clone(),
-                    delay_ns: op.delay_ns,
-                });
+            for d in [op.delay_ns, op.out_delay_ns] {
+                if !(d.is_finite() && d >= 0.0) {
+                    return Err(ScheduleError::InvalidDelay {
+                        op: idx,
+                        name: op.name.clone(),
+                        delay_ns: d,
+                    });
+                }
             }
             if u64::from(op.latency) > MAX_MAGNITUDE {
                 return too_big(format!(

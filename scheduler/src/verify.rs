@@ -6,7 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::chain::{chain_delay, combinational_order, combinational_out, DELAY_EPS};
+use crate::chain::{
+    chain_delay, combinational_order, combinational_out, is_landing, out_delay, DELAY_EPS,
+};
 use crate::problem::{OpIdx, Problem, ResourceId};
 use crate::schedule::Schedule;
 
@@ -176,6 +178,21 @@ fn check_chains(p: &Problem, s: &Schedule, period: f64, v: &mut Vec<Violation>) 
     // Longest chain ending at each op; report a chain where it first exceeds the period.
     let mut arr: Vec<f64> = (0..n).map(|i| chain_delay(p, i, period)).collect();
     let mut pred = vec![usize::MAX; n];
+    // A result with an output delay, consumed in the cycle it arrives, starts the chain late.
+    for e in 0..p.edges.len() {
+        if !is_landing(p, e) {
+            continue;
+        }
+        let (u, x) = (p.edges[e].src.index(), p.edges[e].dst.index());
+        if u64::from(s.start[x]) != u64::from(s.start[u]) + u64::from(p.ops[u].latency) {
+            continue;
+        }
+        let cand = out_delay(p, u, period) + chain_delay(p, x, period);
+        if cand > arr[x] {
+            arr[x] = cand;
+            pred[x] = e;
+        }
+    }
     let mut over = vec![false; n];
     for &x in &order {
         let prev_over = pred[x] != usize::MAX && over[p.edges[pred[x]].src.index()];

@@ -583,3 +583,53 @@ fn pathological_blocking_times_still_schedule() {
     assert!(s.stats.fallback_used);
     assert!(s.optimal, "II = MII");
 }
+
+/// A memory read of latency 1 whose data arrives 4 ns into its cycle, then a 2 ns select and a
+/// 3 ns add, with a 5 ns clock: the select may sit in the data's cycle (6 ns > 5 ns: no),
+/// so both move one cycle; a zero-delay consumer stays.
+fn late_result() -> Problem {
+    let mut p = Problem::new();
+    let ld = p.add_op(Op::new("load", 1).with_delay(0.5).with_out_delay(4.0));
+    let sel = p.add_op(Op::new("select", 0).with_delay(0.8));
+    let add = p.add_op(Op::new("add", 0).with_delay(2.0));
+    let wire = p.add_op(Op::new("wire", 0));
+    p.add_edge(ld, sel, 0, 0);
+    p.add_edge(sel, add, 0, 0);
+    p.add_edge(ld, wire, 0, 0);
+    p.clock_period_ns = Some(5.0);
+    p
+}
+
+#[test]
+fn late_results_push_long_chains_to_the_next_cycle() {
+    let p = late_result();
+    let s = run(&p);
+    // load at 0, data in cycle 1 at 4 ns: the select (4.8 ns) fits, the add (6.8) does not.
+    assert_eq!(s.start, vec![0, 1, 2, 1]);
+    let mut bad = s.clone();
+    bad.start = vec![0, 1, 1, 1];
+    match &verify(&p, &bad).unwrap_err()[0] {
+        Violation::Chaining { ops, delay_ns, .. } => {
+            assert_eq!(ops, &vec![OpIdx(0), OpIdx(1), OpIdx(2)]);
+            assert!((delay_ns - 6.8).abs() < 1e-9);
+        }
+        other => panic!("expected Chaining, got {other:?}"),
+    }
+    // Consumed a cycle later, the data comes from a register: no constraint.
+    let mut late = s.clone();
+    late.start = vec![0, 2, 2, 1];
+    late.length = 3;
+    verify(&p, &late).expect("a registered result chains from the start of the cycle");
+}
+
+#[test]
+fn late_results_count_in_recurrences() {
+    // The next iteration's load waits for this one's add: with the late data the add sits a
+    // cycle after the data's, so II 2 instead of 1.
+    let mut p = late_result();
+    p.add_edge(OpIdx(2), OpIdx(0), 0, 1);
+    let (ii, _) = rec_mii(&p);
+    assert_eq!(ii, 2);
+    p.ops[0].out_delay_ns = 0.0;
+    assert_eq!(rec_mii(&p).0, 1);
+}
