@@ -87,6 +87,7 @@ struct Report {
 struct KernelReport {
     name: String,
     verilog: String,
+    support_files: Vec<String>,
     loops: Vec<LoopReport>,
 }
 
@@ -347,7 +348,10 @@ fn run(a: Args) -> Result<(), String> {
             let fpga = if a.quick {
                 None
             } else {
-                let files = vec![out.join(&k.verilog), out.join("oclhls_fifo.v")];
+                let files: Vec<PathBuf> = std::iter::once(&k.verilog)
+                    .chain(&k.support_files)
+                    .map(|f| out.join(f))
+                    .collect();
                 Some(implement(
                     &tc,
                     &files,

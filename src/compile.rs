@@ -241,6 +241,8 @@ pub struct KernelReport {
     pub name: String,
     pub line: u32,
     pub verilog: String,
+    /// The support modules' files the kernel's module needs (written next to it).
+    pub support_files: Vec<String>,
     pub loops: Vec<LoopReport>,
     pub interface: Interface,
 }
@@ -401,6 +403,7 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                 name: k.ir.name.clone(),
                 line,
                 verilog: k.rtl.file_name.clone(),
+                support_files: k.rtl.support.clone(),
                 loops,
                 interface: k.rtl.interface.clone(),
             }
@@ -420,7 +423,12 @@ pub fn write_outputs(c: &Compiled, dir: &Path, report: &Report) -> Result<Vec<Pa
     std::fs::create_dir_all(dir)
         .with_context(|| format!("cannot create output directory {}", dir.display()))?;
     let mut files = Vec::new();
+    let needed: std::collections::BTreeSet<&String> =
+        c.kernels.iter().flat_map(|k| &k.rtl.support).collect();
     for (name, text) in rtl_templates::support_files() {
+        if !needed.contains(&name) {
+            continue;
+        }
         let p = dir.join(name);
         std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))?;
         files.push(p);

@@ -412,10 +412,7 @@ fn run_test(
         .find(|k| k.ir.name == t.kernel_name)
         .ok_or_else(|| format!("no kernel named `{}` (line {})", t.kernel_name, t.line))?;
     let iface = &k.rtl.interface;
-    let mut files: Vec<PathBuf> = rtl_templates::support_files()
-        .into_iter()
-        .map(|(n, _)| dir.join(n))
-        .collect();
+    let mut files: Vec<PathBuf> = k.rtl.support.iter().map(|n| dir.join(n)).collect();
     files.push(dir.join(&k.rtl.file_name));
     let ports = port_specs(&iface.ports);
     let src = sim::ModelSource {

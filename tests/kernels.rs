@@ -7,7 +7,7 @@
 mod common;
 
 use common::{oclhls, root, write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Files of the corpus; `corpus_is_complete` fails when a file is added without a test here.
 const CORPUS: &[&str] = &[
@@ -16,6 +16,7 @@ const CORPUS: &[&str] = &[
     "tests/kernels/clamp_select.cl",
     "tests/kernels/even_sum.cl",
     "tests/kernels/find_first.cl",
+    "tests/kernels/float_arith.cl",
     "tests/kernels/float_select.cl",
     "tests/kernels/fir4.cl",
     "tests/kernels/global_exchange.cl",
@@ -63,10 +64,10 @@ fn synth_check(dir: &Path) {
         serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     for k in report["kernels"].as_array().unwrap() {
         let module = k["interface"]["module"].as_str().unwrap();
-        let files = [
-            dir.join(k["verilog"].as_str().unwrap()),
-            dir.join("oclhls_fifo.v"),
-        ];
+        let files: Vec<PathBuf> = std::iter::once(&k["verilog"])
+            .chain(k["support_files"].as_array().unwrap())
+            .map(|f| dir.join(f.as_str().unwrap()))
+            .collect();
         let opts = board_support::flow::SynthOptions::new(dir.join(format!("synth-{module}")));
         let r = board_support::flow::synth(&tc, &files, module, &opts)
             .unwrap_or_else(|e| panic!("synth_ecp5 of {module}: {e}"));
@@ -92,7 +93,13 @@ fn lint(dir: &Path) {
             .current_dir(dir)
             .args(["--lint-only", "-Wall", "--top-module", module])
             .arg(k["verilog"].as_str().unwrap())
-            .arg("oclhls_fifo.v")
+            .args(
+                k["support_files"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|f| f.as_str().unwrap()),
+            )
             .output()
             .expect("verilator runs");
         assert!(
@@ -389,6 +396,12 @@ fn global_exchange() {
 }
 
 // ---- floats, vectors and structs as bit vectors
+
+#[test]
+fn float_arith() {
+    // Float units: add/sub/mul, compares, conversions, fmin/fmax/fabs, a carried float sum.
+    sim("tests/kernels/float_arith.cl", &[]);
+}
 
 #[test]
 fn float_select() {

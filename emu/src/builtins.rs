@@ -198,7 +198,7 @@ impl Item<'_> {
             Builtin::Min | Builtin::Max | Builtin::Clamp => {
                 let min = |x: u64, y: u64| -> u64 {
                     if ak.is_float() {
-                        fr(fl(x).min(fl(y)))
+                        fr(value::fmin(fl(x), fl(y)))
                     } else if int_value(ak, y) < int_value(ak, x) {
                         y
                     } else {
@@ -207,7 +207,7 @@ impl Item<'_> {
                 };
                 let max = |x: u64, y: u64| -> u64 {
                     if ak.is_float() {
-                        fr(fl(x).max(fl(y)))
+                        fr(value::fmax(fl(x), fl(y)))
                     } else if int_value(ak, x) < int_value(ak, y) {
                         y
                     } else {
@@ -291,6 +291,11 @@ impl Item<'_> {
             }
         };
         use MathFn as M;
+        if f == M::Fabs && ak.is_float() {
+            // IEEE `abs`: the sign bit cleared, nothing else (as the hardware's wiring).
+            let sign = 1u64 << (ak.bits() - 1);
+            return Ok(per_lane(&|i| lane(&vals[0], i) & !sign));
+        }
         let v = match f.class() {
             MathClass::F1 | MathClass::F2 | MathClass::F3 | MathClass::FInt => {
                 let g: fn(f64, f64, f64) -> f64 = match f {
@@ -323,8 +328,8 @@ impl Item<'_> {
                     },
                     M::Floor => |x, _, _| x.floor(),
                     M::Fma => |x, y, z| x.mul_add(y, z),
-                    M::Fmax => |x, y, _| x.max(y),
-                    M::Fmin => |x, y, _| x.min(y),
+                    M::Fmax => |x, y, _| value::fmax(x, y),
+                    M::Fmin => |x, y, _| value::fmin(x, y),
                     M::Fmod => |x, y, _| x % y,
                     M::Hypot => |x, y, _| x.hypot(y),
                     M::Log => |x, _, _| x.ln(),

@@ -157,7 +157,8 @@ pub fn f64_to_f16(x: f64) -> u16 {
 /// The value of float bits of kind `k` as `f64` (exact).
 pub fn to_f64(k: ScalarKind, bits: u64) -> f64 {
     match k {
-        ScalarKind::Float => f32::from_bits(bits as u32) as f64,
+        // The device flushes single-precision denormals to zero (`fpsem`).
+        ScalarKind::Float => f32::from_bits(fpsem::flush(bits as u32)) as f64,
         ScalarKind::Double => f64::from_bits(bits),
         ScalarKind::Half => f16_to_f64(bits as u16),
         _ => unreachable!("to_f64 on integer kind {k}"),
@@ -167,10 +168,38 @@ pub fn to_f64(k: ScalarKind, bits: u64) -> f64 {
 /// Rounds `x` to the nearest value of float kind `k` (ties to even) and returns its bits.
 pub fn from_f64(k: ScalarKind, x: f64) -> u64 {
     match k {
-        ScalarKind::Float => (x as f32).to_bits() as u64,
+        ScalarKind::Float => f32_bits(x as f32),
         ScalarKind::Double => x.to_bits(),
         ScalarKind::Half => f64_to_f16(x) as u64,
         _ => unreachable!("from_f64 on integer kind {k}"),
+    }
+}
+
+/// The bits of a single-precision result as the device delivers it (`fpsem`): a denormal
+/// flushed to a zero of its sign, any NaN the canonical one.
+pub fn f32_bits(x: f32) -> u64 {
+    if x.is_nan() {
+        u64::from(fpsem::CANONICAL_NAN)
+    } else {
+        u64::from(fpsem::flush(x.to_bits()))
+    }
+}
+
+/// OpenCL `fmin`: `y` if `y < x`, otherwise `x`; with one NaN argument the other one.
+pub fn fmin(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y < x {
+        y
+    } else {
+        x
+    }
+}
+
+/// OpenCL `fmax`: `y` if `x < y`, otherwise `x`; with one NaN argument the other one.
+pub fn fmax(x: f64, y: f64) -> f64 {
+    if x.is_nan() || x < y {
+        y
+    } else {
+        x
     }
 }
 
@@ -404,7 +433,7 @@ pub fn float_binop(op: BinOp, k: ScalarKind, a: u64, b: u64) -> u64 {
         }};
     }
     if k == ScalarKind::Float {
-        return arith!(x as f32, y as f32, 0f32, 1f32).to_bits() as u64;
+        return f32_bits(arith!(x as f32, y as f32, 0f32, 1f32));
     }
     let r = arith!(x, y, 0f64, 1f64);
     from_f64(k, r)

@@ -503,7 +503,7 @@ impl<'a> Interp<'a> {
             return Ok(());
         }
         let op = self.k.op(o);
-        let bits = op.ty.bits();
+        let (bits, op_ty) = (op.ty.bits(), op.ty);
         let a = self.k.operands(o);
         let x = |i: usize| self.vals[a[i].index()];
         let xb = |i: usize| self.k.op(a[i]).ty.bits();
@@ -565,14 +565,16 @@ impl<'a> Interp<'a> {
                     BinOp::MaxS => sp.max(sq) as u64,
                     BinOp::MinU => p.min(q),
                     BinOp::MaxU => p.max(q),
-                    other => return Err(InterpError::Unsupported(format!("{other:?}"))),
+                    other => crate::float::binary(*other, op_ty, p, q)
+                        .ok_or_else(|| InterpError::Unsupported(format!("{other:?}")))?,
                 }
             }
             OpKind::Unary(u) => match u {
                 UnOp::Not => !x(0),
                 UnOp::Neg => x(0).wrapping_neg(),
                 UnOp::AbsS => sext(x(0), bits).unsigned_abs(),
-                other => return Err(InterpError::Unsupported(format!("{other:?}"))),
+                other => crate::float::unary(*other, op_ty, x(0))
+                    .ok_or_else(|| InterpError::Unsupported(format!("{other:?}")))?,
             },
             OpKind::Cmp(c) => {
                 let w = xb(0);
@@ -589,13 +591,15 @@ impl<'a> Interp<'a> {
                     CmpOp::LeU => p <= q,
                     CmpOp::GtU => p > q,
                     CmpOp::GeU => p >= q,
-                    other => return Err(InterpError::Unsupported(format!("{other:?}"))),
+                    other => crate::float::compare(*other, p, q)
+                        .ok_or_else(|| InterpError::Unsupported(format!("{other:?}")))?,
                 })
             }
             OpKind::Convert(c) => match c {
                 ConvOp::Trunc | ConvOp::ZExt => mask(x(0), xb(0)),
                 ConvOp::SExt => sext(x(0), xb(0)) as u64,
-                other => return Err(InterpError::Unsupported(format!("{other:?}"))),
+                other => crate::float::convert(*other, self.k.op(a[0]).ty, op_ty, x(0))
+                    .ok_or_else(|| InterpError::Unsupported(format!("{other:?}")))?,
             },
             OpKind::Loop(l) => {
                 let l = *l;

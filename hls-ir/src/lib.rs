@@ -16,6 +16,7 @@
 //! IR: rescheduling at another II must not change the IR.
 
 pub mod analysis;
+pub mod float;
 pub mod ids;
 pub mod interp;
 pub mod kernel;

@@ -13,6 +13,7 @@
 #[path = "kernel_pipes.rs"]
 mod pipes;
 
+use crate::fp::FpUnit;
 use crate::namer::{legal, value_name};
 use crate::writer::{literal, range, VWriter};
 use askama::Template;
@@ -93,6 +94,8 @@ pub struct EmittedKernel {
     pub loop_stages: Vec<u32>,
     /// Per loop region: why it runs one iteration at a time, when it does.
     pub serial: Vec<Option<String>>,
+    /// The support files (`support_files`) the module needs, its own file not included.
+    pub support: Vec<String>,
 }
 
 #[derive(Template)]
@@ -120,7 +123,8 @@ struct FifoTemplate<'a> {
     version: &'a str,
 }
 
-/// Support modules every build directory needs, as `(file name, text)`.
+/// The support modules a kernel may instantiate, as `(file name, text)`: the FIFO every
+/// kernel uses and the float units (`EmittedKernel::support` names the ones a kernel needs).
 pub fn support_files() -> Vec<(String, String)> {
     let fifo = FifoTemplate {
         version: env!("CARGO_PKG_VERSION"),
@@ -128,7 +132,9 @@ pub fn support_files() -> Vec<(String, String)> {
     .render()
     .expect("the FIFO template renders");
     // askama drops the template's final newline; POSIX (and Verilator's EOFNEWLINE) want it.
-    vec![("oclhls_fifo.v".to_string(), fifo + "\n")]
+    let mut files = vec![("oclhls_fifo.v".to_string(), fifo + "\n")];
+    files.extend(crate::fp::fp_files());
+    files
 }
 
 struct Mem {
@@ -173,6 +179,8 @@ struct Emitter<'a> {
     /// Registers latched at launch for used scalar arguments: (port, reg, bits).
     arg_regs: Vec<(String, String, u32)>,
     unused_bits: Vec<String>,
+    /// Float units instantiated (their modules' files go with the kernel).
+    fp_units: std::collections::BTreeSet<crate::fp::FpUnit>,
     /// Requests of pipe ops for their FIFO ports, per pipe.
     pipe_reqs: BTreeMap<hls_ir::PipeId, Vec<pipes::PipeReq>>,
     /// Per store to a global port without arbitration: its `_pend` wire (see `emit_pending`).
@@ -314,6 +322,7 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
         uses_work_dim: false,
         arg_regs: Vec::new(),
         unused_bits: Vec::new(),
+        fp_units: Default::default(),
         pipe_reqs: BTreeMap::new(),
         onchip_port: BTreeMap::new(),
         store_pend: BTreeMap::new(),
@@ -1262,6 +1271,12 @@ impl<'a> Emitter<'a> {
         w.indented(0);
         w.line("endmodule");
         w.line("`default_nettype wire");
+        let mut support = vec!["oclhls_fifo.v".to_string()];
+        for (file, _) in self.fp_units.iter().flat_map(|u| u.files()) {
+            if !support.contains(&file) {
+                support.push(file);
+            }
+        }
         EmittedKernel {
             file_name: format!("{module}.v"),
             interface: Interface {
@@ -1275,6 +1290,7 @@ impl<'a> Emitter<'a> {
             stages,
             loop_stages,
             serial: self.regions.iter().map(|r| r.serial.clone()).collect(),
+            support,
         }
     }
 
@@ -2024,6 +2040,52 @@ impl<'a> Emitter<'a> {
         w.wire(name, bits, &format!("{name}_m{lat}"));
     }
 
+    /// An instance of float unit `unit` (`params`: its parameter list with a trailing space, or
+    /// empty) whose registered output `y` of `out_bits` bits is the value `name`. Its
+    /// registers move with this pipeline (`ce` = not stalled), like a multiplier's stages.
+    fn emit_fp_unit(
+        &mut self,
+        w: &mut VWriter,
+        name: &str,
+        unit: FpUnit,
+        params: &str,
+        ins: &[(&str, String)],
+        out_bits: u32,
+    ) {
+        self.fp_units.insert(unit);
+        let q = format!("{name}_y");
+        w.line(format!("wire {}{q};", range(out_bits)));
+        let conns: Vec<String> = ins.iter().map(|(p, v)| format!(".{p}({v})")).collect();
+        w.line(format!(
+            "{} {params}{name}_u (.clk(clk), .ce(!{}), {}, .y({q}));",
+            unit.module(),
+            self.stall(),
+            conns.join(", ")
+        ));
+        w.wire(name, out_bits, &q);
+    }
+
+    /// A float compare for `fmin` (`min`: is `y < x`) or `fmax` (is `x < y`); returns the
+    /// wire that says so.
+    fn emit_fp_cmp(&mut self, w: &mut VWriter, name: &str, x: &str, y: &str, min: bool) -> String {
+        let (a, b) = if min { (y, x) } else { (x, y) };
+        let (lt, eq, un) = (
+            format!("{name}_lt"),
+            format!("{name}_eq"),
+            format!("{name}_un"),
+        );
+        for n in [&lt, &eq, &un] {
+            w.line(format!("wire {n};"));
+        }
+        self.fp_units.insert(FpUnit::Cmp);
+        w.line(format!(
+            "oclhls_fp_cmp {name}_cmp (.a({a}), .b({b}), .lt({lt}), .eq({eq}), .unordered({un}));"
+        ));
+        self.unused_bits.push(eq);
+        self.unused_bits.push(un);
+        lt
+    }
+
     /// The low 64 bits of a 64x64 product from 16-bit digits, so that no stage holds more than
     /// one level of wide additions (measured in docs/benchmarks.md, "ECP5 operator library:
     /// measurements", row `mul_64_split`): stage 1 registers the ten digit products
@@ -2160,6 +2222,32 @@ impl<'a> Emitter<'a> {
                         self.emit_mul(w, &name, bits, &x, &y, self.load_latency(o).max(1));
                         return;
                     }
+                    BinOp::FAdd | BinOp::FSub | BinOp::FMul => {
+                        let (unit, y) = match b {
+                            BinOp::FAdd => (FpUnit::Add, y),
+                            // a - b = a + (-b): the sign of b flipped.
+                            BinOp::FSub => (FpUnit::Add, format!("{{~{y}[31], {y}[30:0]}}")),
+                            _ => (FpUnit::Mul, y),
+                        };
+                        self.emit_fp_unit(w, &name, unit, "", &[("a", x), ("b", y)], 32);
+                        return;
+                    }
+                    BinOp::FMin | BinOp::FMax => {
+                        // OpenCL fmin: b if b < a, else a; fmax: b if a < b, else a; a NaN
+                        // operand gives the other one, two NaNs the canonical NaN; the result is
+                        // the flushed operand (fpsem::min/max).
+                        let lt = self.emit_fp_cmp(w, &name, &x, &y, *b == BinOp::FMin);
+                        let nan = |v: &str| format!("(&{v}[30:23] && |{v}[22:0])");
+                        let flush = |v: &str| format!("(|{v}[30:23] ? {v} : {{{v}[31], 31'd0}})");
+                        let (an, bn) = (format!("{name}_an"), format!("{name}_bn"));
+                        w.wire(&an, 1, &nan(&x));
+                        w.wire(&bn, 1, &nan(&y));
+                        format!(
+                            "({an} && {bn}) ? 32'h7fc00000 : ({an} || (!{bn} && {lt})) ? {} : {}",
+                            flush(&y),
+                            flush(&x)
+                        )
+                    }
                     other => unreachable!("the operator library rejects {other:?} before emission"),
                 }
             }
@@ -2169,7 +2257,50 @@ impl<'a> Emitter<'a> {
                     UnOp::Not => format!("~{x}"),
                     UnOp::Neg => format!("-{x}"),
                     UnOp::AbsS => format!("{x}[{}] ? -{x} : {x}", bits - 1),
+                    // IEEE negate and abs: the sign bit only.
+                    UnOp::FNeg => format!("{{~{x}[31], {x}[30:0]}}"),
+                    UnOp::FAbs => {
+                        self.unused_bits.push(format!("{x}[31]"));
+                        format!("{{1'b0, {x}[30:0]}}")
+                    }
                     other => unreachable!("the operator library rejects {other:?} before emission"),
+                }
+            }
+            OpKind::Cmp(cmp) if is_float_cmp(*cmp) => {
+                let (x, y) = (a(0), a(1));
+                let (lt, eq, un) = (
+                    format!("{name}_lt"),
+                    format!("{name}_eq"),
+                    format!("{name}_un"),
+                );
+                for n in [&lt, &eq, &un] {
+                    w.line(format!("wire {n};"));
+                }
+                self.fp_units.insert(FpUnit::Cmp);
+                w.line(format!(
+                    "oclhls_fp_cmp {name}_cmp (.a({x}), .b({y}), .lt({lt}), .eq({eq}), .unordered({un}));"
+                ));
+                let used = |this: &mut Self, n: &String| this.unused_bits.push(n.clone());
+                match cmp {
+                    CmpOp::FEq | CmpOp::FNe => {
+                        used(self, &lt);
+                        used(self, &un);
+                    }
+                    CmpOp::FLt => {
+                        used(self, &eq);
+                        used(self, &un);
+                    }
+                    CmpOp::FLe => used(self, &un),
+                    CmpOp::FGe => used(self, &eq),
+                    _ => {}
+                }
+                match cmp {
+                    CmpOp::FEq => eq,
+                    CmpOp::FNe => format!("!{eq}"),
+                    CmpOp::FLt => lt,
+                    CmpOp::FLe => format!("{lt} || {eq}"),
+                    CmpOp::FGt => format!("!({lt} || {eq} || {un})"),
+                    _ => format!("!({lt} || {un})"),
                 }
             }
             OpKind::Cmp(cmp) => {
@@ -2244,6 +2375,27 @@ impl<'a> Emitter<'a> {
                         format!("{{{{{}{{{msb}}}}}, {x}}}", bits - from)
                     }
                     ConvOp::Bitcast => x,
+                    ConvOp::SIToF | ConvOp::UIToF => {
+                        // The unit takes 8, 16, 32 or 64 bits: extend the integer to that.
+                        let signed = *cv == ConvOp::SIToF && from > 1;
+                        let width = fp_int_width(from);
+                        let a = if width == from {
+                            x
+                        } else if signed {
+                            format!("{{{{{}{{{x}[{}]}}}}, {x}}}", width - from, from - 1)
+                        } else {
+                            format!("{{{}'d0, {x}}}", width - from)
+                        };
+                        let params = format!("#(.WIDTH({width}), .SIGNED({})) ", signed as u8);
+                        self.emit_fp_unit(w, &name, FpUnit::FromInt, &params, &[("a", a)], 32);
+                        return;
+                    }
+                    ConvOp::FToSI { .. } | ConvOp::FToUI { .. } => {
+                        let signed = matches!(cv, ConvOp::FToSI { .. });
+                        let params = format!("#(.WIDTH({bits}), .SIGNED({})) ", signed as u8);
+                        self.emit_fp_unit(w, &name, FpUnit::ToInt, &params, &[("a", x)], bits);
+                        return;
+                    }
                     other => unreachable!("the operator library rejects {other:?} before emission"),
                 }
             }
@@ -2395,4 +2547,20 @@ impl<'a> Emitter<'a> {
         };
         w.wire(&name, bits, &expr);
     }
+}
+
+/// Whether `c` compares floats.
+fn is_float_cmp(c: CmpOp) -> bool {
+    matches!(
+        c,
+        CmpOp::FEq | CmpOp::FNe | CmpOp::FLt | CmpOp::FLe | CmpOp::FGt | CmpOp::FGe
+    )
+}
+
+/// The integer width (8, 16, 32 or 64) a float conversion unit takes for a `bits`-bit integer.
+fn fp_int_width(bits: u32) -> u32 {
+    [8, 16, 32, 64]
+        .into_iter()
+        .find(|&w| bits <= w)
+        .unwrap_or(64)
 }

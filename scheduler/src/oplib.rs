@@ -82,6 +82,16 @@ pub const LOAD_FIFO_READ_NS: f64 = 2.36;
 /// read (`load_fifo_32`) plus a 2-input select level for the DPR16X4 banks (not measured
 /// separately).
 pub const LUTRAM_READ_NS: f64 = LOAD_FIFO_READ_NS + 0.89;
+/// Pipeline stages of the single-precision float units (`rtl-templates`, `oclhls_fp_*`): from
+/// the operands to the registered result.
+pub const FP_ADD_LATENCY: u32 = 7;
+pub const FP_MUL_LATENCY: u32 = 6;
+pub const FP_FROM_INT_LATENCY: u32 = 5;
+pub const FP_TO_INT_LATENCY: u32 = 4;
+/// Logic of a float unit's first stage, before its first register.
+pub const FP_INPUT_NS: f64 = 3.0;
+/// The combinational float compare (`oclhls_fp_cmp`).
+pub const FP_CMP_NS: f64 = 4.5;
 /// Register-to-register path without logic (`reg_32`): clock-to-out, routing, setup.
 pub const REG_TO_REG_NS: f64 = 1.05;
 /// Routing margin added to the register overhead for chaining. Not measured: the operators
@@ -128,6 +138,84 @@ impl OpLibrary {
         }
     }
 
+    /// Timing of a single-precision float operation (`None`: not a float operation). The
+    /// units are `rtl-templates`' `oclhls_fp_*` modules; their latencies are the constants
+    /// below (the RTL tests check the modules against them).
+    fn float_timing(&self, k: &Kernel, op: OpId) -> Result<Option<OpTiming>, String> {
+        let o = k.op(op);
+        let unit = |latency: u32, delay_ns: f64| Ok(Some(OpTiming::new(latency, delay_ns)));
+        let single = |t: Ty| {
+            if t == Ty::Float(32) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "`{t}` arithmetic is not built in hardware (only `f32`)"
+                ))
+            }
+        };
+        match &o.kind {
+            OpKind::Binary(b) => match b {
+                BinOp::FAdd | BinOp::FSub => {
+                    single(o.ty)?;
+                    unit(FP_ADD_LATENCY, FP_INPUT_NS)
+                }
+                BinOp::FMul => {
+                    single(o.ty)?;
+                    unit(FP_MUL_LATENCY, FP_INPUT_NS)
+                }
+                // Compare, then a NaN/flush select.
+                BinOp::FMin | BinOp::FMax => {
+                    single(o.ty)?;
+                    unit(0, FP_CMP_NS + 2.0 * measured(&SELECT_NS, 32))
+                }
+                BinOp::FDiv => Err("floating-point division is not yet built in hardware".into()),
+                _ => Ok(None),
+            },
+            OpKind::Unary(u) => match u {
+                // The sign bit: wiring.
+                UnOp::FNeg | UnOp::FAbs => unit(0, 0.0),
+                UnOp::FSqrt => {
+                    Err("the floating-point square root is not yet built in hardware".into())
+                }
+                _ => Ok(None),
+            },
+            OpKind::Cmp(c)
+                if matches!(
+                    c,
+                    CmpOp::FEq | CmpOp::FNe | CmpOp::FLt | CmpOp::FLe | CmpOp::FGt | CmpOp::FGe
+                ) =>
+            {
+                single(k.op(k.operands(op)[0]).ty)?;
+                unit(0, FP_CMP_NS + measured(&LOGIC_NS, 8))
+            }
+            OpKind::Convert(c) => {
+                let from = k.op(k.operands(op)[0]).ty;
+                match c {
+                    ConvOp::SIToF | ConvOp::UIToF => {
+                        single(o.ty)?;
+                        // The first stage takes the magnitude (a negation).
+                        unit(FP_FROM_INT_LATENCY, measured(&ADD_SUB_NS, from.bits()))
+                    }
+                    ConvOp::FToSI { .. } | ConvOp::FToUI { .. } => {
+                        single(from)?;
+                        if ![8, 16, 32, 64].contains(&o.ty.bits()) {
+                            return Err(format!(
+                                "a conversion from `f32` to `{}` is not built in hardware",
+                                o.ty
+                            ));
+                        }
+                        unit(FP_TO_INT_LATENCY, FP_INPUT_NS)
+                    }
+                    ConvOp::FExt | ConvOp::FTrunc => {
+                        Err("conversions between float precisions are not built in hardware".into())
+                    }
+                    _ => Ok(None),
+                }
+            }
+            _ => Ok(None),
+        }
+    }
+
     /// The period available to a chain of combinational operations.
     pub fn chain_budget_ns(&self) -> f64 {
         (1000.0 / self.clock_mhz - self.register_overhead_ns).max(0.5)
@@ -138,20 +226,8 @@ impl OpLibrary {
         let o = k.op(op);
         let bits = o.ty.bits();
         let comb = |delay_ns: f64| Ok(OpTiming::new(0, delay_ns));
-        let float_op = match &o.kind {
-            OpKind::Binary(b) => matches!(
-                b,
-                BinOp::FAdd | BinOp::FSub | BinOp::FMul | BinOp::FDiv | BinOp::FMin | BinOp::FMax
-            ),
-            OpKind::Unary(u) => matches!(u, UnOp::FNeg | UnOp::FAbs | UnOp::FSqrt),
-            OpKind::Cmp(c) => matches!(
-                c,
-                CmpOp::FEq | CmpOp::FNe | CmpOp::FLt | CmpOp::FLe | CmpOp::FGt | CmpOp::FGe
-            ),
-            _ => false,
-        };
-        if float_op {
-            return Err("floating-point arithmetic is not yet built in hardware".into());
+        if let Some(t) = self.float_timing(k, op)? {
+            return Ok(t);
         }
         match &o.kind {
             OpKind::Const(_) | OpKind::Arg(_) | OpKind::WorkItem(..) => comb(0.0),

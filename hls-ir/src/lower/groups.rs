@@ -227,8 +227,14 @@ impl<'a> Lower<'a> {
         let zero = self.konst(0, Ty::I32, span);
         let one = self.konst(1, Ty::I32, span);
         // The walk over the group: local ids x fastest, and the position `lin`.
+        // With `reqd_work_group_size`, the sizes are constants and a dimension of size 1 has
+        // local id 0 throughout.
+        let reqd = self.k.reqd_work_group_size;
         let mut lid = [zero; 3];
         for (d, l) in lid.iter_mut().enumerate() {
+            if reqd.is_some_and(|r| r[d] == 1) {
+                continue;
+            }
             let c = self.op(OpKind::Carried, Ty::I32, span, &[zero]);
             self.k.op_mut(c).name = Some(format!("lid{d}"));
             *l = c;
@@ -357,6 +363,9 @@ impl<'a> Lower<'a> {
         // Next work-item of the walk; the last one ends the phase.
         let size: Vec<OpId> = (0..3)
             .map(|d| {
+                if let Some(r) = reqd {
+                    return self.konst(u64::from(r[d]), Ty::I32, span);
+                }
                 let w = self.op(
                     OpKind::WorkItem(WorkItemFn::LocalSize, d as u8),
                     Ty::I32,
@@ -369,8 +378,14 @@ impl<'a> Lower<'a> {
             .collect();
         let mut carry = t;
         for d in 0..3 {
+            if reqd.is_some_and(|r| r[d] == 1) {
+                continue;
+            }
             let inc = self.bin(BinOp::Add, lid[d], one, span);
-            let wrap = self.cmp(CmpOp::Eq, inc, size[d], span);
+            // `lid + 1 == size` as `lid == size - 1` (equal modulo 2^32): the compare reads
+            // the register, in parallel with the increment, and `size - 1` is invariant.
+            let last = self.bin(BinOp::Sub, size[d], one, span);
+            let wrap = self.cmp(CmpOp::Eq, lid[d], last, span);
             let stepped = self.select(wrap, zero, inc, span);
             let next = self.select(carry, stepped, lid[d], span);
             self.k.add_dep(

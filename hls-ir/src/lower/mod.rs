@@ -30,7 +30,7 @@ use crate::types::Ty;
 use aggregate::is_agg_array;
 use frontend::ast::{
     self, AddrSpace, Builtin, CastKind, Expr, ExprKind, FuncId, Init, MathClass, MathFn, Program,
-    ScalarKind, Stmt, StmtKind, Type, VarId,
+    Rounding, ScalarKind, Stmt, StmtKind, Type, VarId,
 };
 use frontend::diag::Diagnostic;
 use frontend::span::Span;
@@ -1187,11 +1187,11 @@ impl<'a> Lower<'a> {
                 return src;
             }
         }
-        if ty.is_float() {
-            self.unsupported(span, "floating-point arithmetic");
-            return self.konst(0, Ty::BOOL, span);
-        }
         let z = self.konst(0, ty, span);
+        if ty.is_float() {
+            // `x != 0.0`: true for NaN.
+            return self.fcmp(CmpOp::FNe, v, z, span);
+        }
         self.cmp(CmpOp::Ne, v, z, span)
     }
 
@@ -1261,9 +1261,32 @@ impl<'a> Lower<'a> {
                 Val::Undef
             }
             ExprKind::Unary { op, expr } if expr.ty.is_float() && *op != ast::UnOp::Plus => {
-                self.rvalue(expr);
-                self.float_arith(span);
-                Val::Undef
+                let lanes = self.lanes_of_expr(expr);
+                let rt = e.ty.elem_kind().map_or(Ty::I32, scalar_ty);
+                let out: Vec<OpId> = lanes
+                    .into_iter()
+                    .map(|v| match op {
+                        ast::UnOp::Neg => self.funary(UnOp::FNeg, v, span),
+                        ast::UnOp::Not => {
+                            let z = self.konst(0, self.k.op(v).ty, span);
+                            let c = self.fcmp(CmpOp::FEq, v, z, span);
+                            if expr.ty.is_vector() {
+                                self.lane_mask(c, rt, span)
+                            } else {
+                                self.resize(c, rt, false, span)
+                            }
+                        }
+                        _ => {
+                            self.unsupported(span, "this operator on a floating-point value");
+                            self.konst(0, rt, span)
+                        }
+                    })
+                    .collect();
+                if expr.ty.is_vector() {
+                    self.vector(out)
+                } else {
+                    Val::Scalar(out[0])
+                }
             }
             ExprKind::Unary { op, expr } if expr.ty.is_vector() => {
                 let lanes = self.lanes_of_expr(expr);
@@ -1420,12 +1443,7 @@ impl<'a> Lower<'a> {
 
     fn binary(&mut self, op: ast::BinOp, lhs: &Expr, rhs: &Expr, ty: &Type, span: Span) -> Val {
         use ast::BinOp as A;
-        if lhs.ty.is_float() {
-            self.rvalue(lhs);
-            self.rvalue(rhs);
-            self.float_arith(span);
-            return Val::Undef;
-        }
+        let float = lhs.ty.is_float();
         if lhs.ty.is_vector() {
             // Lane by lane; comparisons and logical operators give -1/0 lanes.
             let a = self.lanes_of_expr(lhs);
@@ -1435,7 +1453,7 @@ impl<'a> Lower<'a> {
             let mut out = Vec::new();
             for (x, y) in a.into_iter().zip(b) {
                 out.push(if op.is_comparison() {
-                    let c = self.cmp(cmp_op(op, signed), x, y, span);
+                    let c = self.compare(op, float, signed, x, y, span);
                     self.lane_mask(c, rt, span)
                 } else if op.is_logical() {
                     let (px, py) = (self.as_predicate(x, span), self.as_predicate(y, span));
@@ -1512,7 +1530,7 @@ impl<'a> Lower<'a> {
                 let b = self.scalar(rhs);
                 let signed = Self::signed(&lhs.ty);
                 if op.is_comparison() {
-                    let c = self.cmp(cmp_op(op, signed), a, b, span);
+                    let c = self.compare(op, float, signed, a, b, span);
                     let t = self.ty_of(ty);
                     return Val::Scalar(self.resize(c, t, false, span));
                 }
@@ -1524,6 +1542,19 @@ impl<'a> Lower<'a> {
     fn arith(&mut self, op: ast::BinOp, a: OpId, b: OpId, signed: bool, span: Span) -> OpId {
         use ast::BinOp as A;
         let ty = self.k.op(a).ty;
+        if ty.is_float() {
+            let f = match op {
+                A::Add => BinOp::FAdd,
+                A::Sub => BinOp::FSub,
+                A::Mul => BinOp::FMul,
+                A::Div => BinOp::FDiv,
+                _ => {
+                    self.unsupported(span, "this operator on floating-point values");
+                    return self.konst(0, ty, span);
+                }
+            };
+            return self.fbin(f, a, b, span);
+        }
         // bool arithmetic never reaches here: operands are promoted to int.
         let b = if matches!(op, A::Shl | A::Shr) {
             self.resize(b, ty, false, span)
@@ -1606,11 +1637,6 @@ impl<'a> Lower<'a> {
                 mem,
             };
         }
-        if op_ty.is_float() || lhs.ty.is_float() {
-            self.rvalue(rhs);
-            self.float_arith(span);
-            return Val::Undef;
-        }
         if b.is_comparison() || b.is_logical() {
             self.unsupported(span, "this compound assignment");
             return cur;
@@ -1619,9 +1645,10 @@ impl<'a> Lower<'a> {
         // for vectors).
         let cs = self.lanes(cur, &lhs.ty, span);
         let rs = self.lanes_of_expr(rhs);
-        let opt = op_ty.elem_kind().map_or(Ty::I32, scalar_ty);
-        let lt = lhs.ty.elem_kind().map_or(Ty::I32, scalar_ty);
-        let (ls, os) = (Self::signed_elem(&lhs.ty), Self::signed_elem(op_ty));
+        let (Some(lk), Some(ok)) = (lhs.ty.elem_kind(), op_ty.elem_kind()) else {
+            self.unsupported(span, "this compound assignment");
+            return cur;
+        };
         let mut out = Vec::new();
         for (i, c) in cs.into_iter().enumerate() {
             let r = rs
@@ -1629,9 +1656,14 @@ impl<'a> Lower<'a> {
                 .or(rs.first())
                 .copied()
                 .expect("a right-hand side");
-            let c = self.resize(c, opt, ls, span);
-            let v = self.arith(b, c, r, os, span);
-            out.push(self.resize(v, lt, os, span));
+            let Some(c) = self.convert(c, lk, ok, span) else {
+                return cur;
+            };
+            let v = self.arith(b, c, r, ok.is_signed(), span);
+            let Some(v) = self.convert(v, ok, lk, span) else {
+                return cur;
+            };
+            out.push(v);
         }
         if lhs.ty.is_vector() {
             self.vector(out)
@@ -1989,16 +2021,25 @@ impl<'a> Lower<'a> {
         if from == to {
             return Some(v);
         }
-        if from.is_float() && to == ScalarKind::Bool {
-            self.float_arith(span);
-            return None;
-        }
         if from.is_float() || to.is_float() {
-            self.unsupported(
-                span,
-                format!("a floating-point conversion (`{from}` to `{to}`)"),
-            );
-            return None;
+            let single = |k: ScalarKind| !k.is_float() || k == ScalarKind::Float;
+            if !single(from) || !single(to) {
+                self.unsupported(
+                    span,
+                    format!("a conversion from `{from}` to `{to}` (only single-precision `float` is built in hardware)"),
+                );
+                return None;
+            }
+            if to == ScalarKind::Bool {
+                return Some(self.as_predicate(v, span));
+            }
+            let conv = match (from.is_float(), to.is_float()) {
+                (false, _) if from.is_signed() => ConvOp::SIToF,
+                (false, _) => ConvOp::UIToF,
+                (_, false) if to.is_signed() => ConvOp::FToSI { sat: false },
+                _ => ConvOp::FToUI { sat: false },
+            };
+            return Some(self.op(OpKind::Convert(conv), scalar_ty(to), span, &[v]));
         }
         if to == ScalarKind::Bool {
             return Some(self.as_predicate(v, span));
@@ -2006,9 +2047,69 @@ impl<'a> Lower<'a> {
         Some(self.resize(v, scalar_ty(to), from.is_signed(), span))
     }
 
-    /// Floating-point arithmetic and comparisons have no hardware yet.
-    fn float_arith(&mut self, span: Span) {
-        self.unsupported(span, "floating-point arithmetic");
+    /// Only single precision is built in hardware: `double` and `half` arithmetic is a
+    /// diagnostic (the result a dummy).
+    fn single_precision(&mut self, ty: Ty, span: Span) -> bool {
+        if ty == Ty::Float(32) {
+            return true;
+        }
+        let name = if ty.bits() == 64 { "double" } else { "half" };
+        self.unsupported(
+            span,
+            format!("`{name}` arithmetic (only single-precision `float` is built in hardware)"),
+        );
+        false
+    }
+
+    /// A floating-point binary operation (`FAdd` ... `FMax`).
+    fn fbin(&mut self, b: BinOp, a: OpId, c: OpId, span: Span) -> OpId {
+        let ty = self.k.op(a).ty;
+        if !self.single_precision(ty, span) {
+            return self.konst(0, ty, span);
+        }
+        self.op(OpKind::Binary(b), ty, span, &[a, c])
+    }
+
+    /// A floating-point unary operation (`FNeg`, `FAbs`, `FSqrt`).
+    fn funary(&mut self, u: UnOp, a: OpId, span: Span) -> OpId {
+        let ty = self.k.op(a).ty;
+        if !self.single_precision(ty, span) {
+            return self.konst(0, ty, span);
+        }
+        self.op(OpKind::Unary(u), ty, span, &[a])
+    }
+
+    /// A floating-point comparison (`FEq` ... `FGe`).
+    fn fcmp(&mut self, c: CmpOp, a: OpId, b: OpId, span: Span) -> OpId {
+        if !self.single_precision(self.k.op(a).ty, span) {
+            return self.konst(0, Ty::BOOL, span);
+        }
+        self.op(OpKind::Cmp(c), Ty::BOOL, span, &[a, b])
+    }
+
+    /// The comparison `op` of two scalars of a float or integer type.
+    fn compare(
+        &mut self,
+        op: ast::BinOp,
+        float: bool,
+        signed: bool,
+        a: OpId,
+        b: OpId,
+        span: Span,
+    ) -> OpId {
+        if !float {
+            return self.cmp(cmp_op(op, signed), a, b, span);
+        }
+        use ast::BinOp as A;
+        let c = match op {
+            A::Eq => CmpOp::FEq,
+            A::Ne => CmpOp::FNe,
+            A::Lt => CmpOp::FLt,
+            A::Le => CmpOp::FLe,
+            A::Gt => CmpOp::FGt,
+            _ => CmpOp::FGe,
+        };
+        self.fcmp(c, a, b, span)
     }
 
     fn bit_not(&mut self, v: OpId, span: Span) -> OpId {
@@ -2132,11 +2233,29 @@ impl<'a> Lower<'a> {
         let signed = Self::signed_elem(ty);
         let float_args = args.iter().any(|a| a.ty.is_float());
         match b {
-            Builtin::Min | Builtin::Max | Builtin::Clamp | Builtin::Abs if float_args => {
+            // `min`/`max`/`clamp` on floats: undefined for NaN arguments, so `fmin`/`fmax`.
+            Builtin::Min | Builtin::Max if float_args => {
+                let op = if b == Builtin::Min {
+                    BinOp::FMin
+                } else {
+                    BinOp::FMax
+                };
+                self.lane_map(args, ty, span, |l, x| l.fbin(op, x[0], x[1], span))
+            }
+            // `mad`: "a * b + c, precision implementation-defined": two roundings.
+            Builtin::Mad => self.lane_map(args, ty, span, |l, x| {
+                let p = l.fbin(BinOp::FMul, x[0], x[1], span);
+                l.fbin(BinOp::FAdd, p, x[2], span)
+            }),
+            Builtin::Clamp if float_args => self.lane_map(args, ty, span, |l, x| {
+                let lo = l.fbin(BinOp::FMax, x[0], x[1], span);
+                l.fbin(BinOp::FMin, lo, x[2], span)
+            }),
+            Builtin::Abs if float_args => {
                 for a in args {
                     self.rvalue(a);
                 }
-                self.float_arith(span);
+                self.unsupported(span, "`abs` of a floating-point value (use `fabs`)");
                 Val::Undef
             }
             Builtin::Min | Builtin::Max => {
@@ -2203,17 +2322,31 @@ impl<'a> Lower<'a> {
                 let bits = self.fit_width(bits, self.image_ty(ty), span);
                 self.unpack(bits, ty, false, span)
             }
-            Builtin::Convert { sat, .. } => {
+            Builtin::Convert { sat, rounding } => {
                 let (Some(from), Some(to)) = (args[0].ty.elem_kind(), ty.elem_kind()) else {
                     return self.dummy(ty, span);
                 };
                 if from.is_float() || to.is_float() {
-                    self.rvalue(&args[0]);
-                    self.unsupported(
-                        span,
-                        format!("a floating-point conversion (`{from}` to `{to}`)"),
-                    );
-                    return Val::Undef;
+                    // The hardware rounds int -> float to nearest even and float -> int toward
+                    // zero, saturating (so `_sat` changes nothing).
+                    let default = match rounding {
+                        Rounding::Default => true,
+                        Rounding::Rte => to.is_float(),
+                        Rounding::Rtz => !to.is_float(),
+                        _ => false,
+                    };
+                    if !default || (from.is_float() && to.is_float()) {
+                        self.rvalue(&args[0]);
+                        self.unsupported(
+                            span,
+                            format!("this floating-point conversion (`{from}` to `{to}` with this rounding mode)"),
+                        );
+                        return Val::Undef;
+                    }
+                    return self.lane_map(args, ty, span, |l, x| {
+                        l.convert(x[0], from, to, span)
+                            .unwrap_or_else(|| l.konst(0, scalar_ty(to), span))
+                    });
                 }
                 // Rounding modes do not change integer conversions.
                 self.lane_map(args, ty, span, |l, x| {
@@ -2300,6 +2433,22 @@ impl<'a> Lower<'a> {
                     let hi = l.bin(BinOp::And, b, c, span);
                     let r = l.bin(BinOp::Or, lo, hi, span);
                     l.fit(r, t, span)
+                })
+            }
+            // Exact operations of the float units (native_ variants may be exact too).
+            Builtin::Math(f) | Builtin::NativeMath(f)
+                if float_args
+                    && matches!(
+                        f,
+                        MathFn::Fabs | MathFn::Fmin | MathFn::Fmax | MathFn::Sqrt | MathFn::Divide
+                    ) =>
+            {
+                self.lane_map(args, ty, span, |l, x| match f {
+                    MathFn::Fabs => l.funary(UnOp::FAbs, x[0], span),
+                    MathFn::Sqrt => l.funary(UnOp::FSqrt, x[0], span),
+                    MathFn::Fmin => l.fbin(BinOp::FMin, x[0], x[1], span),
+                    MathFn::Fmax => l.fbin(BinOp::FMax, x[0], x[1], span),
+                    _ => l.fbin(BinOp::FDiv, x[0], x[1], span),
                 })
             }
             Builtin::Math(f) | Builtin::NativeMath(f) if float_args || ty.is_float() => {
