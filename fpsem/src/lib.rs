@@ -328,5 +328,7 @@ pub fn to_int(a: u32, width: u32, signed: bool) -> u64 {
     low_bits(v.clamp(min, max) as u128, width)
 }
 
+pub mod vectors;
+
 #[cfg(test)]
 mod tests;

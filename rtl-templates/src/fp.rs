@@ -1,7 +1,10 @@
 //! Single-precision float units: adder, multiplier, compare, int ↔ float conversions.
 //!
-//! One askama template per unit, `templates/oclhls_fp_<unit>.v`, one module per file named like
-//! the file (Verilator's `-Wall` wants that, see the crate invariants). Their semantics are
+//! One askama template per module, `templates/oclhls_fp_<unit>.v`, one module per file named like
+//! the file (Verilator's `-Wall` wants that, see the crate invariants); two helper modules,
+//! `oclhls_fp_lzc` (leading-zero count; adder, int → float) and `oclhls_fp_mul18` (a
+//! `MULT18X18D` with its registers; multiplier). [`FpUnit::files`] lists what one unit needs,
+//! [`fp_files`] everything. Their semantics are
 //! `fpsem`'s, bit for bit: denormal inputs are zeros, results are the IEEE round-to-nearest-even
 //! result with a denormal result flushed to a zero of the same sign, every NaN result is
 //! `0x7fc00000`. The units are fully pipelined (a new operation every cycle) with a fixed latency
@@ -73,26 +76,49 @@ impl FpUnit {
         }
     }
 
-    /// The unit's Verilog file, as `(file name, text)`.
-    pub fn file(self) -> (String, String) {
+    /// The Verilog files the unit needs, as `(file name, text)`: its own, then the helper
+    /// modules it instantiates.
+    pub fn files(self) -> Vec<(String, String)> {
         let version = env!("CARGO_PKG_VERSION");
         let latency = self.latency();
-        let text = match self {
+        let own = match self {
             FpUnit::Add => AddTemplate { version, latency }.render(),
             FpUnit::Mul => MulTemplate { version, latency }.render(),
             FpUnit::Cmp => CmpTemplate { version }.render(),
             FpUnit::FromInt => FromIntTemplate { version, latency }.render(),
             FpUnit::ToInt => ToIntTemplate { version, latency }.render(),
-        }
-        .expect("the float unit templates render");
-        // askama drops the template's final newline; POSIX (and Verilator's EOFNEWLINE) want it.
-        (format!("{}.v", self.module()), text + "\n")
+        };
+        let helper = match self {
+            FpUnit::Add | FpUnit::FromInt => Some((LZC, LzcTemplate { version }.render())),
+            FpUnit::Mul => Some((MUL18, Mul18Template { version }.render())),
+            FpUnit::Cmp | FpUnit::ToInt => None,
+        };
+        std::iter::once((self.module(), own))
+            .chain(helper)
+            // askama drops the template's final newline; POSIX (and Verilator's EOFNEWLINE)
+            // want it.
+            .map(|(module, text)| {
+                let text = text.expect("the float unit templates render");
+                (format!("{module}.v"), text + "\n")
+            })
+            .collect()
     }
 }
 
-/// The Verilog files of every float unit, as `(file name, text)`, in [`FpUnit::ALL`] order.
+/// Module name of the leading-zero counter used by the adder and int → float.
+pub const LZC: &str = "oclhls_fp_lzc";
+/// Module name of the registered DSP multiplier used by the multiplier.
+pub const MUL18: &str = "oclhls_fp_mul18";
+
+/// The Verilog files of every float unit and helper module, as `(file name, text)`, each once.
 pub fn fp_files() -> Vec<(String, String)> {
-    FpUnit::ALL.iter().map(|u| u.file()).collect()
+    let mut files: Vec<(String, String)> = Vec::new();
+    for file in FpUnit::ALL.iter().flat_map(|u| u.files()) {
+        if !files.iter().any(|(name, _)| *name == file.0) {
+            files.push(file);
+        }
+    }
+    files
 }
 
 #[derive(Template)]
@@ -107,6 +133,18 @@ struct AddTemplate<'a> {
 struct MulTemplate<'a> {
     version: &'a str,
     latency: u32,
+}
+
+#[derive(Template)]
+#[template(path = "oclhls_fp_mul18.v", escape = "none")]
+struct Mul18Template<'a> {
+    version: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "oclhls_fp_lzc.v", escape = "none")]
+struct LzcTemplate<'a> {
+    version: &'a str,
 }
 
 #[derive(Template)]

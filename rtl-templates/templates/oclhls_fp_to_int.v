@@ -3,6 +3,11 @@
 // oclhls {{ version }}.
 // Latency {{ latency }} cycles from a to y for every WIDTH (8, 16, 32, 64); every register advances
 // only when ce = 1. Semantics: fpsem::to_int.
+//
+// Stage 1 classifies a (NaN, |a| < 1, |a| >= 2^K: saturate) and computes the right shift that
+// leaves the integer part of the significand; stages 2 and 3 shift (by multiples of 8, then
+// by 0..7); stage 3 also substitutes 0 or the saturation magnitude and inverts a negative
+// value; stage 4 adds the 1 that completes the two's complement.
 `default_nettype none
 module oclhls_fp_to_int #(
     parameter integer WIDTH = 32,
@@ -13,6 +18,95 @@ module oclhls_fp_to_int #(
     input  wire [31:0]      a,
     output reg  [WIDTH-1:0] y
 );
-    // The datapath follows in the next commit.
+    // Magnitude bits of the type: |a| >= 2^K saturates.
+    localparam integer K = (SIGNED != 0) ? WIDTH - 1 : WIDTH;
+    // Shift amount bits: the integer part is field >> (WIDTH - 1 - E), E = exponent, 0 <= E < K.
+    localparam integer SW = $clog2(WIDTH);
+    // (WIDTH - 1) - (e - 127) modulo 2^SW, from the low SW bits of the biased exponent e.
+    localparam integer SHC = (WIDTH + 126) % (1 << SW);
+
+    // ---- stage 1
+    wire [7:0] e = a[30:23];
+    // The significand, left-aligned in WIDTH bits (its low bits dropped when WIDTH < 24: they
+    // are below the integer part of any value that does not saturate).
+    wire [WIDTH-1:0] field;
+    generate
+        if (WIDTH >= 24) begin : g_wide
+            reg [WIDTH-1:0] f;
+            always @* begin
+                f = {WIDTH{1'b0}};
+                f[WIDTH-1 -: 24] = {1'b1, a[22:0]};
+            end
+            assign field = f;
+        end else begin : g_narrow
+            assign field = {1'b1, a[22 -: WIDTH - 1]};
+        end
+    endgenerate
+    reg [WIDTH-1:0] s1_field;
+    reg [SW-1:0] s1_sh;
+    reg s1_sign, s1_zero, s1_sat;
+    always @(posedge clk) begin
+        if (ce) begin
+            s1_field <= field;
+            s1_sh <= SHC[SW-1:0] - e[SW-1:0];
+            s1_sign <= a[31];
+            // NaN, |a| < 1 (zeros and denormals included), or negative into an unsigned type.
+            s1_zero <= (e == 8'hff && a[22:0] != 23'd0) || e < 8'd127 || (SIGNED == 0 && a[31]);
+            // |a| >= 2^K (infinities included).
+            s1_sat <= {1'b0, e} >= 9'd127 + K[8:0];
+        end
+    end
+
+    // ---- stage 2: shift right by the multiple of 8
+    reg [WIDTH-1:0] s2_field;
+    reg [2:0] s2_fine;
+    reg s2_sign, s2_zero, s2_sat;
+    generate
+        if (SW > 3) begin : g_coarse
+            always @(posedge clk) begin
+                if (ce) begin
+                    s2_field <= s1_field >> {s1_sh[SW-1:3], 3'b000};
+                    s2_fine <= s1_sh[2:0];
+                end
+            end
+        end else begin : g_no_coarse
+            always @(posedge clk) begin
+                if (ce) begin
+                    s2_field <= s1_field;
+                    s2_fine <= s1_sh;
+                end
+            end
+        end
+    endgenerate
+    always @(posedge clk) begin
+        if (ce) begin
+            s2_sign <= s1_sign;
+            s2_zero <= s1_zero;
+            s2_sat <= s1_sat && !s1_zero;
+        end
+    end
+
+    // ---- stage 3: shift right by 0..7, substitute, invert a negative value
+    // Saturation magnitude: 2^K - 1, or 2^(WIDTH-1) for a negative signed value (its negation
+    // is the type's minimum).
+    wire [WIDTH-1:0] sat_mag = (SIGNED != 0 && s2_sign) ? {1'b1, {(WIDTH - 1) {1'b0}}}
+                             : (SIGNED != 0) ? {1'b0, {(WIDTH - 1) {1'b1}}} : {WIDTH{1'b1}};
+    wire [WIDTH-1:0] mag = s2_zero ? {WIDTH{1'b0}} : s2_sat ? sat_mag : s2_field >> s2_fine;
+    wire neg = SIGNED != 0 && s2_sign;
+    reg [WIDTH-1:0] s3_x;
+    reg s3_neg;
+    always @(posedge clk) begin
+        if (ce) begin
+            s3_x <= mag ^ {WIDTH{neg}};
+            s3_neg <= neg;
+        end
+    end
+
+    // ---- stage 4: complete the negation
+    always @(posedge clk) begin
+        if (ce) begin
+            y <= s3_x + { {(WIDTH - 1) {1'b0}}, s3_neg};
+        end
+    end
 endmodule
 `default_nettype wire
