@@ -351,5 +351,27 @@ pub fn to_int(a: u32, width: u32, signed: bool) -> u64 {
     low_bits(v.clamp(min, max) as u128, width)
 }
 
+pub mod vectors;
+
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod min_max_tests {
+    use super::*;
+
+    #[test]
+    fn fmin_and_fmax_follow_the_opencl_rule() {
+        let f = |x: f32| x.to_bits();
+        assert_eq!(min(f(1.0), f(2.0)), f(1.0));
+        assert_eq!(max(f(1.0), f(2.0)), f(2.0));
+        assert_eq!(min(f(-0.0), f(0.0)), f(-0.0));
+        assert_eq!(min(f(0.0), f(-0.0)), f(0.0));
+        assert_eq!(max(f(f32::NAN), f(-3.0)), f(-3.0));
+        assert_eq!(min(f(-3.0), 0xffc0_0001), f(-3.0));
+        assert_eq!(max(0x7f80_0001, 0xffc0_0000), CANONICAL_NAN);
+        // A denormal is a zero of its sign.
+        assert_eq!(min(0x0000_0001, f(1.0)), 0);
+        assert_eq!(max(0x8000_0001, f(-1.0)), f(-0.0));
+    }
+}

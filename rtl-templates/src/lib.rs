@@ -3,7 +3,7 @@
 //! Owns: the Verilog text of each kernel module and of the support modules, and the kernel's
 //! [`Interface`] (ports and how arguments map to them) that testbenches and board tops use.
 //! Fixed structures (FIFOs, the pipe FIFO with reservations ([`pipe_fifo`]), the work-item
-//! generator) are askama templates under `templates/`;
+//! generator, the float units ([`fp`])) are askama templates under `templates/`;
 //! datapaths are written by [`writer::VWriter`] after validation (every op has a schedule and
 //! is supported), so emission itself cannot fail half-way.
 //!
@@ -11,11 +11,13 @@
 //! deterministic (ops in id order, maps ordered), names legal and readable
 //! (`<source name>_v<op id>`), lint-clean under `verilator --lint-only -Wall`.
 
+pub mod fp;
 pub mod kernel;
 pub mod namer;
 pub mod pipe_fifo;
 pub mod system;
 pub mod writer;
 
+pub use fp::{fp_files, FpUnit};
 pub use kernel::{emit_kernel, support_files, ArgPort, EmittedKernel, Interface, PipeIface, Port};
 pub use pipe_fifo::pipe_fifo_files;

@@ -1,0 +1,198 @@
+//! Single-precision float units: adder, multiplier, compare, int ↔ float conversions.
+//!
+//! One askama template per module, `templates/oclhls_fp_<unit>.v`, one module per file named like
+//! the file (Verilator's `-Wall` wants that, see the crate invariants); two helper modules,
+//! `oclhls_fp_lzc` (leading-zero count; adder, int → float) and `oclhls_fp_mul18` (a
+//! `MULT18X18D` with its registers; multiplier). [`FpUnit::files`] lists what one unit needs,
+//! [`fp_files`] everything. Their semantics are
+//! `fpsem`'s, bit for bit: denormal inputs are zeros, results are the IEEE round-to-nearest-even
+//! result with a denormal result flushed to a zero of the same sign, every NaN result is
+//! `0x7fc00000`. The units are fully pipelined (a new operation every cycle) with a fixed latency
+//! ([`FpUnit::latency`]) and no reset; every register is enabled by the input `ce` (the kernel
+//! pipeline's `!stall`): with `ce = 0` nothing moves. The compare is combinational.
+//!
+//! Ports (all `wire`s, `y` driven by a register):
+//! - `oclhls_fp_add (clk, ce, a[31:0], b[31:0], y[31:0])`: `a + b` (a − b: flip `b[31]`).
+//! - `oclhls_fp_mul (clk, ce, a[31:0], b[31:0], y[31:0])`: `a × b`.
+//! - `oclhls_fp_cmp (a[31:0], b[31:0], lt, eq, unordered)`: combinational.
+//! - `oclhls_fp_from_int #(WIDTH, SIGNED) (clk, ce, a[WIDTH-1:0], y[31:0])`.
+//! - `oclhls_fp_to_int #(WIDTH, SIGNED) (clk, ce, a[31:0], y[WIDTH-1:0])`.
+//!
+//! `WIDTH` is 8, 16, 32 or 64 and `SIGNED` 0 or 1; the latency does not depend on them.
+
+use askama::Template;
+
+/// Cycles from `a`/`b` of `oclhls_fp_add` to its registered `y`.
+pub const FP_ADD_LATENCY: u32 = 7;
+/// Cycles from `a`/`b` of `oclhls_fp_mul` to its registered `y`.
+pub const FP_MUL_LATENCY: u32 = 6;
+/// Cycles from `a` of `oclhls_fp_from_int` to its registered `y`, for every `WIDTH`.
+pub const FP_FROM_INT_LATENCY: u32 = 5;
+/// Cycles from `a` of `oclhls_fp_to_int` to its registered `y`, for every `WIDTH`.
+pub const FP_TO_INT_LATENCY: u32 = 4;
+/// Combinational delay of `oclhls_fp_cmp` (ns, ECP5 -6), inputs to `lt`/`eq`/`unordered`:
+/// the path of the registered unit minus the register overhead, like the operator library's
+/// other delays (docs/benchmarks.md, "ECP5 operator library: measurements").
+pub const FP_CMP_DELAY_NS: f64 = 4.5;
+
+/// One float unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FpUnit {
+    Add,
+    Mul,
+    Cmp,
+    FromInt,
+    ToInt,
+}
+
+impl FpUnit {
+    pub const ALL: [FpUnit; 5] = [
+        FpUnit::Add,
+        FpUnit::Mul,
+        FpUnit::Cmp,
+        FpUnit::FromInt,
+        FpUnit::ToInt,
+    ];
+
+    /// The Verilog module (and file stem).
+    pub fn module(self) -> &'static str {
+        match self {
+            FpUnit::Add => "oclhls_fp_add",
+            FpUnit::Mul => "oclhls_fp_mul",
+            FpUnit::Cmp => "oclhls_fp_cmp",
+            FpUnit::FromInt => "oclhls_fp_from_int",
+            FpUnit::ToInt => "oclhls_fp_to_int",
+        }
+    }
+
+    /// Cycles from the inputs to the registered output; 0 for the combinational compare.
+    pub fn latency(self) -> u32 {
+        match self {
+            FpUnit::Add => FP_ADD_LATENCY,
+            FpUnit::Mul => FP_MUL_LATENCY,
+            FpUnit::Cmp => 0,
+            FpUnit::FromInt => FP_FROM_INT_LATENCY,
+            FpUnit::ToInt => FP_TO_INT_LATENCY,
+        }
+    }
+
+    /// The Verilog files the unit needs, as `(file name, text)`: its own, then the helper
+    /// modules it instantiates.
+    pub fn files(self) -> Vec<(String, String)> {
+        let version = env!("CARGO_PKG_VERSION");
+        let latency = self.latency();
+        let own = match self {
+            FpUnit::Add => AddTemplate { version, latency }.render(),
+            FpUnit::Mul => MulTemplate { version, latency }.render(),
+            FpUnit::Cmp => CmpTemplate { version }.render(),
+            FpUnit::FromInt => FromIntTemplate { version, latency }.render(),
+            FpUnit::ToInt => ToIntTemplate { version, latency }.render(),
+        };
+        let helper = match self {
+            FpUnit::Add | FpUnit::FromInt => Some((LZC, LzcTemplate { version }.render())),
+            FpUnit::Mul => Some((MUL18, Mul18Template { version }.render())),
+            FpUnit::Cmp | FpUnit::ToInt => None,
+        };
+        std::iter::once((self.module(), own))
+            .chain(helper)
+            // askama drops the template's final newline; POSIX (and Verilator's EOFNEWLINE)
+            // want it.
+            .map(|(module, text)| {
+                let text = text.expect("the float unit templates render");
+                (format!("{module}.v"), text + "\n")
+            })
+            .collect()
+    }
+}
+
+/// Module name of the leading-zero counter used by the adder and int → float.
+pub const LZC: &str = "oclhls_fp_lzc";
+/// Module name of the registered DSP multiplier used by the multiplier.
+pub const MUL18: &str = "oclhls_fp_mul18";
+
+/// The Verilog files of every float unit and helper module, as `(file name, text)`, each once.
+pub fn fp_files() -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for file in FpUnit::ALL.iter().flat_map(|u| u.files()) {
+        if !files.iter().any(|(name, _)| *name == file.0) {
+            files.push(file);
+        }
+    }
+    files
+}
+
+#[derive(Template)]
+#[template(path = "oclhls_fp_add.v", escape = "none")]
+struct AddTemplate<'a> {
+    version: &'a str,
+    latency: u32,
+}
+
+#[derive(Template)]
+#[template(path = "oclhls_fp_mul.v", escape = "none")]
+struct MulTemplate<'a> {
+    version: &'a str,
+    latency: u32,
+}
+
+#[derive(Template)]
+#[template(path = "oclhls_fp_mul18.v", escape = "none")]
+struct Mul18Template<'a> {
+    version: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "oclhls_fp_lzc.v", escape = "none")]
+struct LzcTemplate<'a> {
+    version: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "oclhls_fp_cmp.v", escape = "none")]
+struct CmpTemplate<'a> {
+    version: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "oclhls_fp_from_int.v", escape = "none")]
+struct FromIntTemplate<'a> {
+    version: &'a str,
+    latency: u32,
+}
+
+#[derive(Template)]
+#[template(path = "oclhls_fp_to_int.v", escape = "none")]
+struct ToIntTemplate<'a> {
+    version: &'a str,
+    latency: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_named_like_their_one_module() {
+        let files = fp_files();
+        assert_eq!(files.len(), FpUnit::ALL.len());
+        for (unit, (name, text)) in FpUnit::ALL.iter().zip(&files) {
+            assert_eq!(name, &format!("{}.v", unit.module()));
+            assert_eq!(text.matches("\nmodule ").count(), 1, "{name}");
+            assert!(
+                text.contains(&format!("\nmodule {}", unit.module())),
+                "{name}"
+            );
+            assert!(
+                text.ends_with("endmodule\n`default_nettype wire\n"),
+                "{name}"
+            );
+            assert!(!text.contains("{{") && !text.contains("{%"), "{name}");
+            if unit.latency() > 0 {
+                assert!(
+                    text.contains(&format!("Latency {} cycles", unit.latency())),
+                    "{name}"
+                );
+            }
+        }
+    }
+}
