@@ -14,6 +14,7 @@ const CORPUS: &[&str] = &[
     "examples/vadd.cl",
     "tests/kernels/bit_histogram.cl",
     "tests/kernels/clamp_select.cl",
+    "tests/kernels/compound_once.cl",
     "tests/kernels/even_sum.cl",
     "tests/kernels/find_first.cl",
     "tests/kernels/float_arith.cl",
@@ -396,6 +397,12 @@ fn global_exchange() {
 }
 
 // ---- floats, vectors and structs as bit vectors
+
+#[test]
+fn compound_once() {
+    // `v[k++] += x`: the index expression runs once (it ran twice, writing past the array).
+    sim("tests/kernels/compound_once.cl", &[]);
+}
 
 #[test]
 fn float_arith() {

@@ -521,10 +521,19 @@ impl<'a> Emitter<'a> {
                         continue;
                     }
                     // The next value: the previous iteration's, II stages further on.
+                    // A carried value in a register of its own takes its initial value from
+                    // the parent when the loop starts.
+                    (OpKind::Carried, 0) if self.carried_holds(o) => {
+                        let parent = self.regions[r].parent.expect("a source loop has a parent");
+                        let (_, s) = self.loop_start(r);
+                        self.use_in(x, parent, s);
+                        continue;
+                    }
                     (OpKind::Carried, 1) => {
-                        // Serial: the next value waits in a register for the next iteration.
-                        // Pipelined: the previous iteration is exactly II stages ahead.
-                        let c = if self.regions[r].serial.is_some() {
+                        // Serial, or in a register of its own: the next value is stored as it
+                        // is computed. Otherwise the previous iteration is exactly II stages
+                        // ahead.
+                        let c = if self.regions[r].serial.is_some() || self.carried_holds(o) {
                             self.avail.get(&x).copied().unwrap_or(start)
                         } else {
                             start + self.ls_of(o).ii.max(1)
@@ -1207,15 +1216,16 @@ impl<'a> Emitter<'a> {
                 idle_terms.push(format!("{p}_wcnt == 16'd0"));
             }
         }
-        // A loop without loop-carried values never looks at its first-iteration flag.
+        // A loop without a carried value that selects its initial value by the first-iteration
+        // flag never looks at the flag.
         for r in 1..self.regions.len() {
+            self.cur = r;
             let carried = self
                 .k
                 .ops_in(hls_ir::LoopId::from_index(r))
                 .into_iter()
-                .any(|o| matches!(self.k.op(o).kind, OpKind::Carried));
+                .any(|o| self.carried_mux(o));
             if !carried {
-                self.cur = r;
                 let f = self.sig("first");
                 self.unused_bits.push(f);
             }
@@ -1476,6 +1486,36 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// Whether loop-carried value `o` is kept in a register of its own (see `Carried` in
+    /// `emit_op`): in a pipelined source loop, when its next value is computed in the stage
+    /// that reads the carried value or in one of the `ii - 1` after it (`c <= a < c + ii`). Then
+    /// an iteration reads the register before it overwrites it, and after the previous
+    /// iteration has written it.
+    fn carried_holds(&self, o: OpId) -> bool {
+        let r = self.region_of(o);
+        if !matches!(self.k.op(o).kind, OpKind::Carried)
+            || r == 0
+            || self.regions[r].serial.is_some()
+        {
+            return false;
+        }
+        let next = self.k.operands(o)[1];
+        if self.region_of(next) != r {
+            return false;
+        }
+        let (c, a, ii) = (
+            self.start(o),
+            self.avail[&next],
+            self.regions[r].ls.ii.max(1),
+        );
+        c <= a && a < c + ii
+    }
+
+    /// Whether loop-carried value `o` selects its value with the first-iteration flag.
+    fn carried_mux(&self, o: OpId) -> bool {
+        matches!(self.k.op(o).kind, OpKind::Carried) && !self.carried_holds(o)
+    }
+
     /// The controller of a loop region: started by its parent (`lN_start`, with the live-ins
     /// and `lN_enter`), it issues an iteration every II cycles until one says stop, waits for
     /// the pipeline to drain, then holds the results (`lN_pend`) until the parent takes them.
@@ -1555,11 +1595,12 @@ impl<'a> Emitter<'a> {
                 }
             });
         }
-        // The first-iteration flag travels with each iteration to the carried values.
+        // The first-iteration flag travels with each iteration to the carried values that
+        // select their initial value with it (the others keep it in a register).
         let max_carried = self
             .ops()
             .into_iter()
-            .filter(|&o| matches!(self.k.op(o).kind, OpKind::Carried))
+            .filter(|&o| self.carried_mux(o))
             .map(|o| self.start(o))
             .max()
             .unwrap_or(0);
@@ -2518,6 +2559,28 @@ impl<'a> Emitter<'a> {
                         w.line(format!("if ({v} && !{st}) {hold} <= {nv};"));
                     });
                     format!("{first} ? {} : {hold}", a(0))
+                } else if self.carried_holds(o) {
+                    // The register holds the value for the iteration in stage `c`: the initial
+                    // value from the start, then each iteration's next value as it leaves the
+                    // stage that computes it (no first-iteration select in front of it).
+                    let r = self.cur;
+                    let parent = self.regions[r].parent.expect("a source loop has a parent");
+                    let (_, s) = self.loop_start(r);
+                    let init = self.val_at(parent, args[0], s);
+                    let at = self.avail[&args[1]];
+                    let hold = format!("{name}_hold");
+                    w.reg(&hold, bits);
+                    let (start, v, nv, st) = (
+                        self.sig("start"),
+                        self.valid(at),
+                        self.val(args[1], at),
+                        self.stall(),
+                    );
+                    w.always_ff(|w| {
+                        w.line(format!("if ({start}) {hold} <= {init};"));
+                        w.line(format!("else if ({v} && !{st}) {hold} <= {nv};"));
+                    });
+                    hold
                 } else {
                     format!("{first} ? {} : {}", a(0), self.val(args[1], c + ii))
                 }

@@ -1340,6 +1340,11 @@ impl<'a> Lower<'a> {
                 let new = match op {
                     None => self.rvalue(rhs),
                     Some(b) => {
+                        if let Some((_, new)) = self.update_memory(lhs, span, |l, cur| {
+                            l.compound(*b, cur, lhs, rhs, op_ty, span)
+                        }) {
+                            return new;
+                        }
                         let cur = self.rvalue(lhs);
                         self.compound(*b, cur, lhs, rhs, op_ty, span)
                     }
@@ -1348,7 +1353,6 @@ impl<'a> Lower<'a> {
                 new
             }
             ExprKind::IncDec { inc, prefix, expr } => {
-                let cur = self.rvalue(expr);
                 let one_ty = match &expr.ty {
                     Type::Pointer { .. } => Type::INT,
                     t => t.clone(),
@@ -1359,8 +1363,18 @@ impl<'a> Lower<'a> {
                 } else {
                     ast::BinOp::Sub
                 };
-                let new = self.compound(b, cur, expr, &one, &expr.ty.clone(), span);
-                self.assign(expr, new, span);
+                let ty = expr.ty.clone();
+                let (cur, new) = match self.update_memory(expr, span, |l, cur| {
+                    l.compound(b, cur, expr, &one, &ty, span)
+                }) {
+                    Some(pair) => pair,
+                    None => {
+                        let cur = self.rvalue(expr);
+                        let new = self.compound(b, cur, expr, &one, &ty, span);
+                        self.assign(expr, new, span);
+                        (cur, new)
+                    }
+                };
                 if *prefix {
                     new
                 } else {
@@ -1670,6 +1684,33 @@ impl<'a> Lower<'a> {
         } else {
             Val::Scalar(out[0])
         }
+    }
+
+    /// A compound assignment or increment of an element in memory (`p[i] += x`, `(*p)++`): the
+    /// address is computed once, the element loaded, `f` applied, the result stored. Returns
+    /// the old and new values, or `None` when `lhs` is not an element in memory (a variable, a
+    /// field or lanes: their targets have no side effects to repeat).
+    fn update_memory(
+        &mut self,
+        lhs: &Expr,
+        span: Span,
+        f: impl FnOnce(&mut Self, Val) -> Val,
+    ) -> Option<(Val, Val)> {
+        let in_memory = match &lhs.kind {
+            ExprKind::Index { base, .. } => !is_agg_array(base),
+            ExprKind::Deref(_) => true,
+            _ => false,
+        };
+        if !in_memory {
+            return None;
+        }
+        let Some((addr, mem)) = self.address(lhs) else {
+            return Some((Val::Undef, Val::Undef));
+        };
+        let cur = self.load(addr, mem, &lhs.ty, span);
+        let new = f(self, cur);
+        self.store_val(addr, mem, new, &lhs.ty, None, span);
+        Some((cur, new))
     }
 
     fn assign(&mut self, lhs: &Expr, v: Val, span: Span) {
