@@ -82,3 +82,18 @@ fn float_arithmetic_diagnostics() {
     let d = hls_ir::lower::lower_kernel(&p, id).unwrap_err();
     insta::assert_snapshot!(frontend::render(&sm, &d, false));
 }
+
+/// A private array is one memory for all work-items of a kernel with barriers: using it on
+/// both sides of a barrier would read the last work-item's elements, so it is refused.
+#[test]
+fn private_array_across_barrier_diagnostic() {
+    let mut sm = SourceMap::new();
+    let f = sm.add_file(
+        "bar.cl",
+        "kernel void k(global const int *restrict in, global int *restrict out) {\n  int t[2];\n  size_t g = get_global_id(0);\n  t[0] = in[g];\n  t[1] = t[0] * 2;\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  out[g] = t[0] + t[1];\n}\n",
+    );
+    let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default()).unwrap();
+    let (id, _) = p.kernels().next().unwrap();
+    let d = hls_ir::lower::lower_kernel(&p, id).unwrap_err();
+    insta::assert_snapshot!(frontend::render(&sm, &d, false));
+}
