@@ -21,13 +21,14 @@ fn golden(path: &str) -> (String, String) {
     let mut rtl = String::new();
     for (id, _) in p.kernels() {
         let mut k = hls_ir::lower::lower_kernel(&p, id).unwrap();
-        hls_ir::passes::run_pipeline(&mut k, true, &mut |_, _| {}).unwrap();
+        let lib = scheduler::oplib::OpLibrary::default();
+        let goal = |k: &hls_ir::Kernel, l| scheduler::kernel::ii_goal(k, l, &lib);
+        hls_ir::passes::run_pipeline(&mut k, true, Some(&goal), &mut |_, _| {}).unwrap();
         // Spans as line:col only, so snapshots do not depend on the checkout path.
         ir += &hls_ir::printer::print_kernel(&k, &|s| {
             let (l, c) = sm.line_col(s);
             format!("{l}:{c}")
         });
-        let lib = scheduler::oplib::OpLibrary::default();
         let s =
             scheduler::kernel::schedule_kernel(&k, &lib, &scheduler::Options::default()).unwrap();
         rtl += &rtl_templates::emit_kernel(&k, &s)

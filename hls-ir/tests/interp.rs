@@ -10,7 +10,7 @@ use hls_ir::{BinOp, Kernel, OpKind};
 /// Lowered and run through the pass pipeline (what is scheduled).
 fn lower(src: &str) -> Kernel {
     let mut k = common::lower(src);
-    hls_ir::passes::run_pipeline(&mut k, true, &mut |_, _| {}).unwrap();
+    hls_ir::passes::run_pipeline(&mut k, true, None, &mut |_, _| {}).unwrap();
     k
 }
 
