@@ -408,6 +408,22 @@ fn partition_of(k: &Kernel, m: hls_ir::MemId) -> Option<&Partition> {
         .map(|p| &p.outcome)
 }
 
+/// Why the array a serial pipeline's reason names (`why` quotes its name) is still a memory.
+fn kept_in_memory(sm: &SourceMap, k: &Kernel, why: &str) -> String {
+    k.partitions
+        .iter()
+        .filter(|p| why.contains(&format!("`{}`", k.mem(p.mem).name)))
+        .find_map(|p| match partition_of(k, p.mem) {
+            Some(Partition::Whole { reason, at, .. }) => Some(format!(
+                " (not in registers: {reason}{})",
+                at.map(|s| format!(", {}", sm.describe(s)))
+                    .unwrap_or_default()
+            )),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
 /// The on-chip memories array partitioning looked at, in declaration order.
 fn memories(sm: &SourceMap, k: &Kernel) -> Vec<MemoryReport> {
     k.partitions
@@ -500,7 +516,10 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                     let (ii, limited_by) = match serial {
                         Some(why) if stages > l.ii => (
                             stages,
-                            format!("one iteration at a time ({stages} stages), because {why}"),
+                            format!(
+                                "one iteration at a time ({stages} stages), because {why}{}",
+                                kept_in_memory(&c.sm, &k.ir, why)
+                            ),
                         ),
                         _ => (l.ii, explain(&c.sm, &k.ir, &l.limited_by, l.ii)),
                     };

@@ -455,3 +455,27 @@ kernel void k(global const int *restrict in, global int *restrict out, int n) {
         l
     });
 }
+
+#[test]
+fn loops_that_run_one_iteration_at_a_time_are_not_banked() {
+    // Five elements with a variable index stay a memory, used by the work-item loop (five
+    // initial stores, four loads) and the loop inside it: the work-item loop holds one
+    // work-item at a time whatever its ports, so banks would only cost area.
+    let src = "kernel void k(global const int *restrict a, global int *restrict out, int n) {
+  int i = get_global_id(0);
+  int hist[5] = {0, 0, 0, 0, 0};
+  for (int j = 0; j < n; j++)
+    hist[a[i * n + j] & 3] += 1;
+  out[i] = hist[0] + 10 * hist[1] + 100 * hist[2] + 1000 * hist[3]; }";
+    let k = passes(&common::lower(src), Some(1));
+    let serial = hls_ir::analysis::serial::serial_regions(&k);
+    assert!(
+        serial[0].as_deref().unwrap().contains("`hist`"),
+        "{serial:?}"
+    );
+    assert_eq!(accesses(&k, mem(&k, "hist")), (5, 6), "{}", printed(&k));
+    assert!(matches!(
+        outcome(&k, mem(&k, "hist")),
+        Partition::Whole { loops, .. } if loops.is_empty()
+    ));
+}

@@ -2,4 +2,5 @@
 
 pub mod affine;
 pub mod residue;
+pub mod serial;
 pub mod trip_count;

@@ -3,6 +3,10 @@
 //! loads or stores per iteration raise the loop's II above what its recurrences and other
 //! resources allow).
 //!
+//! Loops that run one iteration at a time (`analysis::serial`: they share a memory with the
+//! loops inside them, or use a private array in the work-item loop) are not counted: their II
+//! is their pipeline's depth.
+//!
 //! Banking by B (a power of two) makes the memory B memories: element `i` is element `i / B` of
 //! bank `i % B`, so an access whose index has a known residue modulo B (the `residue`
 //! analysis: `4 * j + 3` in a loop stepping `j` by 1, an unrolled copy of a loop body) uses only
@@ -22,6 +26,7 @@
 
 use super::partition::{accesses, not_arrays, pred_and_bits_equal, select_by_bits, Site};
 use crate::analysis::residue::Residues;
+use crate::analysis::serial::serial_regions;
 use crate::ids::{LoopId, MemId, OpId};
 use crate::kernel::{
     Dep, Kernel, MemDep, MemKind, MemPartition, Memory, Partition, PortNeed, ONCHIP_READ_PORTS,
@@ -64,6 +69,9 @@ impl Access {
 
 pub fn run(k: &mut Kernel, goal: IiGoal) {
     let excluded = not_arrays(k);
+    // A loop that holds one iteration at a time waits for its pipeline, not for ports. Banks
+    // only ever make it less serial (each bank is used by fewer loops than the memory).
+    let serial = serial_regions(k);
     for i in 0..k.mems.len() {
         let m = MemId::from_index(i);
         let Some(len) = k.mem(m).onchip_len() else {
@@ -91,6 +99,7 @@ pub fn run(k: &mut Kernel, goal: IiGoal) {
         }
         let hot: Vec<(LoopId, u32, u32)> = per_loop
             .iter()
+            .filter(|(&l, &(r, w))| slots(r, w) > 1 && serial[l.index()].is_none())
             .filter_map(|(&l, &(r, w))| {
                 let g = goal(k, l)?;
                 let need = slots(r, w);

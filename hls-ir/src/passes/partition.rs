@@ -179,7 +179,7 @@ fn plan(k: &Kernel, m: MemId, acc: &[OpId]) -> Result<Plan, Reason> {
                 if len > MAX_DYNAMIC_ELEMENTS || !matches!(mem.kind, MemKind::Private { .. }) =>
             {
                 return Err((
-                    format!("an index is not a constant (private arrays of up to {MAX_DYNAMIC_ELEMENTS} elements take variable indices)"),
+                    format!("an index is not a constant, and only private arrays of up to {MAX_DYNAMIC_ELEMENTS} elements take variable indices"),
                     Some(span),
                 ))
             }
