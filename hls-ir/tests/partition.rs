@@ -109,21 +109,13 @@ fn launch(rng: &mut Rng, items: u32, ints: &[usize], scalars: &[u64], range: i32
     }
 }
 
-const SORT4: &str = "kernel void k(global const int4 *restrict in, global int4 *restrict out) {
-  size_t i = get_global_id(0);
-  int4 x = in[i];
-  int v[4] = {x.x, x.y, x.z, x.w};
-  #pragma unroll
-  for (int p = 0; p < 3; p++) {
-    #pragma unroll
-    for (int k = 0; k < 3 - p; k++)
-      if (v[k] > v[k + 1]) { int t = v[k]; v[k] = v[k + 1]; v[k + 1] = t; }
-  }
-  out[i] = (int4)(v[0], v[1], v[2], v[3]); }";
+/// Corpus kernels: private arrays (`sort4`, `window4`) and `tri_swap`.
+const PRIVATE_REGS: &str = include_str!("../../tests/kernels/private_regs.cl");
+const STRUCT_LOCAL: &str = include_str!("../../tests/kernels/struct_local.cl");
 
 #[test]
 fn constant_indices_become_values() {
-    let before = common::lower(SORT4);
+    let before = common::lower_named(PRIVATE_REGS, Some("sort4"));
     let v = mem(&before, "v");
     assert_eq!(accesses(&before, v), (28, 16), "{}", printed(&before));
     let after = passes(&before, None);
@@ -149,16 +141,7 @@ fn constant_indices_become_values() {
 #[test]
 fn elements_stored_in_a_loop_are_carried() {
     // A shift register across the iterations of the row loop.
-    let src = "kernel void k(global const int *restrict x, global int *restrict y, int n) {
-  size_t r = get_global_id(0);
-  int w[4] = {0, 0, 0, 0};
-  for (int j = 0; j < n; j++) {
-    #pragma unroll
-    for (int k = 3; k > 0; k--) w[k] = w[k - 1];
-    w[0] = x[r * n + j];
-    y[r * n + j] = w[0] + 2 * w[1] + 3 * w[2] + 4 * w[3];
-  } }";
-    let before = common::lower(src);
+    let before = common::lower_named(PRIVATE_REGS, Some("window4"));
     let after = passes(&before, None);
     let w = mem(&after, "w");
     assert_eq!(accesses(&after, w), (0, 0), "{}", printed(&after));
@@ -183,16 +166,7 @@ fn elements_stored_in_a_loop_are_carried() {
 fn masked_stores_merge_bytes() {
     // A 12-byte struct element whose field b is updated in place (a masked store), copied out
     // whole: the field's bytes come from the new value, the others from the old one.
-    let src = "typedef struct { int a, b, c; } tri;
-kernel void k(global const tri *restrict in, global tri *restrict out) {
-  tri buf[2];
-  size_t i = get_global_id(0);
-  buf[0] = in[2 * i];
-  buf[1] = in[2 * i + 1];
-  buf[1].b += buf[0].c;
-  out[2 * i] = buf[1];
-  out[2 * i + 1] = buf[0]; }";
-    let before = common::lower(src);
+    let before = common::lower_named(STRUCT_LOCAL, Some("tri_swap"));
     assert!(
         before
             .op_ids()

@@ -5,10 +5,18 @@ use hls_ir::Kernel;
 
 /// The first kernel of `src`, checked and lowered (no passes run).
 pub fn lower(src: &str) -> Kernel {
+    lower_named(src, None)
+}
+
+/// The kernel `name` of `src` (the first one when `None`), checked and lowered.
+pub fn lower_named(src: &str, name: Option<&str>) -> Kernel {
     let mut sm = SourceMap::new();
     let f = sm.add_file("k.cl", src);
     let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default())
         .unwrap_or_else(|d| panic!("{}", frontend::render(&sm, &d, false)));
-    let (id, _) = p.kernels().next().unwrap();
+    let (id, _) = p
+        .kernels()
+        .find(|(_, k)| name.is_none_or(|n| k.name == n))
+        .unwrap_or_else(|| panic!("no kernel {name:?}"));
     hls_ir::lower::lower_kernel(&p, id).unwrap()
 }
