@@ -114,17 +114,7 @@ fn out_of_bounds_and_step_limits_are_errors() {
     assert!(run(&k, &l).unwrap_err().to_string().contains("steps"));
 }
 
-fn launch_of(args: Vec<u64>, buffers: Vec<(u32, Vec<u8>)>, items: u32) -> Launch {
-    Launch {
-        args,
-        buffers,
-        global_size: [items, 1, 1],
-        local_size: [items, 1, 1],
-        work_dim: 1,
-        max_steps: 1_000_000,
-        ..Default::default()
-    }
-}
+use common::launch_of;
 
 #[test]
 fn vectors_and_structs_move_as_images() {

@@ -98,15 +98,7 @@ fn launch(rng: &mut Rng, items: u32, ints: &[usize], scalars: &[u64], range: i32
         buffers.push((base, words(&v)));
     }
     args.extend_from_slice(scalars);
-    Launch {
-        args,
-        buffers,
-        global_size: [items, 1, 1],
-        local_size: [items, 1, 1],
-        work_dim: 1,
-        max_steps: 10_000_000,
-        ..Default::default()
-    }
+    common::launch_of(args, buffers, items)
 }
 
 /// Corpus kernels: private arrays (`sort4`, `window4`) and `tri_swap`.

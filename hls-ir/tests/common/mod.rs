@@ -1,6 +1,7 @@
 //! Shared by the integration tests: a kernel lowered from OpenCL C source.
 
 use frontend::span::SourceMap;
+use hls_ir::interp::Launch;
 use hls_ir::Kernel;
 
 /// The first kernel of `src`, checked and lowered (no passes run).
@@ -19,4 +20,18 @@ pub fn lower_named(src: &str, name: Option<&str>) -> Kernel {
         .find(|(_, k)| name.is_none_or(|n| k.name == n))
         .unwrap_or_else(|| panic!("no kernel {name:?}"));
     hls_ir::lower::lower_kernel(&p, id).unwrap()
+}
+
+/// A 1-D launch of `items` work-items in one group.
+#[allow(dead_code)] // not every test file launches
+pub fn launch_of(args: Vec<u64>, buffers: Vec<(u32, Vec<u8>)>, items: u32) -> Launch {
+    Launch {
+        args,
+        buffers,
+        global_size: [items, 1, 1],
+        local_size: [items, 1, 1],
+        work_dim: 1,
+        max_steps: 1_000_000,
+        ..Default::default()
+    }
 }
