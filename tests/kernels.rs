@@ -12,6 +12,7 @@ use std::path::Path;
 /// Files of the corpus; `corpus_is_complete` fails when a file is added without a test here.
 const CORPUS: &[&str] = &[
     "examples/vadd.cl",
+    "tests/kernels/array_regs.cl",
     "tests/kernels/bit_histogram.cl",
     "tests/kernels/clamp_select.cl",
     "tests/kernels/even_sum.cl",
@@ -27,7 +28,6 @@ const CORPUS: &[&str] = &[
     "tests/kernels/local_arg_sum.cl",
     "tests/kernels/nested_rows.cl",
     "tests/kernels/passthrough.cl",
-    "tests/kernels/private_regs.cl",
     "tests/kernels/reverse_local.cl",
     "tests/kernels/rotate_group.cl",
     "tests/kernels/row_prefix.cl",
@@ -316,11 +316,17 @@ fn report_of(file: &str) -> serde_json::Value {
 }
 
 #[test]
-fn private_arrays_in_registers() {
-    // Private arrays indexed by constants become values: no memory makes the work-items run
-    // one at a time, and the window carried by the row loop does not limit its II.
-    sim("tests/kernels/private_regs.cl", &["--seed", "21"]);
-    let report = report_of("tests/kernels/private_regs.cl");
+fn arrays_in_registers() {
+    // Arrays indexed by constants become values: no memory makes the work-items run one at a
+    // time, and the window carried by the row loop does not limit its II; a `local` array of
+    // a kernel with barriers is carried through the phases.
+    sim("tests/kernels/array_regs.cl", &["--seed", "21"]);
+    let report = report_of("tests/kernels/array_regs.cl");
+    assert_eq!(report["kernels"][2]["memories"][0]["name"], "ends");
+    assert_eq!(
+        report["kernels"][2]["memories"][0]["partitioned"],
+        "registers"
+    );
     for (k, arr) in [(0, "v"), (1, "w")] {
         let kernel = &report["kernels"][k];
         let mem = &kernel["memories"][0];

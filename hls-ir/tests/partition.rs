@@ -102,12 +102,12 @@ fn launch(rng: &mut Rng, items: u32, ints: &[usize], scalars: &[u64], range: i32
 }
 
 /// Corpus kernels: private arrays (`sort4`, `window4`) and `tri_swap`.
-const PRIVATE_REGS: &str = include_str!("../../tests/kernels/private_regs.cl");
+const ARRAY_REGS: &str = include_str!("../../tests/kernels/array_regs.cl");
 const STRUCT_LOCAL: &str = include_str!("../../tests/kernels/struct_local.cl");
 
 #[test]
 fn constant_indices_become_values() {
-    let before = common::lower_named(PRIVATE_REGS, Some("sort4"));
+    let before = common::lower_named(ARRAY_REGS, Some("sort4"));
     let v = mem(&before, "v");
     assert_eq!(accesses(&before, v), (28, 16), "{}", printed(&before));
     let after = passes(&before, None);
@@ -133,7 +133,7 @@ fn constant_indices_become_values() {
 #[test]
 fn elements_stored_in_a_loop_are_carried() {
     // A shift register across the iterations of the row loop.
-    let before = common::lower_named(PRIVATE_REGS, Some("window4"));
+    let before = common::lower_named(ARRAY_REGS, Some("window4"));
     let after = passes(&before, None);
     let w = mem(&after, "w");
     assert_eq!(accesses(&after, w), (0, 0), "{}", printed(&after));
