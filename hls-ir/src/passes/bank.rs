@@ -241,17 +241,18 @@ fn split(k: &mut Kernel, m: MemId, acc: &[Access], b: u32) -> Vec<MemId> {
         let at = Site::of(k, o);
         let ops = k.operands(o);
         let addr = ops[0];
-        // Element i / n, at the memory's stride.
+        // Element i / n, at the memory's stride (in the address's own width).
+        let aty = k.op(addr).ty;
         let baddr = match k.op(addr).kind {
-            OpKind::Const(v) => at.constant(k, (v >> (shift + b)) << shift, Ty::I32),
+            OpKind::Const(v) => at.constant(k, (v >> (shift + b)) << shift, aty),
             _ => {
                 let s = at.constant(k, u64::from(shift + b), Ty::I32);
-                let down = at.add(k, OpKind::Binary(BinOp::ShrU), Ty::I32, &[addr, s]);
+                let down = at.add(k, OpKind::Binary(BinOp::ShrU), aty, &[addr, s]);
                 if shift == 0 {
                     down
                 } else {
                     let s = at.constant(k, u64::from(shift), Ty::I32);
-                    at.add(k, OpKind::Binary(BinOp::Shl), Ty::I32, &[down, s])
+                    at.add(k, OpKind::Binary(BinOp::Shl), aty, &[down, s])
                 }
             }
         };
