@@ -76,7 +76,11 @@ pub fn run(k: &mut Kernel) {
             continue;
         }
         let acc = accesses(k, m);
-        if acc.is_empty() {
+        // Nothing loads it: `dce` removes its stores.
+        if !acc
+            .iter()
+            .any(|&a| matches!(k.op(a).kind, OpKind::Load { .. }))
+        {
             continue;
         }
         let outcome = match plan(k, m, &acc) {
@@ -200,28 +204,26 @@ fn plan(k: &Kernel, m: MemId, acc: &[OpId]) -> Result<Plan, Reason> {
     }
     // The region whose iterations are one instance of the array.
     let regions: Vec<LoopId> = acc.iter().map(|&a| k.op(a).region).collect();
-    let root =
-        match mem.kind {
-            MemKind::Private { .. } if group_mode => {
-                let lca = common_ancestor(k, &regions);
-                let mut r = Some(lca);
-                while let Some(x) = r {
-                    if k.loops[x.index()].kind == LoopKind::Phase {
-                        break;
-                    }
-                    r = k.loops[x.index()].parent;
+    let root = match mem.kind {
+        MemKind::Private { .. } if group_mode => {
+            let lca = common_ancestor(k, &regions);
+            let mut r = Some(lca);
+            while let Some(x) = r {
+                if k.loops[x.index()].kind == LoopKind::Phase {
+                    break;
                 }
-                match r {
+                r = k.loops[x.index()].parent;
+            }
+            match r {
                     Some(p) if regions.iter().all(|&x| k.encloses(p, x)) => p,
                     _ => return Err((
-                        "the array is used in work-group code (outside the code between barriers)"
-                            .into(),
+                        "it keeps per-work-item values from one phase to a later one, or is used outside the code between barriers".into(),
                         Some(k.op(acc[0]).span),
                     )),
                 }
-            }
-            _ => Kernel::WORK_ITEM_LOOP,
-        };
+        }
+        _ => Kernel::WORK_ITEM_LOOP,
+    };
     Ok(Plan { root, dynamic })
 }
 
