@@ -27,11 +27,13 @@ pub struct Pass {
 ///   of unrolled accesses constants for `partition`.
 /// - `partition` after folding, then `const-fold` again: the stored values it forwards to
 ///   loads meet the bit selects that unpack them (a field of a struct element is a select of
-///   the stored concatenation, which folding reduces to the field's value).
+///   the stored concatenation, which folding reduces to the field's value). `--print-ir-after
+///   const-fold` prints the IR after both.
 /// - `licm` after folding (folded operands become constants, so more ops are invariant) and
 ///   before `cse` (hoisted copies from sibling loops merge in the parent).
 /// - `cse` after folding: folded constants become identical and merge.
-/// - `dce` last: removes everything folding left unused; it must see final uses.
+/// - `dce` last: removes everything folding left unused (and the values `partition` carried
+///   that nothing reads); it must see final uses.
 pub const PIPELINE: &[Pass] = &[
     Pass {
         name: "const-fold",
