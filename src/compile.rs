@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use frontend::diag::Diagnostic;
 use frontend::span::{SourceMap, Span};
-use hls_ir::{Kernel, OpKind};
+use hls_ir::{Kernel, MemKind, OpKind, Partition, PortNeed};
 use rtl_templates::{EmittedKernel, Interface};
 use scheduler::kernel::{KernelSchedule, LimitedBy};
 use scheduler::oplib::OpLibrary;
@@ -187,8 +187,11 @@ pub fn compile(
         }
         show("lower", &ir, &sm);
         let ir_lowered = ir.clone();
-        hls_ir::passes::run_pipeline(&mut ir, true, &mut |pass, k| show(pass, k, &sm))
-            .expect("IR verification failed: this is a bug in oclhls");
+        let goal = |k: &Kernel, l: hls_ir::LoopId| scheduler::kernel::ii_goal(k, l, &lib);
+        hls_ir::passes::run_pipeline(&mut ir, true, Some(&goal), &mut |pass, k| {
+            show(pass, k, &sm)
+        })
+        .expect("IR verification failed: this is a bug in oclhls");
         let schedule = match scheduler::kernel::schedule_kernel(&ir, &lib, &sched_opts) {
             Ok(s) => s,
             Err(mut d) => {
@@ -244,7 +247,39 @@ pub struct KernelReport {
     /// The support modules' files the kernel's module needs (written next to it).
     pub support_files: Vec<String>,
     pub loops: Vec<LoopReport>,
+    /// On-chip memories (arrays, per-work-item contexts) and what array partitioning did.
+    pub memories: Vec<MemoryReport>,
     pub interface: Interface,
+}
+
+#[derive(Serialize)]
+pub struct MemoryReport {
+    pub name: String,
+    /// `local` or `private`.
+    pub space: &'static str,
+    pub elements: u32,
+    pub element_bits: u32,
+    /// `registers` (every element a value: no memory), `banks` (cyclic: element i in bank
+    /// i mod B) or `whole` (one memory).
+    pub partitioned: &'static str,
+    /// The banks' names, bank 0 first.
+    pub banks: Vec<String>,
+    /// Why it was kept whole, or how the registers are indexed.
+    pub reason: String,
+    /// The access the reason is about.
+    pub at: Option<String>,
+    /// Loops whose accesses need more ports than one memory has.
+    pub port_limited_loops: Vec<PortLimitedLoop>,
+}
+
+#[derive(Serialize)]
+pub struct PortLimitedLoop {
+    pub name: String,
+    /// The II the loop could reach with unlimited ports (recurrences, other resources).
+    pub ii_goal: u32,
+    /// Modulo slots an iteration needs for its accesses to this memory (max over banks).
+    pub slots_whole: u32,
+    pub slots_banked: u32,
 }
 
 #[derive(Serialize)]
@@ -271,7 +306,8 @@ pub struct LoopReport {
 }
 
 /// "loop-carried dependence through `acc` (kernel.cl:14 → kernel.cl:14, distance 1, latency 3)".
-pub fn explain(sm: &SourceMap, l: &LimitedBy, ii: u32) -> String {
+/// A port of an on-chip memory that array partitioning kept whole says why.
+pub fn explain(sm: &SourceMap, k: &Kernel, l: &LimitedBy, ii: u32) -> String {
     match l {
         LimitedBy::Nothing => "nothing (II = 1)".to_string(),
         LimitedBy::Resource {
@@ -279,10 +315,19 @@ pub fn explain(sm: &SourceMap, l: &LimitedBy, ii: u32) -> String {
             uses,
             limit,
             spans,
+            mem,
         } => {
             let mut lines: Vec<String> = spans.iter().map(|s| sm.describe(*s)).collect();
             lines.dedup();
-            format!("{resource}: {uses} accesses per iteration on {limit} unit(s) ({}) limit II to {ii}", lines.join(", "))
+            let why = match mem.and_then(|m| partition_of(k, m)) {
+                Some(Partition::Whole { reason, at, .. }) => format!(
+                    "; not banked: {reason}{}",
+                    at.map(|s| format!(" ({})", sm.describe(s)))
+                        .unwrap_or_default()
+                ),
+                _ => String::new(),
+            };
+            format!("{resource}: {uses} accesses per iteration on {limit} unit(s) ({}) limit II to {ii}{why}", lines.join(", "))
         }
         LimitedBy::Combined { mii } => format!(
             "resources and loop-carried dependences together: every II from {mii} to {} was proven infeasible",
@@ -356,6 +401,105 @@ fn memory_dependences(sm: &SourceMap, k: &Kernel, l: hls_ir::LoopId) -> Vec<Stri
     v
 }
 
+/// What array partitioning last decided for memory `m` (banking comes after registers).
+fn partition_of(k: &Kernel, m: hls_ir::MemId) -> Option<&Partition> {
+    k.partitions
+        .iter()
+        .rev()
+        .find(|p| p.mem == m)
+        .map(|p| &p.outcome)
+}
+
+/// Why the array a serial pipeline's reason names (`why` quotes its name) is still a memory.
+fn kept_in_memory(sm: &SourceMap, k: &Kernel, why: &str) -> String {
+    k.partitions
+        .iter()
+        .filter(|p| why.contains(&format!("`{}`", k.mem(p.mem).name)))
+        .find_map(|p| match partition_of(k, p.mem) {
+            Some(Partition::Whole { reason, at, .. }) => Some(format!(
+                " (not in registers: {reason}{})",
+                at.map(|s| format!(", {}", sm.describe(s)))
+                    .unwrap_or_default()
+            )),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// The on-chip memories array partitioning looked at, in declaration order.
+fn memories(sm: &SourceMap, k: &Kernel) -> Vec<MemoryReport> {
+    k.partitions
+        .iter()
+        .map(|p| p.mem)
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .filter_map(|m| {
+            let mem = k.mem(m);
+            let outcome = partition_of(k, m)?;
+            let space = match mem.kind {
+                MemKind::Local { .. } => "local",
+                _ => "private",
+            };
+            let loops = |v: &[PortNeed]| {
+                v.iter()
+                    .map(|n| PortLimitedLoop {
+                        name: k.loops[n.lp.index()].name.clone(),
+                        ii_goal: n.goal,
+                        slots_whole: n.before,
+                        slots_banked: n.after,
+                    })
+                    .collect()
+            };
+            let (partitioned, banks, reason, at, port_limited_loops) = match outcome {
+                Partition::Registers { dynamic, .. } => (
+                    "registers",
+                    Vec::new(),
+                    if *dynamic {
+                        "a variable index selects among the elements".to_string()
+                    } else {
+                        "every index is a constant".to_string()
+                    },
+                    None,
+                    Vec::new(),
+                ),
+                Partition::Banks { banks, loops: l } => (
+                    "banks",
+                    banks.iter().map(|b| k.mem(*b).name.clone()).collect(),
+                    format!(
+                        "cyclic: element i in bank i mod {}, at i / {}",
+                        banks.len(),
+                        banks.len()
+                    ),
+                    None,
+                    loops(l),
+                ),
+                Partition::Whole {
+                    reason,
+                    at,
+                    loops: l,
+                } => (
+                    "whole",
+                    Vec::new(),
+                    reason.clone(),
+                    at.map(|s| sm.describe(s)),
+                    loops(l),
+                ),
+            };
+            Some(MemoryReport {
+                name: mem.name.clone(),
+                space,
+                elements: mem.onchip_len().unwrap_or(0),
+                element_bits: mem.elem.bits(),
+                partitioned,
+                banks,
+                reason,
+                at,
+                port_limited_loops,
+            })
+        })
+        .collect()
+}
+
 pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
     let kernels = c
         .kernels
@@ -374,9 +518,12 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                     let (ii, limited_by) = match serial {
                         Some(why) if stages > l.ii => (
                             stages,
-                            format!("one iteration at a time ({stages} stages), because {why}"),
+                            format!(
+                                "one iteration at a time ({stages} stages), because {why}{}",
+                                kept_in_memory(&c.sm, &k.ir, why)
+                            ),
                         ),
-                        _ => (l.ii, explain(&c.sm, &l.limited_by, l.ii)),
+                        _ => (l.ii, explain(&c.sm, &k.ir, &l.limited_by, l.ii)),
                     };
                     LoopReport {
                         name: lp.name.clone(),
@@ -405,6 +552,7 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                 verilog: k.rtl.file_name.clone(),
                 support_files: k.rtl.support.clone(),
                 loops,
+                memories: memories(&c.sm, &k.ir),
                 interface: k.rtl.interface.clone(),
             }
         })

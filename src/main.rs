@@ -235,6 +235,45 @@ fn build(
                 println!("    II limited by {}", l.limited_by);
             }
         }
+        for m in &k.memories {
+            let what = format!(
+                "  memory `{}` ({}, {} x {} bits)",
+                m.name, m.space, m.elements, m.element_bits
+            );
+            let loops = m
+                .port_limited_loops
+                .iter()
+                .map(|l| {
+                    format!(
+                        "{} needs {} cycles per iteration for its accesses{} (II goal {})",
+                        l.name,
+                        l.slots_whole,
+                        if m.partitioned == "banks" {
+                            format!(", {} with the banks", l.slots_banked)
+                        } else {
+                            String::new()
+                        },
+                        l.ii_goal
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+            match m.partitioned {
+                "registers" => println!("{what}: registers ({})", m.reason),
+                "banks" => println!(
+                    "{what}: {} banks ({}): {loops}",
+                    m.banks.len(),
+                    m.banks.join(", ")
+                ),
+                // Worth a line only where a loop waits for its ports.
+                _ if !m.port_limited_loops.is_empty() => println!(
+                    "{what}: kept whole although {loops}: {}{}",
+                    m.reason,
+                    m.at.as_ref().map(|a| format!(" ({a})")).unwrap_or_default()
+                ),
+                _ => {}
+            }
+        }
     }
     println!("wrote {}", dir.join("report.json").display());
     // The system top of a streaming system.

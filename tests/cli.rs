@@ -249,3 +249,36 @@ fn pragma_unroll_needs_a_constant_trip_count() {
     assert!(o.stderr.contains("compile-time constant"), "{}", o.stderr);
     assert!(o.stderr.contains("u.cl:4"), "{}", o.stderr);
 }
+
+#[test]
+fn memories_kept_whole_say_why() {
+    // Three loads per iteration at j, j + 1 and j + 2 with j stepping by 1: no access has a
+    // fixed bank, so the memory stays whole, and the report, the summary and the loop's
+    // `limited_by` point at the access.
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "win3.cl",
+        "__attribute__((reqd_work_group_size(1, 1, 1)))\nkernel void win3(global const int *restrict in, global int *restrict out, int n) {\n  local int t[64];\n  for (int j = 0; j < n; j++) t[j] = in[j];\n  for (int j = 0; j < n - 2; j++) out[j] = t[j] + t[j + 1] * 2 + t[j + 2] * 3;\n}\n",
+    );
+    let out = dir.path().join("o");
+    let o = oclhls(&[&src, "-o", out.to_str().unwrap()], dir.path());
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout.contains("memory `t` (local, 64 x 32 bits): kept whole although win3.loop2 needs 2 cycles per iteration for its accesses (II goal 1)"),
+        "{}",
+        o.stdout
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let k = &report["kernels"][0];
+    let m = &k["memories"][0];
+    assert_eq!(m["partitioned"], "whole", "{m:#}");
+    assert!(m["at"].as_str().unwrap().ends_with("win3.cl:5:44"), "{m:#}");
+    let why = k["loops"][2]["limited_by"].as_str().unwrap();
+    assert!(
+        why.contains("read port of `t`")
+            && why.contains("not banked: this index has no known residue modulo 2"),
+        "{why}"
+    );
+}

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 /// Files of the corpus; `corpus_is_complete` fails when a file is added without a test here.
 const CORPUS: &[&str] = &[
     "examples/vadd.cl",
+    "tests/kernels/array_regs.cl",
     "tests/kernels/bit_histogram.cl",
     "tests/kernels/clamp_select.cl",
     "tests/kernels/compound_once.cl",
@@ -38,6 +39,7 @@ const CORPUS: &[&str] = &[
     "tests/kernels/struct_local.cl",
     "tests/kernels/struct_update.cl",
     "tests/kernels/sum_pairs.cl",
+    "tests/kernels/tile_banks.cl",
     "tests/kernels/transpose_tile.cl",
     "tests/kernels/uchar4_pack.cl",
     "tests/kernels/unroll2_sum.cl",
@@ -313,6 +315,60 @@ fn reverse_local() {
     sim("tests/kernels/reverse_local.cl", &[]);
 }
 
+/// `report.json` of compiling `file`.
+fn report_of(file: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let o = oclhls(&[file, "-o", dir.path().to_str().unwrap()], &root());
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn arrays_in_registers() {
+    // Arrays indexed by constants become values: no memory makes the work-items run one at a
+    // time, and the window carried by the row loop does not limit its II; a `local` array of
+    // a kernel with barriers is carried through the phases.
+    sim("tests/kernels/array_regs.cl", &["--seed", "21"]);
+    let report = report_of("tests/kernels/array_regs.cl");
+    assert_eq!(report["kernels"][2]["memories"][0]["name"], "ends");
+    assert_eq!(
+        report["kernels"][2]["memories"][0]["partitioned"],
+        "registers"
+    );
+    for (k, arr) in [(0, "v"), (1, "w")] {
+        let kernel = &report["kernels"][k];
+        let mem = &kernel["memories"][0];
+        assert_eq!(mem["name"], arr, "{mem:#}");
+        assert_eq!(mem["partitioned"], "registers", "{mem:#}");
+        for l in kernel["loops"].as_array().unwrap() {
+            assert_eq!(l["ii"], 1, "{l:#}");
+        }
+    }
+}
+
+#[test]
+fn local_tile_in_banks() {
+    // Four loads and four stores per iteration: src in 2 banks, dst in 4, the loop at II 1;
+    // the loops indexing with j reach every bank. Slow memory with back-pressure.
+    sim(
+        "tests/kernels/tile_banks.cl",
+        &["--stall-prob", "0.5", "--max-latency", "9", "--seed", "6"],
+    );
+    let report = report_of("tests/kernels/tile_banks.cl");
+    let kernel = &report["kernels"][0];
+    let mems = kernel["memories"].as_array().unwrap();
+    let banks = |name: &str| {
+        let m = mems.iter().find(|m| m["name"] == name).unwrap();
+        assert_eq!(m["partitioned"], "banks", "{m:#}");
+        let l = &m["port_limited_loops"][0];
+        assert_eq!(l["name"], "tile_banks.loop2", "{m:#}");
+        assert_eq!(l["slots_banked"], 1, "{m:#}");
+        m["banks"].as_array().unwrap().len()
+    };
+    assert_eq!((banks("src"), banks("dst")), (2, 4));
+    assert_eq!(kernel["loops"][2]["ii"], 1, "{:#}", kernel["loops"][2]);
+}
+
 // ---- barriers: work-groups walked one at a time, code between barriers as phases
 
 #[test]
@@ -357,19 +413,7 @@ fn scale_prefix() {
     // Exact dependence distances from the affine analysis: the in-place loop runs at II 1,
     // the running sum at the II its distance-1 recurrence allows.
     sim("tests/kernels/scale_prefix.cl", &[]);
-    let dir = tempfile::tempdir().unwrap();
-    let o = oclhls(
-        &[
-            "tests/kernels/scale_prefix.cl",
-            "-o",
-            dir.path().to_str().unwrap(),
-        ],
-        &root(),
-    );
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
-            .unwrap();
+    let report = report_of("tests/kernels/scale_prefix.cl");
     let loops = report["kernels"][0]["loops"].as_array().unwrap();
     assert_eq!(loops[2]["ii"], 1, "{:#}", loops[2]);
     assert_eq!(loops[2]["memory_dependences"].as_array().unwrap().len(), 0);

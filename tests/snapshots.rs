@@ -21,13 +21,14 @@ fn golden(path: &str) -> (String, String) {
     let mut rtl = String::new();
     for (id, _) in p.kernels() {
         let mut k = hls_ir::lower::lower_kernel(&p, id).unwrap();
-        hls_ir::passes::run_pipeline(&mut k, true, &mut |_, _| {}).unwrap();
+        let lib = scheduler::oplib::OpLibrary::default();
+        let goal = |k: &hls_ir::Kernel, l| scheduler::kernel::ii_goal(k, l, &lib);
+        hls_ir::passes::run_pipeline(&mut k, true, Some(&goal), &mut |_, _| {}).unwrap();
         // Spans as line:col only, so snapshots do not depend on the checkout path.
         ir += &hls_ir::printer::print_kernel(&k, &|s| {
             let (l, c) = sm.line_col(s);
             format!("{l}:{c}")
         });
-        let lib = scheduler::oplib::OpLibrary::default();
         let s =
             scheduler::kernel::schedule_kernel(&k, &lib, &scheduler::Options::default()).unwrap();
         rtl += &rtl_templates::emit_kernel(&k, &s)
@@ -77,6 +78,21 @@ fn unsupported_float_diagnostics() {
     let f = sm.add_file(
         "float.cl",
         "kernel void f(global const float *restrict a, global float *restrict o) {\n  size_t i = get_global_id(0);\n  float x = a[i];\n  o[i] = x + 1.0f;\n  o[i + 1] = exp(x);\n  o[i + 2] = fma(x, x, x);\n  o[i + 3] = pow(x, 0.5f) < 2.0f ? x : -x;\n}\n",
+    );
+    let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default()).unwrap();
+    let (id, _) = p.kernels().next().unwrap();
+    let d = hls_ir::lower::lower_kernel(&p, id).unwrap_err();
+    insta::assert_snapshot!(frontend::render(&sm, &d, false));
+}
+
+/// A private array is one memory for all work-items of a kernel with barriers: using it on
+/// both sides of a barrier would read the last work-item's elements, so it is refused.
+#[test]
+fn private_array_across_barrier_diagnostic() {
+    let mut sm = SourceMap::new();
+    let f = sm.add_file(
+        "bar.cl",
+        "kernel void k(global const int *restrict in, global int *restrict out) {\n  int t[2];\n  size_t g = get_global_id(0);\n  t[0] = in[g];\n  t[1] = t[0] * 2;\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  out[g] = t[0] + t[1];\n}\n",
     );
     let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default()).unwrap();
     let (id, _) = p.kernels().next().unwrap();

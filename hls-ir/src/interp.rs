@@ -149,7 +149,7 @@ pub fn run(k: &Kernel, launch: &Launch) -> Result<Vec<(u32, Vec<u8>)>, InterpErr
         vals: vec![0; k.op_bound()],
         wide: vec![Vec::new(); k.op_bound()],
         order: (0..k.loops.len())
-            .map(|r| region_order(k, LoopId::from_index(r)))
+            .map(|r| k.region_order(LoopId::from_index(r)))
             .collect(),
         onchip: BTreeMap::new(),
         buffers: launch.buffers.clone(),
@@ -164,61 +164,6 @@ pub fn run(k: &Kernel, launch: &Launch) -> Result<Vec<(u32, Vec<u8>)>, InterpErr
     }
     it.launch()?;
     Ok(it.buffers)
-}
-
-/// A topological order of region `r`'s ops over distance-0 edges; edges into or out of a
-/// nested loop's subtree count for its `Loop` op.
-fn region_order(k: &Kernel, r: LoopId) -> Vec<OpId> {
-    let ops = k.ops_in(r);
-    let loop_ops = k.loop_ops();
-    // Constants and launch-wide values are computed before anything else.
-    let rep = |x: OpId| k.representative(x, r, &loop_ops);
-    let ops: Vec<OpId> = ops
-        .into_iter()
-        .filter(|&o| !k.op(o).kind.is_launch_invariant())
-        .collect();
-    let mut indeg: BTreeMap<OpId, usize> = ops.iter().map(|&o| (o, 0)).collect();
-    let mut succ: BTreeMap<OpId, Vec<OpId>> = BTreeMap::new();
-    for (s, t, d) in k.edges() {
-        if d.distance() != 0 {
-            continue;
-        }
-        // A value leaving a loop reaches its `LoopResult` after the loop has run anyway.
-        if matches!(k.op(t).kind, OpKind::LoopResult) && k.op(s).region != r {
-            continue;
-        }
-        let (Some(a), Some(b)) = (rep(s), rep(t)) else {
-            continue;
-        };
-        if a == b {
-            continue;
-        }
-        *indeg.get_mut(&b).expect("an op of the region") += 1;
-        succ.entry(a).or_default().push(b);
-    }
-    let mut ready: Vec<OpId> = indeg
-        .iter()
-        .filter(|(_, &n)| n == 0)
-        .map(|(&o, _)| o)
-        .collect();
-    ready.reverse();
-    let mut out = Vec::new();
-    while let Some(o) = ready.pop() {
-        out.push(o);
-        for &t in succ.get(&o).map(|v| v.as_slice()).unwrap_or(&[]) {
-            let n = indeg.get_mut(&t).expect("an op of the region");
-            *n -= 1;
-            if *n == 0 {
-                ready.push(t);
-            }
-        }
-    }
-    assert_eq!(
-        out.len(),
-        ops.len(),
-        "the verifier guarantees an acyclic region"
-    );
-    out
 }
 
 impl<'a> Interp<'a> {

@@ -69,6 +69,13 @@ pub enum MemKind {
     Private { len: u32 },
 }
 
+/// Registered read ports of an on-chip memory (`local` or private array): loads of one loop in
+/// the same modulo slot take different ports. A memory that uses the second one is stored
+/// twice by Yosys (each copy one write and one read port), which costs area, not time.
+pub const ONCHIP_READ_PORTS: u32 = 2;
+/// Write ports of an on-chip memory.
+pub const ONCHIP_WRITE_PORTS: u32 = 1;
+
 #[derive(Clone, Debug)]
 pub struct Memory {
     pub name: String,
@@ -78,6 +85,57 @@ pub struct Memory {
     /// Size of one element in bytes (addresses are byte addresses).
     pub elem_bytes: u32,
     pub span: Span,
+}
+
+impl Memory {
+    /// Elements of an on-chip memory (`None` for global memory).
+    pub fn onchip_len(&self) -> Option<u32> {
+        match self.kind {
+            MemKind::Local { len } | MemKind::Private { len } => Some(len),
+            MemKind::Global { .. } => None,
+        }
+    }
+}
+
+/// What array partitioning (`passes::partition`, `passes::bank`) did with an on-chip memory,
+/// for reports. Memories without an entry were left alone because nothing asked for more.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemPartition {
+    pub mem: MemId,
+    pub outcome: Partition,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Partition {
+    /// Complete partitioning: every element is a value of the dataflow graph (a register where
+    /// it lives across cycles); the memory has no accesses left. `dynamic`: some index is not a
+    /// constant, so those accesses select among the elements.
+    Registers { elements: u32, dynamic: bool },
+    /// Cyclic banking: element `i` is element `i / B` of `banks[i % B]` (B = `banks.len()`).
+    /// `loops`: the loops that needed more ports than one memory has.
+    Banks {
+        banks: Vec<MemId>,
+        loops: Vec<PortNeed>,
+    },
+    /// Kept as one memory, and why: either not eligible for registers (`loops` empty), or
+    /// some loop needs more ports than it has and banking cannot give them (`at`: the access
+    /// that prevents it, when one does).
+    Whole {
+        reason: String,
+        at: Option<Span>,
+        loops: Vec<PortNeed>,
+    },
+}
+
+/// How many modulo slots one iteration of loop `lp` needs for its accesses to one memory
+/// (`ceil(loads / read ports)`, `stores / write ports`, whichever is larger) against the II
+/// the loop could reach otherwise (`goal`), before and after banking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PortNeed {
+    pub lp: LoopId,
+    pub goal: u32,
+    pub before: u32,
+    pub after: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -154,6 +212,8 @@ pub struct Kernel {
     /// Loop-carried dependences through on-chip memories (for reports; the graph has them
     /// as `Dep::Order` edges).
     pub mem_deps: Vec<MemDep>,
+    /// What array partitioning did with on-chip memories (for reports).
+    pub partitions: Vec<MemPartition>,
     graph: StableDiGraph<Op, Dep>,
 }
 
@@ -187,6 +247,7 @@ impl Kernel {
             reqd_work_group_size: None,
             work_groups: None,
             mem_deps: Vec::new(),
+            partitions: Vec::new(),
             graph: StableDiGraph::new(),
         }
     }
@@ -308,6 +369,52 @@ impl Kernel {
         }
     }
 
+    /// Replace every value use (`Dep::Data` edge) of `old` by `new`; order edges stay.
+    pub fn replace_data_uses(&mut self, old: OpId, new: OpId) {
+        let outs: Vec<(EdgeIndex, NodeIndex, Dep)> = self
+            .graph
+            .edges_directed(node(old), Direction::Outgoing)
+            .filter(|e| matches!(e.weight(), Dep::Data { .. }))
+            .map(|e| (e.id(), e.target(), *e.weight()))
+            .collect();
+        for (e, t, d) in outs {
+            self.graph.remove_edge(e);
+            self.graph.add_edge(node(new), t, d);
+        }
+    }
+
+    /// Make `new` operand `operand` of `id` (in place of the value there).
+    pub fn set_operand(&mut self, id: OpId, operand: u8, new: OpId) {
+        let old: Vec<(EdgeIndex, Dep)> = self
+            .graph
+            .edges_directed(node(id), Direction::Incoming)
+            .filter(|e| matches!(e.weight(), Dep::Data { operand: o, .. } if *o == operand))
+            .map(|e| (e.id(), *e.weight()))
+            .collect();
+        let mut dep = Dep::Data {
+            operand,
+            distance: 0,
+        };
+        for (e, d) in old {
+            self.graph.remove_edge(e);
+            dep = d;
+        }
+        self.graph.add_edge(node(new), node(id), dep);
+    }
+
+    /// Remove every order edge from `from` to `to`.
+    pub fn remove_order_edges(&mut self, from: OpId, to: OpId) {
+        let es: Vec<EdgeIndex> = self
+            .graph
+            .edges_connecting(node(from), node(to))
+            .filter(|e| matches!(e.weight(), Dep::Order { .. }))
+            .map(|e| e.id())
+            .collect();
+        for e in es {
+            self.graph.remove_edge(e);
+        }
+    }
+
     pub fn has_uses(&self, id: OpId) -> bool {
         self.graph
             .edges_directed(node(id), Direction::Outgoing)
@@ -381,6 +488,63 @@ impl Kernel {
             }
             r = parent;
         }
+    }
+
+    /// A topological order of region `r`'s ops over distance-0 edges, with a nested loop standing
+    /// for its whole subtree (its `Loop` op), as the scheduler sees the region; constants and
+    /// launch-wide values are left out (every region reads them at any time). Program order
+    /// of side effects and of on-chip memory accesses is kept: lowering orders them by edges.
+    pub fn region_order(&self, r: LoopId) -> Vec<OpId> {
+        let ops = self.ops_in(r);
+        let loop_ops = self.loop_ops();
+        let rep = |x: OpId| self.representative(x, r, &loop_ops);
+        let ops: Vec<OpId> = ops
+            .into_iter()
+            .filter(|&o| !self.op(o).kind.is_launch_invariant())
+            .collect();
+        let mut indeg: std::collections::BTreeMap<OpId, usize> =
+            ops.iter().map(|&o| (o, 0)).collect();
+        let mut succ: std::collections::BTreeMap<OpId, Vec<OpId>> = Default::default();
+        for (s, t, d) in self.edges() {
+            if d.distance() != 0 {
+                continue;
+            }
+            // A value leaving a loop reaches its `LoopResult` after the loop has run anyway.
+            if matches!(self.op(t).kind, OpKind::LoopResult) && self.op(s).region != r {
+                continue;
+            }
+            let (Some(a), Some(b)) = (rep(s), rep(t)) else {
+                continue;
+            };
+            if a == b {
+                continue;
+            }
+            *indeg.get_mut(&b).expect("an op of the region") += 1;
+            succ.entry(a).or_default().push(b);
+        }
+        let mut ready: Vec<OpId> = indeg
+            .iter()
+            .filter(|(_, &n)| n == 0)
+            .map(|(&o, _)| o)
+            .collect();
+        ready.reverse();
+        let mut out = Vec::new();
+        while let Some(o) = ready.pop() {
+            out.push(o);
+            for &t in succ.get(&o).map(|v| v.as_slice()).unwrap_or(&[]) {
+                let n = indeg.get_mut(&t).expect("an op of the region");
+                *n -= 1;
+                if *n == 0 {
+                    ready.push(t);
+                }
+            }
+        }
+        assert_eq!(
+            out.len(),
+            ops.len(),
+            "the verifier guarantees an acyclic region"
+        );
+        out
     }
 
     pub fn arg(&self, a: ArgId) -> &KernelArg {

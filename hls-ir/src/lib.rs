@@ -28,7 +28,10 @@ pub mod types;
 pub mod verify;
 
 pub use ids::{ArgId, CounterId, LoopId, MemId, OpId, PipeId};
-pub use kernel::{ArgKind, Dep, Kernel, KernelArg, Loop, LoopKind, MemDep, MemKind, Memory, Op};
+pub use kernel::{
+    ArgKind, Dep, Kernel, KernelArg, Loop, LoopKind, MemDep, MemKind, MemPartition, Memory, Op,
+    Partition, PortNeed,
+};
 pub use ops::{
     BinOp, ByteMask, CmpOp, ConvOp, OpKind, PipeQuery, PipeSide, ReserveScope, UnOp, WorkItemFn,
     RESERVE_ID_VALID_BIT,

@@ -6,8 +6,14 @@
 //!   %0: i32 = global_id(0)                       ; vadd.cl:2
 //!   %3: i32 = load mem0 %2, %1                    ; vadd.cl:3
 //! ```
+//!
+//! On-chip memories follow the kernel line, with what array partitioning made of them:
+//!
+//! ```text
+//! mem3 tile: local [64 x i32], 4 bytes apart -> banks mem5, mem6
+//! ```
 
-use crate::kernel::{ArgKind, Dep, Kernel, LoopKind, MemKind};
+use crate::kernel::{ArgKind, Dep, Kernel, LoopKind, MemKind, Partition};
 use std::fmt::Write;
 
 pub fn print_kernel(k: &Kernel, lines: &dyn Fn(frontend::span::Span) -> String) -> String {
@@ -36,6 +42,32 @@ pub fn print_kernel(k: &Kernel, lines: &dyn Fn(frontend::span::Span) -> String) 
         })
         .collect();
     let _ = writeln!(s, "kernel {}({})", k.name, args.join(", "));
+    // On-chip memories, and what array partitioning made of them.
+    for (i, m) in k.mems.iter().enumerate() {
+        let (space, len) = match m.kind {
+            MemKind::Local { len } => ("local", len),
+            MemKind::Private { len } => ("private", len),
+            MemKind::Global { .. } => continue,
+        };
+        let id = crate::ids::MemId::from_index(i);
+        let outcome = match k.partitions.iter().rev().find(|p| p.mem == id) {
+            Some(p) => match &p.outcome {
+                Partition::Registers { .. } => " -> registers".to_string(),
+                Partition::Banks { banks, .. } => {
+                    let b: Vec<String> = banks.iter().map(|b| b.to_string()).collect();
+                    format!(" -> banks {}", b.join(", "))
+                }
+                Partition::Whole { loops, .. } if !loops.is_empty() => " (kept whole)".into(),
+                Partition::Whole { .. } => String::new(),
+            },
+            None => String::new(),
+        };
+        let _ = writeln!(
+            s,
+            "{id} {}: {space} [{len} x {}], {} bytes apart{outcome}",
+            m.name, m.elem, m.elem_bytes
+        );
+    }
     for (i, l) in k.loops.iter().enumerate() {
         let kind = match l.kind {
             LoopKind::WorkItems => "work-items".to_string(),

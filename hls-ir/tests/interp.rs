@@ -10,7 +10,7 @@ use hls_ir::{BinOp, Kernel, OpKind};
 /// Lowered and run through the pass pipeline (what is scheduled).
 fn lower(src: &str) -> Kernel {
     let mut k = common::lower(src);
-    hls_ir::passes::run_pipeline(&mut k, true, &mut |_, _| {}).unwrap();
+    hls_ir::passes::run_pipeline(&mut k, true, None, &mut |_, _| {}).unwrap();
     k
 }
 
@@ -114,17 +114,7 @@ fn out_of_bounds_and_step_limits_are_errors() {
     assert!(run(&k, &l).unwrap_err().to_string().contains("steps"));
 }
 
-fn launch_of(args: Vec<u64>, buffers: Vec<(u32, Vec<u8>)>, items: u32) -> Launch {
-    Launch {
-        args,
-        buffers,
-        global_size: [items, 1, 1],
-        local_size: [items, 1, 1],
-        work_dim: 1,
-        max_steps: 1_000_000,
-        ..Default::default()
-    }
-}
+use common::launch_of;
 
 #[test]
 fn vectors_and_structs_move_as_images() {

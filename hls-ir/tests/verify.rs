@@ -107,7 +107,7 @@ fn cse_and_dce_keep_the_kernel_valid() {
     let b = k.add_op(op(OpKind::Const(3), Ty::I32), &[]);
     let x = k.add_op(op(OpKind::Binary(BinOp::Xor), Ty::I32), &[a, b]);
     let _unused = k.add_op(op(OpKind::Binary(BinOp::Mul), Ty::I32), &[x, x]);
-    hls_ir::passes::run_pipeline(&mut k, true, &mut |_, _| {}).unwrap();
+    hls_ir::passes::run_pipeline(&mut k, true, None, &mut |_, _| {}).unwrap();
     // 3 ^ 3 folds to 0 and nothing has a side effect: everything is dead.
     assert_eq!(k.num_ops(), 0);
 }

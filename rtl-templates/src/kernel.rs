@@ -336,10 +336,6 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
         for d in e.dims.iter_mut() {
             d.lid = true;
         }
-        e.regions[0].serial = Some(
-            "work-groups run one after another (the kernel has barriers; `local` memory belongs to one group)"
-                .into(),
-        );
     }
     for d in e.dims.iter_mut() {
         d.grouped = d.lid || d.grp || d.lsize;
@@ -589,73 +585,12 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Regions that must run one iteration at a time. An on-chip memory has one read and one
-    /// write port without arbitration, so the loops using it must never run at the same time:
-    /// the innermost region enclosing all of them runs serially (a loop waits for the loops it
-    /// starts). A private array has one copy, so the work-item pipeline runs serially if any
-    /// is used.
+    /// Regions that must run one iteration at a time (`hls_ir::analysis::serial`).
     fn find_serial_regions(&mut self) {
-        let k = self.k;
-        let parent = |r: usize| k.loops[r].parent.map(|p| p.index());
-        let chain = |mut r: usize| {
-            let mut v = vec![r];
-            while let Some(p) = parent(r) {
-                v.push(p);
-                r = p;
-            }
-            v
-        };
-        // A loop around barriers: its phases of one iteration must all finish before the
-        // next iteration's start (they may talk through global memory).
-        for l in &k.loops {
-            if l.kind == LoopKind::Phase {
-                if let Some(p) = l.parent {
-                    if p.index() != 0 {
-                        self.regions[p.index()].serial.get_or_insert_with(|| {
-                            "its body contains barriers (one step of the work-group at a time)"
-                                .into()
-                        });
-                    }
-                }
-            }
-        }
-        for (i, m) in k.mems.iter().enumerate() {
-            let mem = MemId::from_index(i);
-            let regions: std::collections::BTreeSet<usize> = k
-                .op_ids()
-                .into_iter()
-                .filter(|&o| {
-                    matches!(k.op(o).kind, OpKind::Load { mem: x } | OpKind::Store { mem: x, .. } if x == mem)
-                })
-                .map(|o| k.op(o).region.index())
-                .collect();
-            let private = matches!(m.kind, hls_ir::MemKind::Private { .. });
-            if regions.is_empty() || matches!(m.kind, hls_ir::MemKind::Global { .. }) {
-                continue;
-            }
-            let mut lca: Option<usize> = None;
-            if regions.len() > 1 {
-                let chains: Vec<Vec<usize>> = regions.iter().map(|&r| chain(r)).collect();
-                lca = chains[0]
-                    .iter()
-                    .copied()
-                    .find(|a| chains.iter().all(|c| c.contains(a)));
-            }
-            if let Some(r) = lca {
-                self.regions[r].serial.get_or_insert_with(|| {
-                    format!(
-                        "`{}` (on-chip) is used here and in the loops inside",
-                        m.name
-                    )
-                });
-            }
-            if private && regions.contains(&0) {
-                self.regions[0].serial.get_or_insert_with(|| {
-                    format!(
-                        "the private array `{}` has one copy, for one work-item at a time",
-                        m.name
-                    )
-                });
+        let serial = hls_ir::analysis::serial::serial_regions(self.k);
+        for (r, why) in serial.into_iter().enumerate() {
+            if let Some(why) = why {
+                self.regions[r].serial.get_or_insert(why);
             }
         }
     }

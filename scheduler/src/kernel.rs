@@ -2,8 +2,10 @@
 //! it, and keep the result in a [`KernelSchedule`] side table keyed by [`OpId`]. The IR is never
 //! changed, so a kernel can be rescheduled at another II or clock.
 //!
-//! Resources: each memory has one read port and one write port (one access per cycle each);
-//! multipliers are not limited yet (every multiply gets its own DSP).
+//! Resources: each global memory has one read port and one write port (one access per cycle
+//! each), each on-chip memory `hls_ir::kernel::ONCHIP_READ_PORTS` read ports and
+//! `ONCHIP_WRITE_PORTS` write port; multipliers are not limited yet (every multiply gets its
+//! own DSP).
 
 use crate::oplib::{is_invariant, OpLibrary};
 use crate::{Edge, Op, OpIdx, Options, Problem, Resource, ResourceId, Schedule};
@@ -17,12 +19,14 @@ use std::collections::BTreeMap;
 pub enum LimitedBy {
     /// Nothing: II = 1.
     Nothing,
-    /// A limited resource used `uses` times per iteration with `limit` units.
+    /// A limited resource used `uses` times per iteration with `limit` units (`mem`: the
+    /// memory whose port it is).
     Resource {
         resource: String,
         uses: u32,
         limit: u32,
         spans: Vec<Span>,
+        mem: Option<MemId>,
     },
     /// II > MII although neither bound alone forces it: every II from MII up was proven
     /// infeasible (resources and recurrences together).
@@ -102,12 +106,27 @@ pub fn schedule_kernel(
     }
 }
 
-fn schedule_region(
+/// One loop region as a scheduling problem, with the maps back to the IR.
+struct RegionProblem {
+    problem: Problem,
+    /// The region's scheduled ops (invariant ones are left out) and their problem indices.
+    ops: Vec<OpId>,
+    index: BTreeMap<OpId, OpIdx>,
+    latency: BTreeMap<OpId, u32>,
+    /// The IR edge behind each problem edge.
+    edge_src: Vec<(OpId, OpId, hls_ir::Dep)>,
+    /// The memory behind each port resource.
+    port_mem: BTreeMap<ResourceId, MemId>,
+}
+
+/// The scheduling problem of loop `region`. With `onchip_ports` false, on-chip memories have
+/// as many ports as their accesses need (for [`ii_goal`]).
+fn region_problem(
     k: &Kernel,
     region: LoopId,
     lib: &OpLibrary,
-    opts: &Options,
-) -> Result<LoopSchedule, Vec<Diagnostic>> {
+    onchip_ports: bool,
+) -> Result<RegionProblem, Vec<Diagnostic>> {
     let ops: Vec<OpId> = k
         .ops_in(region)
         .into_iter()
@@ -122,6 +141,7 @@ fn schedule_region(
         clock_period_ns: Some(lib.chain_budget_ns()),
     };
     let mut ports: BTreeMap<(MemId, bool), ResourceId> = BTreeMap::new();
+    let mut port_mem: BTreeMap<ResourceId, MemId> = BTreeMap::new();
     let mut pipe_ports: BTreeMap<String, ResourceId> = BTreeMap::new();
     let mut latency = BTreeMap::new();
     for &o in &ops {
@@ -138,26 +158,27 @@ fn schedule_region(
         let resource = match k.op(o).kind {
             OpKind::Load { mem } | OpKind::Store { mem, .. } => {
                 let write = matches!(k.op(o).kind, OpKind::Store { .. });
+                let onchip = !matches!(k.mem(mem).kind, hls_ir::MemKind::Global { .. });
                 let next = ResourceId(problem.resources.len() as u32);
-                Some(*ports.entry((mem, write)).or_insert_with(|| {
+                let r = *ports.entry((mem, write)).or_insert_with(|| {
                     problem.resources.push(Resource {
                         name: format!(
                             "{} port of `{}`",
                             if write { "write" } else { "read" },
                             k.mem(mem).name
                         ),
-                        limit: Some(
-                            if !write && !matches!(k.mem(mem).kind, hls_ir::MemKind::Global { .. })
-                            {
-                                crate::oplib::ONCHIP_READ_PORTS
-                            } else {
-                                1
-                            },
-                        ),
+                        limit: match (onchip, write) {
+                            (true, _) if !onchip_ports => None,
+                            (true, false) => Some(hls_ir::kernel::ONCHIP_READ_PORTS),
+                            (true, true) => Some(hls_ir::kernel::ONCHIP_WRITE_PORTS),
+                            (false, _) => Some(1),
+                        },
                         blocking_time: 1,
                     });
                     next
-                }))
+                });
+                port_mem.insert(r, mem);
+                Some(r)
             }
             // One operation per cycle on each of a pipe side's FIFO ports: data (reads and
             // writes, plain or into a reservation), reservations, commits.
@@ -269,6 +290,41 @@ fn schedule_region(
             edge_src.push((exit, o, hls_ir::Dep::Order { distance: 1 }));
         }
     }
+    Ok(RegionProblem {
+        problem,
+        ops,
+        index,
+        latency,
+        edge_src,
+        port_mem,
+    })
+}
+
+/// The II loop `region` could reach if every on-chip memory had the ports its accesses need:
+/// the larger of its recurrence bound and the bound of its other resources (global memory
+/// ports, pipe ports). `None` when the loop cannot be scheduled at all (an unsupported
+/// operation, reported when the kernel is scheduled). This is what array banking
+/// (`hls_ir::passes::bank`) aims for.
+pub fn ii_goal(k: &Kernel, region: LoopId, lib: &OpLibrary) -> Option<u32> {
+    let p = region_problem(k, region, lib, false).ok()?.problem;
+    let rec = crate::rec_mii(&p).0;
+    (rec != u32::MAX).then(|| rec.max(crate::res_mii(&p).0))
+}
+
+fn schedule_region(
+    k: &Kernel,
+    region: LoopId,
+    lib: &OpLibrary,
+    opts: &Options,
+) -> Result<LoopSchedule, Vec<Diagnostic>> {
+    let RegionProblem {
+        problem,
+        ops,
+        index,
+        latency,
+        edge_src,
+        port_mem,
+    } = region_problem(k, region, lib, true)?;
     let pipelined = opts.pipelined;
     let started = std::time::Instant::now();
     let sched: Schedule = crate::schedule(&problem, opts).map_err(|e| {
@@ -331,6 +387,7 @@ fn schedule_region(
                 uses: *uses,
                 limit: res.limit.unwrap_or(0),
                 spans,
+                mem: port_mem.get(resource).copied(),
             }
         }
         crate::Limit::Combined { mii } => LimitedBy::Combined { mii: *mii },

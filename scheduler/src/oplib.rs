@@ -327,10 +327,9 @@ pub fn onchip_in_lutram(len: u32) -> bool {
     len <= LUTRAM_MAX_ELEMS
 }
 
-/// Registered read ports of an on-chip memory (`local` or private array). A memory that uses
-/// the second one is stored twice by Yosys (each copy one write and one read port), which
-/// costs area, not time.
-pub const ONCHIP_READ_PORTS: u32 = 2;
+/// Registered read ports of an on-chip memory (`local` or private array); see
+/// `hls_ir::kernel::ONCHIP_READ_PORTS`, which array banking plans with.
+pub const ONCHIP_READ_PORTS: u32 = hls_ir::kernel::ONCHIP_READ_PORTS;
 
 /// True for values that never need pipeline registers: constants, arguments and launch-wide
 /// work-item values are held in registers for the whole run.

@@ -11,10 +11,11 @@ arg_out: 1 buffer int[2] 321 5001
 arg_in:  2 int 6
 !*/
 
-// A private array updated read-modify-write in a loop: it becomes an on-chip memory with one
-// read and one write port. The load of `hist[x]` in one iteration must see the store of the
-// previous iteration, so the loop's II is bounded by that memory recurrence (load 1 cycle,
-// add, store). The array belongs to one work-item, so work-items run one at a time.
+// A private array updated read-modify-write in a loop with a data-dependent index. Its four
+// elements become registers carried by the loop (array partitioning: a private array of up
+// to four elements takes a variable index): `hist[x]` reads the element the low bits of x
+// select and the store updates the element x names, so there is no memory recurrence and no
+// single copy of the array that would make the work-items run one at a time.
 // Row 0: low bits 0 1 1 2 2 2 -> counts 1 2 3 0 -> 1 + 20 + 300 = 321.
 // Row 1: low bits 3 3 3 3 3 0 -> counts 1 0 0 5 -> 1 + 5000 = 5001.
 kernel void bit_histogram(global const int *restrict a, global int *restrict out, int n) {

@@ -1,4 +1,6 @@
 //! Analyses over a [`crate::Kernel`]: results are returned (side tables), never stored on ops.
 
 pub mod affine;
+pub mod residue;
+pub mod serial;
 pub mod trip_count;

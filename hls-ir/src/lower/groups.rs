@@ -40,6 +40,11 @@ pub(super) struct Groups {
     pub phase: Option<Phase>,
     /// A phase in which a work-item may `return` (only the last phase may have one).
     pub returned_at: Option<Span>,
+    /// Private arrays declared in a phase: the phase. The array is one memory for every
+    /// work-item of the walk, so a later phase would read the last work-item's elements.
+    pub phase_arrays: BTreeMap<MemId, LoopId>,
+    /// Private arrays already reported as used after a barrier.
+    pub reported: BTreeSet<MemId>,
 }
 
 #[derive(Clone, Copy)]
@@ -278,6 +283,13 @@ impl<'a> Lower<'a> {
         }
         // Variables this phase wrote (or declared) that later phases may read.
         let after = self.env.clone();
+        for (v, val) in &after.vars {
+            if let (Val::Ptr { mem, .. }, false) = (val, before.vars.contains_key(v)) {
+                if matches!(self.k.mem(*mem).kind, MemKind::Private { .. }) {
+                    self.groups.phase_arrays.insert(*mem, lid_loop);
+                }
+            }
+        }
         let phase_region = lid_loop;
         let mut new_ctx = Vec::new();
         // Variables with the same value for the whole group (a `local` array, a constant).
@@ -424,6 +436,37 @@ impl<'a> Lower<'a> {
             .collect();
         let lp = self.op(OpKind::Loop(lid_loop), Ty::Token, span, &[enter]);
         self.sync_in_order(lp);
+    }
+
+    /// An access `op` to a private array declared in another phase (before a barrier) is
+    /// refused: the array is one memory for all work-items of the group's walk, so it would
+    /// see the last work-item's elements, not this work-item's.
+    pub(super) fn check_phase_array(&mut self, op: OpId, mem: MemId) {
+        let Some(&declared) = self.groups.phase_arrays.get(&mem) else {
+            return;
+        };
+        let mut r = Some(self.region);
+        while let Some(x) = r {
+            if self.k.loops[x.index()].kind == LoopKind::Phase {
+                break;
+            }
+            r = self.k.loops[x.index()].parent;
+        }
+        if r == Some(declared) || !self.groups.reported.insert(mem) {
+            return;
+        }
+        let m = self.k.mem(mem);
+        self.diags.push(
+            Diagnostic::error(
+                self.k.op(op).span,
+                format!(
+                    "the private array `{}` is used on both sides of a barrier, which is not yet supported by the hardware path",
+                    m.name
+                ),
+            )
+            .label(m.span, "declared before the barrier")
+            .note("copy the elements needed after the barrier into scalar variables before it (each work-item keeps its scalars between barriers)"),
+        );
     }
 
     /// Order `lp` (a phase, or a loop containing barriers) after the previous one started by

@@ -1877,6 +1877,7 @@ impl<'a> Lower<'a> {
         if !self.is_onchip(mem) {
             return;
         }
+        self.check_phase_array(op, mem);
         let earlier: Vec<(OpId, bool)> = self.onchip.get(&mem).cloned().unwrap_or_default();
         for (prev, prev_store) in earlier {
             if prev_store || is_store {

@@ -1,44 +1,55 @@
-//! `dce`: remove operations without side effects whose results are unused, and stores to
-//! on-chip memories that nothing loads from (no one outside the kernel can see them).
+//! `dce`: remove operations whose results nothing with an effect needs, and stores to on-chip
+//! memories that nothing loads from (no one outside the kernel can see them).
 //! Requires: a verified kernel. Guarantees: every remaining op has a side effect, is a loop
-//! structure op, or is (transitively) used by one.
+//! structure op (`Loop`, `LoopExit`), or is (transitively, through operands) used by one; so a
+//! value carried around a loop that nothing reads outside its own recurrence goes too.
 
-use crate::kernel::Kernel;
+use crate::kernel::{Dep, Kernel, MemKind};
 use crate::ops::OpKind;
+use std::collections::BTreeSet;
 
 pub fn run(k: &mut Kernel) {
     loop {
-        let dead: Vec<_> = k
+        // Live: side effects and the loop structure, and every operand of a live op. Order
+        // edges do not make an op live: a load whose value nobody reads needs no ordering.
+        let mut live = vec![false; k.op_bound()];
+        let mut work: Vec<_> = k
             .op_ids()
             .into_iter()
             .filter(|&id| {
                 let kind = &k.op(id).kind;
-                // Order edges from a load only keep it after earlier stores; a load whose
-                // value nobody reads needs no ordering.
-                !kind.has_side_effect()
-                    && !matches!(kind, OpKind::Loop(_) | OpKind::LoopExit)
-                    && !k
-                        .succs(id)
-                        .iter()
-                        .any(|(_, d)| matches!(d, crate::kernel::Dep::Data { .. }))
+                kind.has_side_effect() || matches!(kind, OpKind::Loop(_) | OpKind::LoopExit)
             })
             .collect();
-        let loaded: std::collections::BTreeSet<crate::ids::MemId> = k
+        while let Some(id) = work.pop() {
+            if std::mem::replace(&mut live[id.index()], true) {
+                continue;
+            }
+            for (src, dep) in k.preds(id) {
+                if matches!(dep, Dep::Data { .. }) && !live[src.index()] {
+                    work.push(src);
+                }
+            }
+        }
+        let loaded: BTreeSet<crate::ids::MemId> = k
             .op_ids()
             .into_iter()
+            .filter(|&id| live[id.index()])
             .filter_map(|id| match k.op(id).kind {
                 OpKind::Load { mem } => Some(mem),
                 _ => None,
             })
             .collect();
-        let mut dead = dead;
-        dead.extend(k.op_ids().into_iter().filter(|&id| match k.op(id).kind {
-            OpKind::Store { mem, .. } => {
-                !matches!(k.mem(mem).kind, crate::kernel::MemKind::Global { .. })
-                    && !loaded.contains(&mem)
-            }
-            _ => false,
-        }));
+        let dead: Vec<_> = k
+            .op_ids()
+            .into_iter()
+            .filter(|&id| match k.op(id).kind {
+                OpKind::Store { mem, .. } => {
+                    !matches!(k.mem(mem).kind, MemKind::Global { .. }) && !loaded.contains(&mem)
+                }
+                _ => !live[id.index()],
+            })
+            .collect();
         if dead.is_empty() {
             break;
         }

@@ -4,13 +4,16 @@
 //! order and verifies the IR after each one in debug and test builds (and always when
 //! `verify_each` is set), so a broken invariant is reported against the pass that broke it.
 
+pub mod bank;
 pub mod const_fold;
 pub mod cse;
 pub mod dce;
 pub mod licm;
+pub mod partition;
 
 use crate::kernel::Kernel;
 use crate::verify::{verify, VerifyError};
+pub use bank::IiGoal;
 
 pub struct Pass {
     pub name: &'static str,
@@ -20,12 +23,28 @@ pub struct Pass {
 
 /// The pass order. Ordering constraints:
 /// - `const-fold` first: lowering emits many constant sub-expressions (address scaling,
-///   implicit conversions of literals) whose folding exposes dead ops.
+///   implicit conversions of literals) whose folding exposes dead ops, and makes the indices
+///   of unrolled accesses constants for `partition`.
+/// - `partition` after folding, then `const-fold` again: the stored values it forwards to
+///   loads meet the bit selects that unpack them (a field of a struct element is a select of
+///   the stored concatenation, which folding reduces to the field's value). `--print-ir-after
+///   const-fold` prints the IR after both.
 /// - `licm` after folding (folded operands become constants, so more ops are invariant) and
 ///   before `cse` (hoisted copies from sibling loops merge in the parent).
 /// - `cse` after folding: folded constants become identical and merge.
-/// - `dce` last: removes everything folding left unused; it must see final uses.
+/// - `dce` last: removes everything folding left unused (and the values `partition` carried
+///   that nothing reads); it must see final uses.
 pub const PIPELINE: &[Pass] = &[
+    Pass {
+        name: "const-fold",
+        description: "fold operations on constants and simplify x+0, x*1, x<<0, trivial selects",
+        run: const_fold::run,
+    },
+    Pass {
+        name: "partition",
+        description: "turn small on-chip arrays into values (registers): constant indices, or any index up to 4 elements",
+        run: partition::run,
+    },
     Pass {
         name: "const-fold",
         description: "fold operations on constants and simplify x+0, x*1, x<<0, trivial selects",
@@ -48,21 +67,37 @@ pub const PIPELINE: &[Pass] = &[
     },
 ];
 
-/// Run every pass in order. `after_each` sees the IR after each pass (for `--print-ir-after`).
+/// The pass that needs the scheduler's view of each loop, run after [`PIPELINE`]: `bank`
+/// must see the final accesses (after `dce`), and how many ports a loop can use depends on
+/// the II its recurrences and other resources allow, which only the scheduler computes.
+pub const BANK: &str = "bank";
+
+/// Run every pass in order, then `bank` when `goal` is given (see [`bank::IiGoal`]; without
+/// it no memory is banked). `after_each` sees the IR after each pass (for `--print-ir-after`).
 pub fn run_pipeline(
     k: &mut Kernel,
     verify_each: bool,
+    goal: Option<IiGoal>,
     after_each: &mut dyn FnMut(&str, &Kernel),
 ) -> Result<(), VerifyError> {
-    for p in PIPELINE {
-        (p.run)(k);
+    let check = |k: &Kernel, name: &str| {
         if verify_each || cfg!(debug_assertions) {
             verify(k).map_err(|mut e| {
-                e.after = p.name.to_string();
+                e.after = name.to_string();
                 e
             })?;
         }
+        Ok(())
+    };
+    for p in PIPELINE {
+        (p.run)(k);
+        check(k, p.name)?;
         after_each(p.name, k);
+    }
+    if let Some(goal) = goal {
+        bank::run(k, goal);
+        check(k, BANK)?;
+        after_each(BANK, k);
     }
     Ok(())
 }
