@@ -79,7 +79,7 @@ module oclhls_fp_mul (
     reg [29:0] s3_hi;
     reg s3_sticky;
     // Biased exponent of a product in [1, 2): esum - 127 (10 bits, two's complement).
-    reg [9:0] s3_e;
+    reg [9:0] s3_e, s3_e1;
     reg s3_sign, s3_spec, s3_nan, s3_inf;
     always @(posedge clk) begin
         if (ce) begin
@@ -87,6 +87,7 @@ module oclhls_fp_mul (
             s3_hi <= {hh, ll[35:18]};
             s3_sticky <= ll[17:0] != 18'd0;
             s3_e <= {1'b0, s2_esum} - 10'd127;
+            s3_e1 <= {1'b0, s2_esum} - 10'd126;
             s3_sign <= s2_sign;
             s3_spec <= s2_spec;
             s3_nan <= s2_nan;
@@ -96,7 +97,6 @@ module oclhls_fp_mul (
 
     // ---- stage 4: P[47:18]; for the normalisation by P[47] in stage 5, the exponent and its
     // tests both for P < 2 (e) and for P >= 2 (e + 1).
-    wire [9:0] e1 = s3_e + 10'd1;
     reg [29:0] s4_p;
     reg s4_sticky;
     reg [7:0] s4_e0, s4_e1;
@@ -107,13 +107,13 @@ module oclhls_fp_mul (
             s4_p <= s3_hi + {5'd0, s3_mid};
             s4_sticky <= s3_sticky;
             s4_e0 <= s3_e[7:0];
-            s4_e1 <= e1[7:0];
+            s4_e1 <= s3_e1[7:0];
             s4_ovf0 <= !s3_e[9] && s3_e[8:0] >= 9'd255;
-            s4_ovf1 <= !e1[9] && e1[8:0] >= 9'd255;
+            s4_ovf1 <= !s3_e1[9] && s3_e1[8:0] >= 9'd255;
             s4_unf0 <= s3_e[9] || s3_e == 10'd0;
-            s4_unf1 <= e1[9] || e1 == 10'd0;
+            s4_unf1 <= s3_e1[9] || s3_e1 == 10'd0;
             s4_min0 <= s3_e == 10'd0;
-            s4_min1 <= e1 == 10'd0;
+            s4_min1 <= s3_e1 == 10'd0;
             s4_sign <= s3_sign;
             s4_spec <= s3_spec;
             s4_nan <= s3_nan;
