@@ -22,18 +22,12 @@
 
 use askama::Template;
 
-/// Cycles from `a`/`b` of `oclhls_fp_add` to its registered `y`.
-pub const FP_ADD_LATENCY: u32 = 7;
-/// Cycles from `a`/`b` of `oclhls_fp_mul` to its registered `y`.
-pub const FP_MUL_LATENCY: u32 = 6;
-/// Cycles from `a` of `oclhls_fp_from_int` to its registered `y`, for every `WIDTH`.
-pub const FP_FROM_INT_LATENCY: u32 = 5;
-/// Cycles from `a` of `oclhls_fp_to_int` to its registered `y`, for every `WIDTH`.
-pub const FP_TO_INT_LATENCY: u32 = 4;
+include!("fp_latency.rs");
+
 /// Combinational delay of `oclhls_fp_cmp` (ns, ECP5 -6), inputs to `lt`/`eq`/`unordered`:
 /// the path of the registered unit minus the register overhead, like the operator library's
 /// other delays (docs/benchmarks.md, "ECP5 operator library: measurements").
-pub const FP_CMP_DELAY_NS: f64 = 4.5;
+pub const FP_CMP_DELAY_NS: f64 = 5.15;
 
 /// One float unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
