@@ -324,6 +324,10 @@ fn fp_designs(v: &mut Vec<Design>) {
         include_str!("../../rtl-templates/templates/oclhls_fp_mul18.v"),
         0,
     );
+    let pack = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_pack.v"),
+        0,
+    );
     // (name, what, unit module text + helpers, instance, input width, output width, stages)
     let binary = |module: &str| format!("{module} u (.clk(clk), .ce(rce), .a(ra), .b(rb), .y(y));");
     let conv = |module: &str, w: u32| {
@@ -345,11 +349,19 @@ fn fp_designs(v: &mut Vec<Design>) {
         include_str!("../../rtl-templates/templates/oclhls_fp_to_int.v"),
         FP_TO_INT_LATENCY,
     );
-    let units: [(&str, &str, String, String, u32, u32, u32); 6] = [
+    let div = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_div.v"),
+        FP_DIV_LATENCY,
+    );
+    let sqrt = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_sqrt.v"),
+        FP_SQRT_LATENCY,
+    );
+    let units: [(&str, &str, String, String, u32, u32, u32); 8] = [
         (
             "fp_add",
             "float a + b (oclhls_fp_add)",
-            format!("{add}{lzc}"),
+            format!("{add}{lzc}{pack}"),
             binary("oclhls_fp_add"),
             32,
             32,
@@ -358,11 +370,29 @@ fn fp_designs(v: &mut Vec<Design>) {
         (
             "fp_mul",
             "float a * b (oclhls_fp_mul, 4 MULT18X18D with their registers)",
-            format!("{mul}{mul18}"),
+            format!("{mul}{mul18}{pack}"),
             binary("oclhls_fp_mul"),
             32,
             32,
             FP_MUL_LATENCY,
+        ),
+        (
+            "fp_div",
+            "float a / b (oclhls_fp_div, 1 quotient bit a stage)",
+            format!("{div}{pack}"),
+            binary("oclhls_fp_div"),
+            32,
+            32,
+            FP_DIV_LATENCY,
+        ),
+        (
+            "fp_sqrt",
+            "float sqrt(a) (oclhls_fp_sqrt, 1 root bit a stage)",
+            format!("{sqrt}{pack}"),
+            "oclhls_fp_sqrt u (.clk(clk), .ce(rce), .a(ra), .y(y));".into(),
+            32,
+            32,
+            FP_SQRT_LATENCY,
         ),
         (
             "fp_from_int_32",

@@ -9,3 +9,7 @@ pub const FP_MUL_LATENCY: u32 = 6;
 pub const FP_FROM_INT_LATENCY: u32 = 5;
 /// Cycles from `a` of `oclhls_fp_to_int` to its registered `y`, for every `WIDTH`.
 pub const FP_TO_INT_LATENCY: u32 = 4;
+/// Cycles from `a`/`b` of `oclhls_fp_div` to its registered `y`.
+pub const FP_DIV_LATENCY: u32 = 26;
+/// Cycles from `a` of `oclhls_fp_sqrt` to its registered `y`.
+pub const FP_SQRT_LATENCY: u32 = 26;

@@ -21,7 +21,7 @@ module oclhls_fp_add (
     input  wire        ce,
     input  wire [31:0] a,
     input  wire [31:0] b,
-    output reg  [31:0] y
+    output wire [31:0] y
 );
     // ---- stage 1
     wire a_emax = a[30:23] == 8'hff;
@@ -45,8 +45,9 @@ module oclhls_fp_add (
     // denormal, which is a special case.
     reg s1_swap;
     reg [4:0] s1_sh_ab, s1_sh_ba;
-    // Special results: NaN, infinity, or both operands zero; with their sign.
-    reg s1_spec, s1_nan, s1_inf, s1_spec_sign;
+    // Special results: {special, NaN, infinity, sign} (oclhls_fp_pack): NaN, infinity, or both
+    // operands zero.
+    reg [3:0] s1_special;
     always @(posedge clk) begin
         if (ce) begin
             s1_a <= a;
@@ -58,10 +59,12 @@ module oclhls_fp_add (
             s1_swap <= a[30:0] < b[30:0];
             s1_sh_ab <= d_ab[7:5] != 3'd0 ? 5'd31 : d_ab[4:0];
             s1_sh_ba <= d_ba[7:5] != 3'd0 ? 5'd31 : d_ba[4:0];
-            s1_spec <= a_emax || b_emax || (!a_norm && !b_norm);
-            s1_nan <= a_nan || b_nan || (a_inf && b_inf && a[31] != b[31]);
-            s1_inf <= a_inf || b_inf;
-            s1_spec_sign <= a_inf ? a[31] : b_inf ? b[31] : a[31] && b[31];
+            s1_special <= {
+                a_emax || b_emax || (!a_norm && !b_norm),
+                a_nan || b_nan || (a_inf && b_inf && a[31] != b[31]),
+                a_inf || b_inf,
+                a_inf ? a[31] : b_inf ? b[31] : a[31] && b[31]
+            };
         end
     end
 
@@ -87,7 +90,7 @@ module oclhls_fp_add (
     reg [7:0] s2_exp;
     reg [22:0] s2_frac;
     reg s2_sign, s2_sub;
-    reg s2_spec, s2_nan, s2_inf, s2_spec_sign;
+    reg [3:0] s2_special;
     always @(posedge clk) begin
         if (ce) begin
             s2_f <= f1;
@@ -97,10 +100,7 @@ module oclhls_fp_add (
             s2_frac <= big_frac;
             s2_sign <= big_sign;
             s2_sub <= s1_a[31] != s1_b[31];
-            s2_spec <= s1_spec;
-            s2_nan <= s1_nan;
-            s2_inf <= s1_inf;
-            s2_spec_sign <= s1_spec_sign;
+            s2_special <= s1_special;
         end
     end
 
@@ -111,7 +111,7 @@ module oclhls_fp_add (
     reg [7:0] s3_exp;
     reg [22:0] s3_frac;
     reg s3_sign, s3_sub;
-    reg s3_spec, s3_nan, s3_inf, s3_spec_sign;
+    reg [3:0] s3_special;
     always @(posedge clk) begin
         if (ce) begin
             s3_f <= s2_f >> s2_fine;
@@ -120,10 +120,7 @@ module oclhls_fp_add (
             s3_frac <= s2_frac;
             s3_sign <= s2_sign;
             s3_sub <= s2_sub;
-            s3_spec <= s2_spec;
-            s3_nan <= s2_nan;
-            s3_inf <= s2_inf;
-            s3_spec_sign <= s2_spec_sign;
+            s3_special <= s2_special;
         end
     end
 
@@ -134,16 +131,13 @@ module oclhls_fp_add (
     reg [27:0] s4_sum;
     reg [7:0] s4_exp;
     reg s4_sign;
-    reg s4_spec, s4_nan, s4_inf, s4_spec_sign;
+    reg [3:0] s4_special;
     always @(posedge clk) begin
         if (ce) begin
             s4_sum <= sum;
             s4_exp <= s3_exp;
             s4_sign <= s3_sign;
-            s4_spec <= s3_spec;
-            s4_nan <= s3_nan;
-            s4_inf <= s3_inf;
-            s4_spec_sign <= s3_spec_sign;
+            s4_special <= s3_special;
         end
     end
 
@@ -161,7 +155,7 @@ module oclhls_fp_add (
     reg [4:0] s5_lz;
     reg [7:0] s5_exp, s5_exp1;
     reg s5_up, s5_sign;
-    reg s5_spec, s5_nan, s5_inf, s5_spec_sign;
+    reg [3:0] s5_special;
     always @(posedge clk) begin
         if (ce) begin
             s5_sum <= s4_sum;
@@ -170,10 +164,7 @@ module oclhls_fp_add (
             s5_exp1 <= s4_exp + 8'd1;
             s5_up <= s4_sum[27] ? up0 : s4_sum[26] ? up1 : s4_sum[25] && up2;
             s5_sign <= s4_sign;
-            s5_spec <= s4_spec;
-            s5_nan <= s4_nan;
-            s5_inf <= s4_inf;
-            s5_spec_sign <= s4_spec_sign;
+            s5_special <= s4_special;
         end
     end
 
@@ -188,7 +179,7 @@ module oclhls_fp_add (
     reg [22:0] s6_frac;
     reg [7:0] s6_exp;
     reg s6_up, s6_zero, s6_ovf, s6_unf, s6_sign;
-    reg s6_spec, s6_nan, s6_inf, s6_spec_sign;
+    reg [3:0] s6_special;
     always @(posedge clk) begin
         if (ce) begin
             s6_frac <= norm[26:4];
@@ -199,28 +190,14 @@ module oclhls_fp_add (
             s6_ovf <= s5_exp == 8'd254 && s5_lz == 5'd0;
             s6_unf <= s5_exp < {3'd0, s5_lz};
             s6_sign <= s5_sign;
-            s6_spec <= s5_spec;
-            s6_nan <= s5_nan;
-            s6_inf <= s5_inf;
-            s6_spec_sign <= s5_spec_sign;
+            s6_special <= s5_special;
         end
     end
 
     // ---- stage 7
-    always @(posedge clk) begin
-        if (ce) begin
-            if (s6_spec) begin
-                y <= {!s6_nan && s6_spec_sign, {8{s6_nan || s6_inf}}, s6_nan, 22'd0};
-            end else if (s6_zero) begin
-                y <= 32'd0;
-            end else if (s6_ovf) begin
-                y <= {s6_sign, 8'hff, 23'd0};
-            end else if (s6_unf) begin
-                y <= {s6_sign, 31'd0};
-            end else begin
-                y <= {s6_sign, {s6_exp, s6_frac} + {30'd0, s6_up}};
-            end
-        end
-    end
+    oclhls_fp_pack pack (
+        .clk(clk), .ce(ce), .special(s6_special), .sign(s6_sign), .zero(s6_zero), .ovf(s6_ovf),
+        .min(1'b0), .unf(s6_unf), .mag({s6_exp, s6_frac}), .up(s6_up), .y(y)
+    );
 endmodule
 `default_nettype wire
