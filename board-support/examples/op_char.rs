@@ -328,6 +328,10 @@ fn fp_designs(v: &mut Vec<Design>) {
         include_str!("../../rtl-templates/templates/oclhls_fp_pack.v"),
         0,
     );
+    let class = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_class.v"),
+        0,
+    );
     // (name, what, unit module text + helpers, instance, input width, output width, stages)
     let binary = |module: &str| format!("{module} u (.clk(clk), .ce(rce), .a(ra), .b(rb), .y(y));");
     let conv = |module: &str, w: u32| {
@@ -361,7 +365,7 @@ fn fp_designs(v: &mut Vec<Design>) {
         (
             "fp_add",
             "float a + b (oclhls_fp_add)",
-            format!("{add}{lzc}{pack}"),
+            format!("{add}{lzc}{pack}{class}"),
             binary("oclhls_fp_add"),
             32,
             32,
@@ -370,7 +374,7 @@ fn fp_designs(v: &mut Vec<Design>) {
         (
             "fp_mul",
             "float a * b (oclhls_fp_mul, 4 MULT18X18D with their registers)",
-            format!("{mul}{mul18}{pack}"),
+            format!("{mul}{mul18}{pack}{class}"),
             binary("oclhls_fp_mul"),
             32,
             32,
@@ -379,7 +383,7 @@ fn fp_designs(v: &mut Vec<Design>) {
         (
             "fp_div",
             "float a / b (oclhls_fp_div, 1 quotient bit a stage)",
-            format!("{div}{pack}"),
+            format!("{div}{pack}{class}"),
             binary("oclhls_fp_div"),
             32,
             32,
@@ -388,7 +392,7 @@ fn fp_designs(v: &mut Vec<Design>) {
         (
             "fp_sqrt",
             "float sqrt(a) (oclhls_fp_sqrt, 1 root bit a stage)",
-            format!("{sqrt}{pack}"),
+            format!("{sqrt}{pack}{class}"),
             "oclhls_fp_sqrt u (.clk(clk), .ce(rce), .a(ra), .y(y));".into(),
             32,
             32,
@@ -466,7 +470,7 @@ fn fp_designs(v: &mut Vec<Design>) {
         what: "float compare (oclhls_fp_cmp, combinational): {lt, eq, unordered}".into(),
         stages: 1,
         verilog: format!(
-            "{cmp}module fp_cmp (\n  input clk,\n  input [31:0] a,\n  input [31:0] b,\n  \
+            "{cmp}{class}module fp_cmp (\n  input clk,\n  input [31:0] a,\n  input [31:0] b,\n  \
              output reg [2:0] y\n);\n  reg [31:0] ra, rb;\n  wire lt, eq, un;\n  \
              oclhls_fp_cmp u (.a(ra), .b(rb), .lt(lt), .eq(eq), .unordered(un));\n  \
              always @(posedge clk) begin\n    ra <= a; rb <= b;\n    y <= {{lt, eq, un}};\n  \

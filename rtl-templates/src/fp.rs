@@ -2,10 +2,10 @@
 //! square root.
 //!
 //! One askama template per module, `templates/oclhls_fp_<unit>.v`, one module per file named like
-//! the file (Verilator's `-Wall` wants that, see the crate invariants); three helper modules,
+//! the file (Verilator's `-Wall` wants that, see the crate invariants); four helper modules,
 //! `oclhls_fp_lzc` (leading-zero count; adder, int → float), `oclhls_fp_mul18` (a `MULT18X18D`
-//! with its registers; multiplier) and `oclhls_fp_pack` (rounding and special values; adder,
-//! multiplier, divider, square root). [`FpUnit::files`] lists what one unit needs, [`fp_files`]
+//! with its registers; multiplier), `oclhls_fp_pack` (rounding and special values; adder,
+//! multiplier, divider, square root) and `oclhls_fp_class` (NaN, infinity, zero operands). [`FpUnit::files`] lists what one unit needs, [`fp_files`]
 //! everything. Their semantics are `fpsem`'s, bit for bit: denormal inputs are zeros, results are the IEEE round-to-nearest-even
 //! result with a denormal result flushed to a zero of the same sign, every NaN result is
 //! `0x7fc00000`. The units are fully pipelined (a new operation every cycle) with a fixed latency
@@ -97,12 +97,14 @@ impl FpUnit {
         };
         let lzc = || (LZC, LzcTemplate { version }.render());
         let pack = || (PACK, PackTemplate { version }.render());
+        let class = || (CLASS, ClassTemplate { version }.render());
         let helpers = match self {
-            FpUnit::Add => vec![lzc(), pack()],
-            FpUnit::Mul => vec![(MUL18, Mul18Template { version }.render()), pack()],
-            FpUnit::Div | FpUnit::Sqrt => vec![pack()],
+            FpUnit::Add => vec![lzc(), pack(), class()],
+            FpUnit::Mul => vec![(MUL18, Mul18Template { version }.render()), pack(), class()],
+            FpUnit::Div | FpUnit::Sqrt => vec![pack(), class()],
+            FpUnit::Cmp => vec![class()],
             FpUnit::FromInt => vec![lzc()],
-            FpUnit::Cmp | FpUnit::ToInt => vec![],
+            FpUnit::ToInt => vec![],
         };
         std::iter::once((self.module(), own))
             .chain(helpers)
@@ -120,9 +122,12 @@ impl FpUnit {
 pub const LZC: &str = "oclhls_fp_lzc";
 /// Module name of the registered DSP multiplier used by the multiplier.
 pub const MUL18: &str = "oclhls_fp_mul18";
-/// Module name of the last stage (rounding, packing, special values) of the adder and the
-/// multiplier.
+/// Module name of the last stage (rounding, packing, special values) of the adder, the
+/// multiplier, the divider and the square root.
 pub const PACK: &str = "oclhls_fp_pack";
+/// Module name of the operand classifier (NaN, infinity, zero) of the adder, the multiplier, the
+/// divider, the square root and the compare.
+pub const CLASS: &str = "oclhls_fp_class";
 
 /// The Verilog files of every float unit and helper module, as `(file name, text)`, each once.
 pub fn fp_files() -> Vec<(String, String)> {
@@ -158,6 +163,12 @@ struct Mul18Template<'a> {
 #[derive(Template)]
 #[template(path = "oclhls_fp_pack.v", escape = "none")]
 struct PackTemplate<'a> {
+    version: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "oclhls_fp_class.v", escape = "none")]
+struct ClassTemplate<'a> {
     version: &'a str,
 }
 
@@ -215,6 +226,7 @@ mod tests {
                 "oclhls_fp_add.v",
                 "oclhls_fp_lzc.v",
                 "oclhls_fp_pack.v",
+                "oclhls_fp_class.v",
                 "oclhls_fp_mul.v",
                 "oclhls_fp_mul18.v",
                 "oclhls_fp_cmp.v",

@@ -24,16 +24,9 @@ module oclhls_fp_add (
     output wire [31:0] y
 );
     // ---- stage 1
-    wire a_emax = a[30:23] == 8'hff;
-    wire b_emax = b[30:23] == 8'hff;
-    wire a_frac = a[22:0] != 23'd0;
-    wire b_frac = b[22:0] != 23'd0;
-    wire a_nan = a_emax && a_frac;
-    wire b_nan = b_emax && b_frac;
-    wire a_inf = a_emax && !a_frac;
-    wire b_inf = b_emax && !b_frac;
-    wire a_norm = a[30:23] != 8'd0;
-    wire b_norm = b[30:23] != 8'd0;
+    wire a_nan, a_inf, a_zero, b_nan, b_inf, b_zero;
+    oclhls_fp_class class_a (.x(a[30:0]), .nan(a_nan), .inf(a_inf), .zero(a_zero));
+    oclhls_fp_class class_b (.x(b[30:0]), .nan(b_nan), .inf(b_inf), .zero(b_zero));
     wire [7:0] d_ab = a[30:23] - b[30:23];
     wire [7:0] d_ba = b[30:23] - a[30:23];
     reg [31:0] s1_a, s1_b;
@@ -52,15 +45,15 @@ module oclhls_fp_add (
         if (ce) begin
             s1_a <= a;
             s1_b <= b;
-            s1_a_norm <= a_norm;
-            s1_b_norm <= b_norm;
+            s1_a_norm <= !a_zero;
+            s1_b_norm <= !b_zero;
             s1_a_low <= {a[21:0] != 22'd0, a[13:0] != 14'd0, a[5:0] != 6'd0};
             s1_b_low <= {b[21:0] != 22'd0, b[13:0] != 14'd0, b[5:0] != 6'd0};
             s1_swap <= a[30:0] < b[30:0];
             s1_sh_ab <= d_ab[7:5] != 3'd0 ? 5'd31 : d_ab[4:0];
             s1_sh_ba <= d_ba[7:5] != 3'd0 ? 5'd31 : d_ba[4:0];
             s1_special <= {
-                a_emax || b_emax || (!a_norm && !b_norm),
+                a_nan || a_inf || b_nan || b_inf || (a_zero && b_zero),
                 a_nan || b_nan || (a_inf && b_inf && a[31] != b[31]),
                 a_inf || b_inf,
                 a_inf ? a[31] : b_inf ? b[31] : a[31] && b[31]

@@ -22,14 +22,9 @@ module oclhls_fp_div (
     output wire [31:0] y
 );
     // ---- stage 1
-    wire a_emax = a[30:23] == 8'hff;
-    wire b_emax = b[30:23] == 8'hff;
-    wire a_frac = a[22:0] != 23'd0;
-    wire b_frac = b[22:0] != 23'd0;
-    wire a_zero = a[30:23] == 8'd0;
-    wire b_zero = b[30:23] == 8'd0;
-    wire a_inf = a_emax && !a_frac;
-    wire b_inf = b_emax && !b_frac;
+    wire a_nan, a_inf, a_zero, b_nan, b_inf, b_zero;
+    oclhls_fp_class class_a (.x(a[30:0]), .nan(a_nan), .inf(a_inf), .zero(a_zero));
+    oclhls_fp_class class_b (.x(b[30:0]), .nan(b_nan), .inf(b_inf), .zero(b_zero));
     // ma - mb and 2 ma - mb (25 bits; the second is only used when the first is negative, and
     // then it lies in (0, mb))
     wire [24:0] diff1 = {2'b01, a[22:0]} - {2'b01, b[22:0]};
@@ -51,8 +46,8 @@ module oclhls_fp_div (
             s1_e1 <= {2'b00, a[30:23]} - {2'b00, b[30:23]} + 10'd126;
             s1_double <= diff1[24];
             s1_special <= {
-                a_emax || b_emax || a_zero || b_zero,
-                (a_emax && a_frac) || (b_emax && b_frac) || (a_zero && b_zero) || (a_inf && b_inf),
+                a_nan || a_inf || b_nan || b_inf || a_zero || b_zero,
+                a_nan || b_nan || (a_zero && b_zero) || (a_inf && b_inf),
                 a_inf || b_zero,
                 a[31] != b[31]
             };

@@ -40,14 +40,9 @@ module oclhls_fp_mul (
         .clk(clk), .ce(ce), .a({1'b1, a[22:18]}), .b({1'b1, b[22:18]}), .p(hh)
     );
 
-    wire a_emax = a[30:23] == 8'hff;
-    wire b_emax = b[30:23] == 8'hff;
-    wire a_frac = a[22:0] != 23'd0;
-    wire b_frac = b[22:0] != 23'd0;
-    wire a_zero = a[30:23] == 8'd0;
-    wire b_zero = b[30:23] == 8'd0;
-    wire a_inf = a_emax && !a_frac;
-    wire b_inf = b_emax && !b_frac;
+    wire a_nan, a_inf, a_zero, b_nan, b_inf, b_zero;
+    oclhls_fp_class class_a (.x(a[30:0]), .nan(a_nan), .inf(a_inf), .zero(a_zero));
+    oclhls_fp_class class_b (.x(b[30:0]), .nan(b_nan), .inf(b_inf), .zero(b_zero));
     reg [8:0] s1_esum;
     // Special results: {special, NaN, infinity, sign} (oclhls_fp_pack): NaN (a NaN operand,
     // 0 x inf), infinity, zero. The sign is the product's, special or not.
@@ -56,8 +51,8 @@ module oclhls_fp_mul (
         if (ce) begin
             s1_esum <= {1'b0, a[30:23]} + {1'b0, b[30:23]};
             s1_special <= {
-                a_emax || b_emax || a_zero || b_zero,
-                (a_emax && a_frac) || (b_emax && b_frac) || (a_inf && b_zero) || (a_zero && b_inf),
+                a_nan || a_inf || b_nan || b_inf || a_zero || b_zero,
+                a_nan || b_nan || (a_inf && b_zero) || (a_zero && b_inf),
                 a_inf || b_inf,
                 a[31] != b[31]
             };

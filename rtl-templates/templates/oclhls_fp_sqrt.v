@@ -22,9 +22,8 @@ module oclhls_fp_sqrt (
     output wire [31:0] y
 );
     // ---- stage 1
-    wire a_emax = a[30:23] == 8'hff;
-    wire a_frac = a[22:0] != 23'd0;
-    wire a_zero = a[30:23] == 8'd0;
+    wire a_nan, a_inf, a_zero;
+    oclhls_fp_class class_a (.x(a[30:0]), .nan(a_nan), .inf(a_inf), .zero(a_zero));
     // an odd biased exponent is an even unbiased one: X = m; otherwise X = 2m
     wire [24:0] x = a[23] ? {2'b01, a[22:0]} : {1'b1, a[22:0], 1'b0};
     reg [26:0] s1_r;
@@ -40,9 +39,9 @@ module oclhls_fp_sqrt (
             s1_x <= x[22:0];
             s1_e <= {1'b0, a[30:24]} + 8'd63 + {7'd0, a[23]};
             s1_special <= {
-                a_emax || a_zero || a[31],
-                (a_emax && a_frac) || (a[31] && !a_zero),
-                a_emax && !a_frac,
+                a_nan || a_inf || a_zero || a[31],
+                a_nan || (a[31] && !a_zero),
+                a_inf,
                 a[31]
             };
         end
