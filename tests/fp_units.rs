@@ -3,7 +3,7 @@
 //! other, the hand-worked cases of `fpsem::vectors`, integer extremes, the saturation thresholds
 //! of every conversion), then random operands from a mix of distributions (`fpsem::vectors`:
 //! uniform bits, close exponents, equal magnitudes, exponents near both limits, products near
-//! the round-up-to-the-smallest-normal threshold). `ce` is toggled at random in phases (always
+//! the round-up-to-the-smallest-normal threshold, exact quotients and roots). `ce` is toggled at random in phases (always
 //! on, mostly on, half, mostly off), and the inputs carry garbage while it is off, so a held
 //! pipeline is tested too; every output is compared after every clock edge with the value the
 //! inputs of `latency` enabled edges ago must give (the compare: in every cycle). The first
@@ -26,7 +26,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use fpsem::vectors::{
-    int_value, near_min_normal_product, pair, Rng, ADD_DIRECTED, EDGES, MUL_DIRECTED,
+    exact_quotient, exact_square, int_value, near_min_normal_product, pair, Rng, ADD_DIRECTED,
+    DIV_DIRECTED, EDGES, MUL_DIRECTED, SQRT_DIRECTED,
 };
 use rtl_templates::fp::{fp_files, FpUnit};
 use sim::{build_model, BuildOptions, BuiltModel, Model, ModelSource, PortId, PortSpec};
@@ -55,12 +56,14 @@ enum Unit {
     Add,
     Mul,
     Cmp,
+    Div,
+    Sqrt,
     FromInt(u32, bool),
     ToInt(u32, bool),
 }
 
 fn all_units() -> Vec<Unit> {
-    let mut v = vec![Unit::Add, Unit::Mul, Unit::Cmp];
+    let mut v = vec![Unit::Add, Unit::Mul, Unit::Cmp, Unit::Div, Unit::Sqrt];
     v.extend(CONVERSIONS.iter().map(|&(w, s)| Unit::FromInt(w, s)));
     v.extend(CONVERSIONS.iter().map(|&(w, s)| Unit::ToInt(w, s)));
     v
@@ -97,19 +100,23 @@ enum Seen {
     NanIn,
     /// float -> int dropped a fraction.
     Truncated,
+    /// A normal quotient or root without rounding (no remainder).
+    Exact,
     Less,
     Equal,
     Unordered,
     Greater,
 }
 
-const SEEN: usize = 15;
+const SEEN: usize = 16;
 
 impl Unit {
     fn name(self) -> String {
         match self {
             Unit::Add => "add".into(),
             Unit::Mul => "mul".into(),
+            Unit::Div => "div".into(),
+            Unit::Sqrt => "sqrt".into(),
             Unit::Cmp => "cmp".into(),
             Unit::FromInt(w, s) => format!("from_int_{}", int_name(w, s)),
             Unit::ToInt(w, s) => format!("to_int_{}", int_name(w, s)),
@@ -120,6 +127,8 @@ impl Unit {
         match self {
             Unit::Add => FpUnit::Add,
             Unit::Mul => FpUnit::Mul,
+            Unit::Div => FpUnit::Div,
+            Unit::Sqrt => FpUnit::Sqrt,
             Unit::Cmp => FpUnit::Cmp,
             Unit::FromInt(..) => FpUnit::FromInt,
             Unit::ToInt(..) => FpUnit::ToInt,
@@ -136,7 +145,8 @@ impl Unit {
     /// Inputs (name, width).
     fn inputs(self) -> Vec<(&'static str, u32)> {
         match self {
-            Unit::Add | Unit::Mul | Unit::Cmp => vec![("a", 32), ("b", 32)],
+            Unit::Add | Unit::Mul | Unit::Div | Unit::Cmp => vec![("a", 32), ("b", 32)],
+            Unit::Sqrt => vec![("a", 32)],
             Unit::FromInt(w, _) => vec![("a", w)],
             Unit::ToInt(..) => vec![("a", 32)],
         }
@@ -156,6 +166,8 @@ impl Unit {
         match self {
             Unit::Add => vec![u64::from(fpsem::add(f(0), f(1)))],
             Unit::Mul => vec![u64::from(fpsem::mul(f(0), f(1)))],
+            Unit::Div => vec![u64::from(fpsem::div(f(0), f(1)))],
+            Unit::Sqrt => vec![u64::from(fpsem::sqrt(f(0)))],
             Unit::Cmp => {
                 let (lt, eq, un) = fpsem::cmp(f(0), f(1));
                 vec![u64::from(lt), u64::from(eq), u64::from(un)]
@@ -171,7 +183,7 @@ impl Unit {
         let is_nan = |b: u32| b & 0x7f80_0000 == 0x7f80_0000 && b & 0x7f_ffff != 0;
         let nonzero = |b: u32| b & 0x7f80_0000 != 0;
         match self {
-            Unit::Add | Unit::Mul | Unit::FromInt(..) => {
+            Unit::Add | Unit::Mul | Unit::Div | Unit::Sqrt | Unit::FromInt(..) => {
                 let r = y[0] as u32;
                 v.push(match r & 0x7fff_ffff {
                     0x7fc0_0000 => Seen::NanOut,
@@ -180,24 +192,37 @@ impl Unit {
                     0x0080_0000 => Seen::MinNormalOut,
                     _ => Seen::NormalOut,
                 });
-                if self != Unit::Add && self != Unit::Mul {
-                    let (w, s) = self.params().unwrap();
-                    let back = fpsem::to_int(r, w, s);
-                    if back != x[0] & mask(w) {
+                if let Some((w, s)) = self.params() {
+                    if fpsem::to_int(r, w, s) != x[0] & mask(w) {
                         v.push(Seen::Inexact);
                     }
                     return v;
                 }
-                let (a, b) = (x[0] as u32, x[1] as u32);
+                let f = |b: u32| f64::from(f32::from_bits(b));
+                let (a, b) = (x[0] as u32, x.get(1).map_or(0x3f80_0000, |&b| b as u32));
                 if nonzero(a) && nonzero(b) && !is_nan(a) && !is_nan(b) && r & 0x7fff_ffff == 0 {
                     v.push(Seen::ZeroFromNonzero);
                 }
-                if self == Unit::Mul && r & 0x7fff_ffff == 0x0080_0000 {
-                    // f32 × f32 is exact in f64.
-                    let exact = f64::from(f32::from_bits(a)) * f64::from(f32::from_bits(b));
-                    if exact.abs() < f64::from(f32::MIN_POSITIVE) {
+                // The exact result, where f64 has it (products and squares of f32 are exact in
+                // f64; a quotient only as close as f64 rounds it).
+                let exact = match self {
+                    Unit::Mul => Some(f(a) * f(b)),
+                    Unit::Div => Some(f(a) / f(b)),
+                    _ => None,
+                };
+                if let Some(e) = exact {
+                    if r & 0x7fff_ffff == 0x0080_0000 && e.abs() < f64::from(f32::MIN_POSITIVE) {
                         v.push(Seen::RoundedUpToMinNormal);
                     }
+                }
+                let normal = r & 0x7f80_0000 != 0 && r & 0x7f80_0000 != 0x7f80_0000;
+                let is_exact = match self {
+                    Unit::Div => f(r) * f(b) == f(a),
+                    Unit::Sqrt => f(r) * f(r) == f(a),
+                    _ => false,
+                };
+                if normal && is_exact {
+                    v.push(Seen::Exact);
                 }
             }
             Unit::Cmp => {
@@ -242,15 +267,9 @@ impl Unit {
                 NormalOut,
                 ZeroFromNonzero,
             ],
-            Unit::Mul => vec![
-                NanOut,
-                InfOut,
-                ZeroOut,
-                MinNormalOut,
-                NormalOut,
-                ZeroFromNonzero,
-                RoundedUpToMinNormal,
-            ],
+            Unit::Mul => [Unit::Add.must_see(), vec![RoundedUpToMinNormal]].concat(),
+            Unit::Div => [Unit::Mul.must_see(), vec![Exact]].concat(),
+            Unit::Sqrt => vec![NanOut, InfOut, ZeroOut, NormalOut, Exact],
             Unit::Cmp => vec![Less, Equal, Unordered, Greater],
             Unit::FromInt(w, _) if w > 24 => vec![ZeroOut, NormalOut, Inexact],
             Unit::FromInt(..) => vec![ZeroOut, NormalOut],
@@ -263,6 +282,22 @@ impl Unit {
             Unit::Add | Unit::Cmp => {
                 let (a, b) = pair(r);
                 vec![a.into(), b.into()]
+            }
+            Unit::Div => {
+                let (a, b) = if r.below(4) == 0 {
+                    exact_quotient(r)
+                } else {
+                    pair(r)
+                };
+                vec![a.into(), b.into()]
+            }
+            Unit::Sqrt => {
+                let a = match r.below(4) {
+                    0 => exact_square(r),
+                    1 => pair(r).0,
+                    _ => pair(r).0 & 0x7fff_ffff,
+                };
+                vec![a.into()]
             }
             Unit::Mul => {
                 let (a, b) = if r.below(8) == 0 {
@@ -301,6 +336,13 @@ impl Unit {
         match self {
             Unit::Add => [cases(&ADD_DIRECTED), pairs()].concat(),
             Unit::Mul => [cases(&MUL_DIRECTED), pairs()].concat(),
+            Unit::Div => [cases(&DIV_DIRECTED), pairs()].concat(),
+            Unit::Sqrt => SQRT_DIRECTED
+                .iter()
+                .map(|&(a, _)| a)
+                .chain(EDGES)
+                .map(|a| vec![a.into()])
+                .collect(),
             Unit::Cmp => pairs(),
             Unit::FromInt(w, _) => {
                 let p24 = 1u64 << 24;

@@ -450,7 +450,7 @@ fn compound_once() {
 
 #[test]
 fn float_arith() {
-    // Float units: add/sub/mul, compares, conversions, fmin/fmax/fabs, a carried float sum.
+    // Float units: add/sub/mul/div/sqrt, compares, conversions, fmin/fmax/fabs, a float sum.
     sim("tests/kernels/float_arith.cl", &[]);
 }
 

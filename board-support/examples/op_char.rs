@@ -299,7 +299,184 @@ fn designs() -> Vec<Design> {
         3,
         ebr,
     );
+    fp_designs(&mut v);
     v
+}
+
+// The float units' latencies (`rtl_templates::fp`; this example cannot depend on that crate).
+include!("../../rtl-templates/src/fp_latency.rs");
+
+/// A float unit's template with its placeholders filled.
+fn fp_template(text: &str, latency: u32) -> String {
+    text.replace("{{ version }}", "op_char")
+        .replace("{{ latency }}", &latency.to_string())
+}
+
+/// The float units of `rtl-templates` (`oclhls_fp_*.v`, with the helper modules they use), each
+/// with registered inputs (and `ce`); their output `y` is their own last register, the
+/// combinational compare's outputs go into one.
+fn fp_designs(v: &mut Vec<Design>) {
+    let lzc = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_lzc.v"),
+        0,
+    );
+    let mul18 = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_mul18.v"),
+        0,
+    );
+    let pack = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_pack.v"),
+        0,
+    );
+    let class = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_class.v"),
+        0,
+    );
+    // (name, what, unit module text + helpers, instance, input width, output width, stages)
+    let binary = |module: &str| format!("{module} u (.clk(clk), .ce(rce), .a(ra), .b(rb), .y(y));");
+    let conv = |module: &str, w: u32| {
+        format!("{module} #(.WIDTH({w}), .SIGNED(1)) u (.clk(clk), .ce(rce), .a(ra), .y(y));")
+    };
+    let add = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_add.v"),
+        FP_ADD_LATENCY,
+    );
+    let mul = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_mul.v"),
+        FP_MUL_LATENCY,
+    );
+    let from_int = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_from_int.v"),
+        FP_FROM_INT_LATENCY,
+    );
+    let to_int = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_to_int.v"),
+        FP_TO_INT_LATENCY,
+    );
+    let div = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_div.v"),
+        FP_DIV_LATENCY,
+    );
+    let sqrt = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_sqrt.v"),
+        FP_SQRT_LATENCY,
+    );
+    let units: [(&str, &str, String, String, u32, u32, u32); 8] = [
+        (
+            "fp_add",
+            "float a + b (oclhls_fp_add)",
+            format!("{add}{lzc}{pack}{class}"),
+            binary("oclhls_fp_add"),
+            32,
+            32,
+            FP_ADD_LATENCY,
+        ),
+        (
+            "fp_mul",
+            "float a * b (oclhls_fp_mul, 4 MULT18X18D with their registers)",
+            format!("{mul}{mul18}{pack}{class}"),
+            binary("oclhls_fp_mul"),
+            32,
+            32,
+            FP_MUL_LATENCY,
+        ),
+        (
+            "fp_div",
+            "float a / b (oclhls_fp_div, 1 quotient bit a stage)",
+            format!("{div}{pack}{class}"),
+            binary("oclhls_fp_div"),
+            32,
+            32,
+            FP_DIV_LATENCY,
+        ),
+        (
+            "fp_sqrt",
+            "float sqrt(a) (oclhls_fp_sqrt, 1 root bit a stage)",
+            format!("{sqrt}{pack}{class}"),
+            "oclhls_fp_sqrt u (.clk(clk), .ce(rce), .a(ra), .y(y));".into(),
+            32,
+            32,
+            FP_SQRT_LATENCY,
+        ),
+        (
+            "fp_from_int_32",
+            "int -> float (oclhls_fp_from_int, WIDTH 32, signed)",
+            format!("{from_int}{lzc}"),
+            conv("oclhls_fp_from_int", 32),
+            32,
+            32,
+            FP_FROM_INT_LATENCY,
+        ),
+        (
+            "fp_from_int_64",
+            "long -> float (oclhls_fp_from_int, WIDTH 64, signed)",
+            format!("{from_int}{lzc}"),
+            conv("oclhls_fp_from_int", 64),
+            64,
+            32,
+            FP_FROM_INT_LATENCY,
+        ),
+        (
+            "fp_to_int_32",
+            "float -> int (oclhls_fp_to_int, WIDTH 32, signed)",
+            to_int.clone(),
+            conv("oclhls_fp_to_int", 32),
+            32,
+            32,
+            FP_TO_INT_LATENCY,
+        ),
+        (
+            "fp_to_int_64",
+            "float -> long (oclhls_fp_to_int, WIDTH 64, signed)",
+            to_int,
+            conv("oclhls_fp_to_int", 64),
+            32,
+            64,
+            FP_TO_INT_LATENCY,
+        ),
+    ];
+    for (name, what, modules, inst, iw, yw, stages) in units {
+        let b_port = if inst.contains(".b(rb)") {
+            format!("  input [{}:0] b,\n", iw - 1)
+        } else {
+            String::new()
+        };
+        let b_reg = if b_port.is_empty() { "" } else { " rb <= b;" };
+        let b_decl = if b_port.is_empty() {
+            String::new()
+        } else {
+            ", rb".to_string()
+        };
+        v.push(Design {
+            name: name.into(),
+            what: what.into(),
+            stages,
+            verilog: format!(
+                "{modules}module {name} (\n  input clk,\n  input ce,\n  input [{i1}:0] a,\n\
+                 {b_port}  output [{y1}:0] y\n);\n  reg [{i1}:0] ra{b_decl};\n  reg rce;\n  \
+                 always @(posedge clk) begin\n    rce <= ce; ra <= a;{b_reg}\n  end\n  {inst}\n\
+                 endmodule\n",
+                i1 = iw - 1,
+                y1 = yw - 1
+            ),
+        });
+    }
+    let cmp = fp_template(
+        include_str!("../../rtl-templates/templates/oclhls_fp_cmp.v"),
+        0,
+    );
+    v.push(Design {
+        name: "fp_cmp".into(),
+        what: "float compare (oclhls_fp_cmp, combinational): {lt, eq, unordered}".into(),
+        stages: 1,
+        verilog: format!(
+            "{cmp}{class}module fp_cmp (\n  input clk,\n  input [31:0] a,\n  input [31:0] b,\n  \
+             output reg [2:0] y\n);\n  reg [31:0] ra, rb;\n  wire lt, eq, un;\n  \
+             oclhls_fp_cmp u (.a(ra), .b(rb), .lt(lt), .eq(eq), .unordered(un));\n  \
+             always @(posedge clk) begin\n    ra <= a; rb <= b;\n    y <= {{lt, eq, un}};\n  \
+             end\nendmodule\n"
+        ),
+    });
 }
 
 /// 64-bit low product from 16-bit digits: stage 1 registers the ten products a_i*b_j with

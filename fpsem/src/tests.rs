@@ -226,22 +226,26 @@ fn mul_directed() {
 
 #[test]
 fn div_and_sqrt_directed() {
-    // 1/3 = 0x3eaaaaab (0.333333343), 1/±0 = ±inf, 1/denormal = inf, 0/0 = NaN
-    assert_eq!(div(0x3f80_0000, 0x4040_0000), 0x3eaa_aaab);
-    assert_eq!(div(0x3f80_0000, 0x8000_0000), 0xff80_0000);
-    assert_eq!(div(0x3f80_0000, 0x0000_0001), 0x7f80_0000);
-    assert_eq!(div(0x0000_0000, 0x8000_0001), CANONICAL_NAN);
-    assert_eq!(div(0x7f80_0000, 0x7f80_0000), CANONICAL_NAN);
-    // 2^-126 / 2 = 2^-127: flushed
-    assert_eq!(div(0x0080_0000, 0x4000_0000), 0);
-    // sqrt(2) = 0x3fb504f3, sqrt(4) = 2, sqrt(-0) = -0, sqrt(-denormal) = -0, sqrt(-1) = NaN
-    assert_eq!(sqrt(0x4000_0000), 0x3fb5_04f3);
-    assert_eq!(sqrt(0x4080_0000), 0x4000_0000);
-    assert_eq!(sqrt(0x8000_0000), 0x8000_0000);
-    assert_eq!(sqrt(0x8000_0005), 0x8000_0000);
-    assert_eq!(sqrt(0xbf80_0000), CANONICAL_NAN);
-    assert_eq!(sqrt(0x7f80_0000), 0x7f80_0000);
-    assert_eq!(sqrt(0xff80_0000), CANONICAL_NAN);
+    for (a, b, y) in DIV_DIRECTED {
+        assert_eq!(div(a, b), y, "div({a:#010x}, {b:#010x})");
+    }
+    for (a, y) in SQRT_DIRECTED {
+        assert_eq!(sqrt(a), y, "sqrt({a:#010x})");
+    }
+    // exact quotients and roots
+    let mut r = Rng(5);
+    for _ in 0..50_000 {
+        let (a, b) = exact_quotient(&mut r);
+        assert_eq!(div(a, b), native_div(a, b), "div({a:#010x}, {b:#010x})");
+        assert_eq!(
+            crate::mul(div(a, b), b),
+            a,
+            "div({a:#010x}, {b:#010x}) is exact"
+        );
+        let s = exact_square(&mut r);
+        assert_eq!(sqrt(s), native_sqrt(s), "sqrt({s:#010x})");
+        assert_eq!(crate::mul(sqrt(s), sqrt(s)), s, "sqrt({s:#010x}) is exact");
+    }
 }
 
 #[test]

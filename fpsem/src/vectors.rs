@@ -199,3 +199,73 @@ pub const MUL_DIRECTED: [(u32, u32, u32); 9] = [
     // 2^-126 × 0.5 = 2^-127: flushed
     (0x0080_0000, 0x3f00_0000, 0x0000_0000),
 ];
+
+/// `a / b` cases: `(a, b, a / b)`.
+pub const DIV_DIRECTED: [(u32, u32, u32); 9] = [
+    // 1/3 = 0x3eaaaaab (0.333333343)
+    (0x3f80_0000, 0x4040_0000, 0x3eaa_aaab),
+    // 1/-0 = -inf; 1/denormal = 1/0 = inf; 0/-denormal = 0/0 = NaN; inf/inf = NaN
+    (0x3f80_0000, 0x8000_0000, 0xff80_0000),
+    (0x3f80_0000, 0x0000_0001, 0x7f80_0000),
+    (0x0000_0000, 0x8000_0001, 0x7fc0_0000),
+    (0x7f80_0000, 0x7f80_0000, 0x7fc0_0000),
+    // 2^-126 / 2 = 2^-127: flushed
+    (0x0080_0000, 0x4000_0000, 0x0000_0000),
+    // (2 - 2^-23) × 2^-126 / 2 = (2^24 - 1) × 2^-150: a tie at the denormal quantum between
+    // (2^23 - 1) × 2^-149 (odd) and 2^-126 (even): 2^-126 (the only way a quotient rounds up
+    // to the smallest normal: the divisor a power of two)
+    (0x00ff_ffff, 0x4000_0000, 0x0080_0000),
+    // (2 - 2^-22) × 2^-126 / 2 = (2^23 - 1) × 2^-149: an exact denormal, flushed
+    (0x00ff_fffe, 0x4000_0000, 0x0000_0000),
+    // 2^127 / 0.5 overflows
+    (0x7f00_0000, 0x3f00_0000, 0x7f80_0000),
+];
+
+/// `sqrt(a)` cases: `(a, sqrt(a))`.
+pub const SQRT_DIRECTED: [(u32, u32); 8] = [
+    // sqrt(2) = 0x3fb504f3, sqrt(4) = 2
+    (0x4000_0000, 0x3fb5_04f3),
+    (0x4080_0000, 0x4000_0000),
+    // sqrt(-0) = -0, sqrt(-denormal) = sqrt(-0) = -0, sqrt(-1) = NaN
+    (0x8000_0000, 0x8000_0000),
+    (0x8000_0005, 0x8000_0000),
+    (0xbf80_0000, 0x7fc0_0000),
+    // sqrt(+inf) = +inf, sqrt(-inf) = NaN
+    (0x7f80_0000, 0x7f80_0000),
+    (0xff80_0000, 0x7fc0_0000),
+    // sqrt(2^-126) = 2^-63, the smallest normal's root
+    (0x0080_0000, 0x2000_0000),
+];
+
+/// Operands with a quotient of at most 12 significant bits, exactly: the division's remainder
+/// is zero (no sticky bit). Normal, random signs and moderate exponents.
+pub fn exact_quotient(r: &mut Rng) -> (u32, u32) {
+    loop {
+        let q = few_bits(r);
+        let b = few_bits(r);
+        let a = crate::mul(q, b);
+        if a & 0x7f80_0000 != 0 && a & 0x7f80_0000 != 0x7f80_0000 {
+            return (a, b);
+        }
+    }
+}
+
+/// The square of a float with at most 12 significant bits: an exact square root.
+pub fn exact_square(r: &mut Rng) -> u32 {
+    loop {
+        let q = few_bits(r) & 0x7fff_ffff;
+        let a = crate::mul(q, q);
+        if a & 0x7f80_0000 != 0 && a & 0x7f80_0000 != 0x7f80_0000 {
+            return a;
+        }
+    }
+}
+
+/// A normal float with at most 12 significant bits, a random sign and an exponent within
+/// 2^-60 .. 2^60.
+fn few_bits(r: &mut Rng) -> u32 {
+    let sign = (r.below(2) as u32) << 31;
+    let exp = 67 + r.below(120) as u32;
+    let frac = (r.next_u64() as u32 & 0x7ff) << 12;
+    sign | exp << 23 | frac
+}

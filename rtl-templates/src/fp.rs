@@ -1,11 +1,12 @@
-//! Single-precision float units: adder, multiplier, compare, int ↔ float conversions.
+//! Single-precision float units: adder, multiplier, compare, int ↔ float conversions, divider,
+//! square root.
 //!
 //! One askama template per module, `templates/oclhls_fp_<unit>.v`, one module per file named like
-//! the file (Verilator's `-Wall` wants that, see the crate invariants); two helper modules,
-//! `oclhls_fp_lzc` (leading-zero count; adder, int → float) and `oclhls_fp_mul18` (a
-//! `MULT18X18D` with its registers; multiplier). [`FpUnit::files`] lists what one unit needs,
-//! [`fp_files`] everything. Their semantics are
-//! `fpsem`'s, bit for bit: denormal inputs are zeros, results are the IEEE round-to-nearest-even
+//! the file (Verilator's `-Wall` wants that, see the crate invariants); four helper modules,
+//! `oclhls_fp_lzc` (leading-zero count; adder, int → float), `oclhls_fp_mul18` (a `MULT18X18D`
+//! with its registers; multiplier), `oclhls_fp_pack` (rounding and special values; adder,
+//! multiplier, divider, square root) and `oclhls_fp_class` (NaN, infinity, zero operands). [`FpUnit::files`] lists what one unit needs, [`fp_files`]
+//! everything. Their semantics are `fpsem`'s, bit for bit: denormal inputs are zeros, results are the IEEE round-to-nearest-even
 //! result with a denormal result flushed to a zero of the same sign, every NaN result is
 //! `0x7fc00000`. The units are fully pipelined (a new operation every cycle) with a fixed latency
 //! ([`FpUnit::latency`]) and no reset; every register is enabled by the input `ce` (the kernel
@@ -17,23 +18,19 @@
 //! - `oclhls_fp_cmp (a[31:0], b[31:0], lt, eq, unordered)`: combinational.
 //! - `oclhls_fp_from_int #(WIDTH, SIGNED) (clk, ce, a[WIDTH-1:0], y[31:0])`.
 //! - `oclhls_fp_to_int #(WIDTH, SIGNED) (clk, ce, a[31:0], y[WIDTH-1:0])`.
+//! - `oclhls_fp_div (clk, ce, a[31:0], b[31:0], y[31:0])`: `a / b`, correctly rounded.
+//! - `oclhls_fp_sqrt (clk, ce, a[31:0], y[31:0])`: `sqrt(a)`, correctly rounded.
 //!
 //! `WIDTH` is 8, 16, 32 or 64 and `SIGNED` 0 or 1; the latency does not depend on them.
 
 use askama::Template;
 
-/// Cycles from `a`/`b` of `oclhls_fp_add` to its registered `y`.
-pub const FP_ADD_LATENCY: u32 = 7;
-/// Cycles from `a`/`b` of `oclhls_fp_mul` to its registered `y`.
-pub const FP_MUL_LATENCY: u32 = 6;
-/// Cycles from `a` of `oclhls_fp_from_int` to its registered `y`, for every `WIDTH`.
-pub const FP_FROM_INT_LATENCY: u32 = 5;
-/// Cycles from `a` of `oclhls_fp_to_int` to its registered `y`, for every `WIDTH`.
-pub const FP_TO_INT_LATENCY: u32 = 4;
+include!("fp_latency.rs");
+
 /// Combinational delay of `oclhls_fp_cmp` (ns, ECP5 -6), inputs to `lt`/`eq`/`unordered`:
 /// the path of the registered unit minus the register overhead, like the operator library's
 /// other delays (docs/benchmarks.md, "ECP5 operator library: measurements").
-pub const FP_CMP_DELAY_NS: f64 = 4.5;
+pub const FP_CMP_DELAY_NS: f64 = 5.15;
 
 /// One float unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -43,15 +40,19 @@ pub enum FpUnit {
     Cmp,
     FromInt,
     ToInt,
+    Div,
+    Sqrt,
 }
 
 impl FpUnit {
-    pub const ALL: [FpUnit; 5] = [
+    pub const ALL: [FpUnit; 7] = [
         FpUnit::Add,
         FpUnit::Mul,
         FpUnit::Cmp,
         FpUnit::FromInt,
         FpUnit::ToInt,
+        FpUnit::Div,
+        FpUnit::Sqrt,
     ];
 
     /// The Verilog module (and file stem).
@@ -62,6 +63,8 @@ impl FpUnit {
             FpUnit::Cmp => "oclhls_fp_cmp",
             FpUnit::FromInt => "oclhls_fp_from_int",
             FpUnit::ToInt => "oclhls_fp_to_int",
+            FpUnit::Div => "oclhls_fp_div",
+            FpUnit::Sqrt => "oclhls_fp_sqrt",
         }
     }
 
@@ -73,6 +76,8 @@ impl FpUnit {
             FpUnit::Cmp => 0,
             FpUnit::FromInt => FP_FROM_INT_LATENCY,
             FpUnit::ToInt => FP_TO_INT_LATENCY,
+            FpUnit::Div => FP_DIV_LATENCY,
+            FpUnit::Sqrt => FP_SQRT_LATENCY,
         }
     }
 
@@ -87,14 +92,22 @@ impl FpUnit {
             FpUnit::Cmp => CmpTemplate { version }.render(),
             FpUnit::FromInt => FromIntTemplate { version, latency }.render(),
             FpUnit::ToInt => ToIntTemplate { version, latency }.render(),
+            FpUnit::Div => DivTemplate { version, latency }.render(),
+            FpUnit::Sqrt => SqrtTemplate { version, latency }.render(),
         };
-        let helper = match self {
-            FpUnit::Add | FpUnit::FromInt => Some((LZC, LzcTemplate { version }.render())),
-            FpUnit::Mul => Some((MUL18, Mul18Template { version }.render())),
-            FpUnit::Cmp | FpUnit::ToInt => None,
+        let lzc = || (LZC, LzcTemplate { version }.render());
+        let pack = || (PACK, PackTemplate { version }.render());
+        let class = || (CLASS, ClassTemplate { version }.render());
+        let helpers = match self {
+            FpUnit::Add => vec![lzc(), pack(), class()],
+            FpUnit::Mul => vec![(MUL18, Mul18Template { version }.render()), pack(), class()],
+            FpUnit::Div | FpUnit::Sqrt => vec![pack(), class()],
+            FpUnit::Cmp => vec![class()],
+            FpUnit::FromInt => vec![lzc()],
+            FpUnit::ToInt => vec![],
         };
         std::iter::once((self.module(), own))
-            .chain(helper)
+            .chain(helpers)
             // askama drops the template's final newline; POSIX (and Verilator's EOFNEWLINE)
             // want it.
             .map(|(module, text)| {
@@ -109,6 +122,12 @@ impl FpUnit {
 pub const LZC: &str = "oclhls_fp_lzc";
 /// Module name of the registered DSP multiplier used by the multiplier.
 pub const MUL18: &str = "oclhls_fp_mul18";
+/// Module name of the last stage (rounding, packing, special values) of the adder, the
+/// multiplier, the divider and the square root.
+pub const PACK: &str = "oclhls_fp_pack";
+/// Module name of the operand classifier (NaN, infinity, zero) of the adder, the multiplier, the
+/// divider, the square root and the compare.
+pub const CLASS: &str = "oclhls_fp_class";
 
 /// The Verilog files of every float unit and helper module, as `(file name, text)`, each once.
 pub fn fp_files() -> Vec<(String, String)> {
@@ -142,6 +161,18 @@ struct Mul18Template<'a> {
 }
 
 #[derive(Template)]
+#[template(path = "oclhls_fp_pack.v", escape = "none")]
+struct PackTemplate<'a> {
+    version: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "oclhls_fp_class.v", escape = "none")]
+struct ClassTemplate<'a> {
+    version: &'a str,
+}
+
+#[derive(Template)]
 #[template(path = "oclhls_fp_lzc.v", escape = "none")]
 struct LzcTemplate<'a> {
     version: &'a str,
@@ -167,6 +198,20 @@ struct ToIntTemplate<'a> {
     latency: u32,
 }
 
+#[derive(Template)]
+#[template(path = "oclhls_fp_div.v", escape = "none")]
+struct DivTemplate<'a> {
+    version: &'a str,
+    latency: u32,
+}
+
+#[derive(Template)]
+#[template(path = "oclhls_fp_sqrt.v", escape = "none")]
+struct SqrtTemplate<'a> {
+    version: &'a str,
+    latency: u32,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,23 +219,41 @@ mod tests {
     #[test]
     fn files_are_named_like_their_one_module() {
         let files = fp_files();
-        assert_eq!(files.len(), FpUnit::ALL.len());
-        for (unit, (name, text)) in FpUnit::ALL.iter().zip(&files) {
-            assert_eq!(name, &format!("{}.v", unit.module()));
+        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "oclhls_fp_add.v",
+                "oclhls_fp_lzc.v",
+                "oclhls_fp_pack.v",
+                "oclhls_fp_class.v",
+                "oclhls_fp_mul.v",
+                "oclhls_fp_mul18.v",
+                "oclhls_fp_cmp.v",
+                "oclhls_fp_from_int.v",
+                "oclhls_fp_to_int.v",
+                "oclhls_fp_div.v",
+                "oclhls_fp_sqrt.v",
+            ]
+        );
+        for (name, text) in &files {
+            let module = name.strip_suffix(".v").unwrap();
             assert_eq!(text.matches("\nmodule ").count(), 1, "{name}");
-            assert!(
-                text.contains(&format!("\nmodule {}", unit.module())),
-                "{name}"
-            );
+            assert!(text.contains(&format!("\nmodule {module} ")), "{name}");
             assert!(
                 text.ends_with("endmodule\n`default_nettype wire\n"),
                 "{name}"
             );
             assert!(!text.contains("{{") && !text.contains("{%"), "{name}");
+        }
+        for unit in FpUnit::ALL {
+            let own = &unit.files()[0];
+            assert_eq!(own.0, format!("{}.v", unit.module()));
             if unit.latency() > 0 {
                 assert!(
-                    text.contains(&format!("Latency {} cycles", unit.latency())),
-                    "{name}"
+                    own.1
+                        .contains(&format!("Latency {} cycles", unit.latency())),
+                    "{unit:?}"
                 );
             }
         }

@@ -2198,12 +2198,13 @@ impl<'a> Emitter<'a> {
                         self.emit_mul(w, &name, bits, &x, &y, self.load_latency(o).max(1));
                         return;
                     }
-                    BinOp::FAdd | BinOp::FSub | BinOp::FMul => {
+                    BinOp::FAdd | BinOp::FSub | BinOp::FMul | BinOp::FDiv => {
                         let (unit, y) = match b {
                             BinOp::FAdd => (FpUnit::Add, y),
                             // a - b = a + (-b): the sign of b flipped.
                             BinOp::FSub => (FpUnit::Add, format!("{{~{y}[31], {y}[30:0]}}")),
-                            _ => (FpUnit::Mul, y),
+                            BinOp::FMul => (FpUnit::Mul, y),
+                            _ => (FpUnit::Div, y),
                         };
                         self.emit_fp_unit(w, &name, unit, "", &[("a", x), ("b", y)], 32);
                         return;
@@ -2239,7 +2240,10 @@ impl<'a> Emitter<'a> {
                         self.unused_bits.push(format!("{x}[31]"));
                         format!("{{1'b0, {x}[30:0]}}")
                     }
-                    other => unreachable!("the operator library rejects {other:?} before emission"),
+                    UnOp::FSqrt => {
+                        self.emit_fp_unit(w, &name, FpUnit::Sqrt, "", &[("a", x)], 32);
+                        return;
+                    }
                 }
             }
             OpKind::Cmp(cmp) if is_float_cmp(*cmp) => {

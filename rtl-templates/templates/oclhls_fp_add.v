@@ -12,8 +12,8 @@
 //   2: pick big and small; shift small right by the multiple of 8
 //   3: shift small right by 0..7; sticky
 //   4: add or subtract (big >= small, so the result is not negative)
-//   5: leading zeros of the 28-bit sum
-//   6: normalise; exponent; rounding decision
+//   5: leading zeros of the 28-bit sum; rounding decision
+//   6: normalise; exponent
 //   7: round (the increment carries from fraction into exponent, up to infinity); specials
 `default_nettype none
 module oclhls_fp_add (
@@ -21,42 +21,43 @@ module oclhls_fp_add (
     input  wire        ce,
     input  wire [31:0] a,
     input  wire [31:0] b,
-    output reg  [31:0] y
+    output wire [31:0] y
 );
     // ---- stage 1
-    wire a_emax = a[30:23] == 8'hff;
-    wire b_emax = b[30:23] == 8'hff;
-    wire a_frac = a[22:0] != 23'd0;
-    wire b_frac = b[22:0] != 23'd0;
-    wire a_nan = a_emax && a_frac;
-    wire b_nan = b_emax && b_frac;
-    wire a_inf = a_emax && !a_frac;
-    wire b_inf = b_emax && !b_frac;
-    wire a_norm = a[30:23] != 8'd0;
-    wire b_norm = b[30:23] != 8'd0;
+    wire a_nan, a_inf, a_zero, b_nan, b_inf, b_zero;
+    oclhls_fp_class class_a (.x(a[30:0]), .nan(a_nan), .inf(a_inf), .zero(a_zero));
+    oclhls_fp_class class_b (.x(b[30:0]), .nan(b_nan), .inf(b_inf), .zero(b_zero));
     wire [7:0] d_ab = a[30:23] - b[30:23];
     wire [7:0] d_ba = b[30:23] - a[30:23];
     reg [31:0] s1_a, s1_b;
     reg s1_a_norm, s1_b_norm;
+    // For the sticky bit of stage 2: is any of the low 6, 14 or 22 fraction bits set (the ones
+    // a shift by 8, 16 or 24 moves out of the 26-bit field, which ends in two zeros)?
+    reg [2:0] s1_a_low, s1_b_low;
     // |b| > |a| as raw patterns: the order of the flushed values unless both are zero or
     // denormal, which is a special case.
     reg s1_swap;
     reg [4:0] s1_sh_ab, s1_sh_ba;
-    // Special results: NaN, infinity, or both operands zero; with their sign.
-    reg s1_spec, s1_nan, s1_inf, s1_spec_sign;
+    // Special results: {special, NaN, infinity, sign} (oclhls_fp_pack): NaN, infinity, or both
+    // operands zero.
+    reg [3:0] s1_special;
     always @(posedge clk) begin
         if (ce) begin
             s1_a <= a;
             s1_b <= b;
-            s1_a_norm <= a_norm;
-            s1_b_norm <= b_norm;
+            s1_a_norm <= !a_zero;
+            s1_b_norm <= !b_zero;
+            s1_a_low <= {a[21:0] != 22'd0, a[13:0] != 14'd0, a[5:0] != 6'd0};
+            s1_b_low <= {b[21:0] != 22'd0, b[13:0] != 14'd0, b[5:0] != 6'd0};
             s1_swap <= a[30:0] < b[30:0];
             s1_sh_ab <= d_ab[7:5] != 3'd0 ? 5'd31 : d_ab[4:0];
             s1_sh_ba <= d_ba[7:5] != 3'd0 ? 5'd31 : d_ba[4:0];
-            s1_spec <= a_emax || b_emax || (!a_norm && !b_norm);
-            s1_nan <= a_nan || b_nan || (a_inf && b_inf && a[31] != b[31]);
-            s1_inf <= a_inf || b_inf;
-            s1_spec_sign <= a_inf ? a[31] : b_inf ? b[31] : a[31] && b[31];
+            s1_special <= {
+                a_nan || a_inf || b_nan || b_inf || (a_zero && b_zero),
+                a_nan || b_nan || (a_inf && b_inf && a[31] != b[31]),
+                a_inf || b_inf,
+                a_inf ? a[31] : b_inf ? b[31] : a[31] && b[31]
+            };
         end
     end
 
@@ -64,53 +65,35 @@ module oclhls_fp_add (
     wire [7:0] big_exp = s1_swap ? s1_b[30:23] : s1_a[30:23];
     wire [22:0] big_frac = s1_swap ? s1_b[22:0] : s1_a[22:0];
     wire big_sign = s1_swap ? s1_b[31] : s1_a[31];
-    wire [22:0] small_frac = s1_swap ? s1_a[22:0] : s1_b[22:0];
-    wire small_norm = s1_swap ? s1_a_norm : s1_b_norm;
-    wire [4:0] sh = s1_swap ? s1_sh_ba : s1_sh_ab;
-    // small's significand, guard and round bits (a denormal is zero)
-    wire [25:0] f0 = small_norm ? {1'b1, small_frac, 2'b00} : 26'd0;
-    reg [25:0] f1;
-    reg st1;
-    always @* begin
-        case (sh[4:3])
-            2'd0: begin
-                f1 = f0;
-                st1 = 1'b0;
-            end
-            2'd1: begin
-                f1 = {8'd0, f0[25:8]};
-                st1 = f0[7:0] != 8'd0;
-            end
-            2'd2: begin
-                f1 = {16'd0, f0[25:16]};
-                st1 = f0[15:0] != 16'd0;
-            end
-            default: begin
-                f1 = {24'd0, f0[25:24]};
-                st1 = f0[23:0] != 24'd0;
-            end
-        endcase
-    end
+    // Each operand shifted as if it were the smaller one, by the multiple of 8 (its fraction,
+    // guard and round bits; a denormal is zero), with the sticky bit of what falls out; then
+    // the swap picks. Shifting both keeps the swap's large fan-out off the shifter's inputs.
+    wire [25:0] a_f = s1_a_norm ? {1'b1, s1_a[22:0], 2'b00} : 26'd0;
+    wire [25:0] b_f = s1_b_norm ? {1'b1, s1_b[22:0], 2'b00} : 26'd0;
+    wire [25:0] a_f1 = a_f >> {s1_sh_ba[4:3], 3'b000};
+    wire [25:0] b_f1 = b_f >> {s1_sh_ab[4:3], 3'b000};
+    wire a_st1 = s1_a_norm && s1_sh_ba[4:3] != 2'd0 && s1_a_low[s1_sh_ba[4:3] - 2'd1];
+    wire b_st1 = s1_b_norm && s1_sh_ab[4:3] != 2'd0 && s1_b_low[s1_sh_ab[4:3] - 2'd1];
+    wire [25:0] f1 = s1_swap ? a_f1 : b_f1;
+    wire st1 = s1_swap ? a_st1 : b_st1;
+    wire [2:0] fine = s1_swap ? s1_sh_ba[2:0] : s1_sh_ab[2:0];
     reg [25:0] s2_f;
     reg s2_st;
     reg [2:0] s2_fine;
     reg [7:0] s2_exp;
     reg [22:0] s2_frac;
     reg s2_sign, s2_sub;
-    reg s2_spec, s2_nan, s2_inf, s2_spec_sign;
+    reg [3:0] s2_special;
     always @(posedge clk) begin
         if (ce) begin
             s2_f <= f1;
             s2_st <= st1;
-            s2_fine <= sh[2:0];
+            s2_fine <= fine;
             s2_exp <= big_exp;
             s2_frac <= big_frac;
             s2_sign <= big_sign;
             s2_sub <= s1_a[31] != s1_b[31];
-            s2_spec <= s1_spec;
-            s2_nan <= s1_nan;
-            s2_inf <= s1_inf;
-            s2_spec_sign <= s1_spec_sign;
+            s2_special <= s1_special;
         end
     end
 
@@ -121,7 +104,7 @@ module oclhls_fp_add (
     reg [7:0] s3_exp;
     reg [22:0] s3_frac;
     reg s3_sign, s3_sub;
-    reg s3_spec, s3_nan, s3_inf, s3_spec_sign;
+    reg [3:0] s3_special;
     always @(posedge clk) begin
         if (ce) begin
             s3_f <= s2_f >> s2_fine;
@@ -130,10 +113,7 @@ module oclhls_fp_add (
             s3_frac <= s2_frac;
             s3_sign <= s2_sign;
             s3_sub <= s2_sub;
-            s3_spec <= s2_spec;
-            s3_nan <= s2_nan;
-            s3_inf <= s2_inf;
-            s3_spec_sign <= s2_spec_sign;
+            s3_special <= s2_special;
         end
     end
 
@@ -144,83 +124,73 @@ module oclhls_fp_add (
     reg [27:0] s4_sum;
     reg [7:0] s4_exp;
     reg s4_sign;
-    reg s4_spec, s4_nan, s4_inf, s4_spec_sign;
+    reg [3:0] s4_special;
     always @(posedge clk) begin
         if (ce) begin
             s4_sum <= sum;
             s4_exp <= s3_exp;
             s4_sign <= s3_sign;
-            s4_spec <= s3_spec;
-            s4_nan <= s3_nan;
-            s4_inf <= s3_inf;
-            s4_spec_sign <= s3_spec_sign;
+            s4_special <= s3_special;
         end
     end
 
     // ---- stage 5: leading zeros (the sum padded to 32 bits with a one below it, so that a
-    // zero sum counts 28)
+    // zero sum counts 28). The rounding decision comes from the sum directly: guard, sticky
+    // and last bit are only nonzero after normalisation when the shift is 0, 1 or 2 (a larger
+    // one comes from a subtraction of operands at most one binade apart, whose sum ends in
+    // zeros), so it need not wait for the shift.
     wire [4:0] lz;
-    oclhls_fp_lzc #(.N(32)) count (.x({s4_sum, 3'b100}), .lz(lz));
+    oclhls_fp_lzc count (.x({s4_sum, 3'b100}), .lz(lz));
+    wire up0 = s4_sum[3] && (s4_sum[2:0] != 3'd0 || s4_sum[4]);
+    wire up1 = s4_sum[2] && (s4_sum[1:0] != 2'd0 || s4_sum[3]);
+    wire up2 = s4_sum[1] && (s4_sum[0] || s4_sum[2]);
     reg [27:0] s5_sum;
     reg [4:0] s5_lz;
     reg [7:0] s5_exp, s5_exp1;
-    reg s5_sign;
-    reg s5_spec, s5_nan, s5_inf, s5_spec_sign;
+    reg s5_up, s5_sign;
+    reg [3:0] s5_special;
     always @(posedge clk) begin
         if (ce) begin
             s5_sum <= s4_sum;
             s5_lz <= lz;
             s5_exp <= s4_exp;
             s5_exp1 <= s4_exp + 8'd1;
+            s5_up <= s4_sum[27] ? up0 : s4_sum[26] ? up1 : s4_sum[25] && up2;
             s5_sign <= s4_sign;
-            s5_spec <= s4_spec;
-            s5_nan <= s4_nan;
-            s5_inf <= s4_inf;
-            s5_spec_sign <= s4_spec_sign;
+            s5_special <= s4_special;
         end
     end
 
     // ---- stage 6: normalise. The sum's bit 26 has big's exponent, so the result's exponent is
     // exp + 1 - lz (it overflows exactly when exp = 254 and lz = 0, and underflows to 0 or
-    // below exactly when exp < lz); its significand is norm[27:4], guard norm[3], sticky
-    // norm[2:0].
-    wire [27:0] norm = s5_sum << s5_lz;
+    // below exactly when exp < lz); its fraction is norm[26:4].
+    // (by the multiple of 8, then by 0..7: two wide mux levels)
+    wire [27:0] coarse = s5_sum << {s5_lz[4:3], 3'b000};
+    wire [27:0] norm = coarse << s5_lz[2:0];
+    // Deliberately unused bits (guard and sticky: see stage 5): Verilator's idiom.
+    wire unused_norm = &{1'b0, norm[3:0], 1'b0};
     reg [22:0] s6_frac;
     reg [7:0] s6_exp;
     reg s6_up, s6_zero, s6_ovf, s6_unf, s6_sign;
-    reg s6_spec, s6_nan, s6_inf, s6_spec_sign;
+    reg [3:0] s6_special;
     always @(posedge clk) begin
         if (ce) begin
             s6_frac <= norm[26:4];
             s6_exp <= s5_exp1 - {3'd0, s5_lz};
-            s6_up <= norm[3] && (norm[2:0] != 3'd0 || norm[4]);
-            // exact cancellation: +0
+            s6_up <= s5_up;
+            // no leading one: exact cancellation, +0
             s6_zero <= !norm[27];
             s6_ovf <= s5_exp == 8'd254 && s5_lz == 5'd0;
             s6_unf <= s5_exp < {3'd0, s5_lz};
             s6_sign <= s5_sign;
-            s6_spec <= s5_spec;
-            s6_nan <= s5_nan;
-            s6_inf <= s5_inf;
-            s6_spec_sign <= s5_spec_sign;
+            s6_special <= s5_special;
         end
     end
 
     // ---- stage 7
-    always @(posedge clk) begin
-        if (ce) begin
-            if (s6_spec) begin
-                y <= {!s6_nan && s6_spec_sign, {8{s6_nan || s6_inf}}, s6_nan, 22'd0};
-            end else if (s6_zero) begin
-                y <= 32'd0;
-            end else if (s6_ovf) begin
-                y <= {s6_sign, 8'hff, 23'd0};
-            end else if (s6_unf) begin
-                y <= {s6_sign, 31'd0};
-            end else begin
-                y <= {s6_sign, {s6_exp, s6_frac} + {30'd0, s6_up}};
-            end
-        end
-    end
+    oclhls_fp_pack pack (
+        .clk(clk), .ce(ce), .special(s6_special), .sign(s6_sign), .zero(s6_zero), .ovf(s6_ovf),
+        .min(1'b0), .unf(s6_unf), .mag({s6_exp, s6_frac}), .up(s6_up), .y(y)
+    );
 endmodule
 `default_nettype wire

@@ -4,10 +4,11 @@
 // only when ce = 1. Semantics: fpsem::from_int.
 //
 // Stage 1 takes the magnitude into an N-bit field (N = 32, or 64 for WIDTH > 32); stage 2
-// counts its leading zeros; stages 3 and 4 shift it left until its top bit is set (by the
-// multiple of 8, then by 0..7), and stage 4 decides the rounding from the bits below the 24
-// significand bits; stage 5 adds the rounding increment to exponent and fraction together
-// (a carry out of the fraction steps the exponent; it cannot overflow: |a| < 2^64).
+// counts its leading zeros (for N = 64 in each half, combined in stage 3); stages 3 and 4
+// shift it left until its top bit is set (by the multiple of 8, then by 0..7), and stage 4
+// decides the rounding from the bits below the 24 significand bits; stage 5 adds the rounding
+// increment to exponent and fraction together (a carry out of the fraction steps the
+// exponent; it cannot overflow: |a| < 2^64).
 `default_nettype none
 module oclhls_fp_from_int #(
     parameter integer WIDTH = 32,
@@ -40,30 +41,55 @@ module oclhls_fp_from_int #(
         end
     end
 
-    // ---- stage 2: leading zeros
-    wire [LW-1:0] lz;
-    oclhls_fp_lzc #(.N(N)) count (.x(s1_mag[N-1:1]), .lz(lz));
+    // ---- stage 2: leading zeros (of each 32-bit half for N = 64)
+    // ---- stage 3: (N = 64: the count from the halves' counts) shift left by the multiple of 8;
+    // exponent
     reg [N-1:0] s2_mag;
-    reg [LW-1:0] s2_lz;
     reg s2_neg;
+    wire [LW-1:0] lz;
+    generate
+        if (N == 64) begin : g_64
+            wire [4:0] lz_hi, lz_lo;
+            oclhls_fp_lzc count_hi (.x(s1_mag[63:33]), .lz(lz_hi));
+            oclhls_fp_lzc count_lo (.x(s1_mag[31:1]), .lz(lz_lo));
+            reg [4:0] s2_lz_hi, s2_lz_lo;
+            reg s2_hi_zero;
+            always @(posedge clk) begin
+                if (ce) begin
+                    s2_lz_hi <= lz_hi;
+                    s2_lz_lo <= lz_lo;
+                    s2_hi_zero <= s1_mag[63:32] == 32'd0;
+                end
+            end
+            assign lz = s2_hi_zero ? {1'b1, s2_lz_lo} : {1'b0, s2_lz_hi};
+        end else begin : g_32
+            wire [4:0] lz_all;
+            oclhls_fp_lzc count (.x(s1_mag[31:1]), .lz(lz_all));
+            reg [4:0] s2_lz;
+            always @(posedge clk) begin
+                if (ce) begin
+                    s2_lz <= lz_all;
+                end
+            end
+            assign lz = s2_lz;
+        end
+    endgenerate
     always @(posedge clk) begin
         if (ce) begin
             s2_mag <= s1_mag;
-            s2_lz <= lz;
             s2_neg <= s1_neg;
         end
     end
 
-    // ---- stage 3: shift left by the multiple of 8; exponent
     reg [N-1:0] s3_mag;
     reg [2:0] s3_fine;
     reg [7:0] s3_exp;
     reg s3_neg;
     always @(posedge clk) begin
         if (ce) begin
-            s3_mag <= s2_mag << {s2_lz[LW-1:3], 3'b000};
-            s3_fine <= s2_lz[2:0];
-            s3_exp <= EXP_TOP[7:0] - { {(8 - LW) {1'b0}}, s2_lz};
+            s3_mag <= s2_mag << {lz[LW-1:3], 3'b000};
+            s3_fine <= lz[2:0];
+            s3_exp <= EXP_TOP[7:0] - { {(8 - LW) {1'b0}}, lz};
             s3_neg <= s2_neg;
         end
     end

@@ -22,7 +22,7 @@ module oclhls_fp_mul (
     input  wire        ce,
     input  wire [31:0] a,
     input  wire [31:0] b,
-    output reg  [31:0] y
+    output wire [31:0] y
 );
     // ---- stages 1 and 2: significand products (a zero or denormal operand's product is
     // wrong and unused: that is a special case)
@@ -40,37 +40,30 @@ module oclhls_fp_mul (
         .clk(clk), .ce(ce), .a({1'b1, a[22:18]}), .b({1'b1, b[22:18]}), .p(hh)
     );
 
-    wire a_emax = a[30:23] == 8'hff;
-    wire b_emax = b[30:23] == 8'hff;
-    wire a_frac = a[22:0] != 23'd0;
-    wire b_frac = b[22:0] != 23'd0;
-    wire a_zero = a[30:23] == 8'd0;
-    wire b_zero = b[30:23] == 8'd0;
-    wire a_inf = a_emax && !a_frac;
-    wire b_inf = b_emax && !b_frac;
+    wire a_nan, a_inf, a_zero, b_nan, b_inf, b_zero;
+    oclhls_fp_class class_a (.x(a[30:0]), .nan(a_nan), .inf(a_inf), .zero(a_zero));
+    oclhls_fp_class class_b (.x(b[30:0]), .nan(b_nan), .inf(b_inf), .zero(b_zero));
     reg [8:0] s1_esum;
-    reg s1_sign;
-    // Special results: NaN (a NaN operand, 0 x inf), infinity, zero.
-    reg s1_spec, s1_nan, s1_inf;
+    // Special results: {special, NaN, infinity, sign} (oclhls_fp_pack): NaN (a NaN operand,
+    // 0 x inf), infinity, zero. The sign is the product's, special or not.
+    reg [3:0] s1_special;
     always @(posedge clk) begin
         if (ce) begin
             s1_esum <= {1'b0, a[30:23]} + {1'b0, b[30:23]};
-            s1_sign <= a[31] != b[31];
-            s1_spec <= a_emax || b_emax || a_zero || b_zero;
-            s1_nan <= (a_emax && a_frac) || (b_emax && b_frac) || (a_inf && b_zero)
-                   || (a_zero && b_inf);
-            s1_inf <= a_inf || b_inf;
+            s1_special <= {
+                a_nan || a_inf || b_nan || b_inf || a_zero || b_zero,
+                a_nan || b_nan || (a_inf && b_zero) || (a_zero && b_inf),
+                a_inf || b_inf,
+                a[31] != b[31]
+            };
         end
     end
     reg [8:0] s2_esum;
-    reg s2_sign, s2_spec, s2_nan, s2_inf;
+    reg [3:0] s2_special;
     always @(posedge clk) begin
         if (ce) begin
             s2_esum <= s1_esum;
-            s2_sign <= s1_sign;
-            s2_spec <= s1_spec;
-            s2_nan <= s1_nan;
-            s2_inf <= s1_inf;
+            s2_special <= s1_special;
         end
     end
 
@@ -79,45 +72,39 @@ module oclhls_fp_mul (
     reg [29:0] s3_hi;
     reg s3_sticky;
     // Biased exponent of a product in [1, 2): esum - 127 (10 bits, two's complement).
-    reg [9:0] s3_e;
-    reg s3_sign, s3_spec, s3_nan, s3_inf;
+    reg [9:0] s3_e, s3_e1;
+    reg [3:0] s3_special;
     always @(posedge clk) begin
         if (ce) begin
             s3_mid <= {1'b0, lh} + {1'b0, hl};
             s3_hi <= {hh, ll[35:18]};
             s3_sticky <= ll[17:0] != 18'd0;
             s3_e <= {1'b0, s2_esum} - 10'd127;
-            s3_sign <= s2_sign;
-            s3_spec <= s2_spec;
-            s3_nan <= s2_nan;
-            s3_inf <= s2_inf;
+            s3_e1 <= {1'b0, s2_esum} - 10'd126;
+            s3_special <= s2_special;
         end
     end
 
     // ---- stage 4: P[47:18]; for the normalisation by P[47] in stage 5, the exponent and its
     // tests both for P < 2 (e) and for P >= 2 (e + 1).
-    wire [9:0] e1 = s3_e + 10'd1;
     reg [29:0] s4_p;
     reg s4_sticky;
     reg [7:0] s4_e0, s4_e1;
     reg s4_ovf0, s4_ovf1, s4_unf0, s4_unf1, s4_min0, s4_min1;
-    reg s4_sign, s4_spec, s4_nan, s4_inf;
+    reg [3:0] s4_special;
     always @(posedge clk) begin
         if (ce) begin
             s4_p <= s3_hi + {5'd0, s3_mid};
             s4_sticky <= s3_sticky;
             s4_e0 <= s3_e[7:0];
-            s4_e1 <= e1[7:0];
+            s4_e1 <= s3_e1[7:0];
             s4_ovf0 <= !s3_e[9] && s3_e[8:0] >= 9'd255;
-            s4_ovf1 <= !e1[9] && e1[8:0] >= 9'd255;
+            s4_ovf1 <= !s3_e1[9] && s3_e1[8:0] >= 9'd255;
             s4_unf0 <= s3_e[9] || s3_e == 10'd0;
-            s4_unf1 <= e1[9] || e1 == 10'd0;
+            s4_unf1 <= s3_e1[9] || s3_e1 == 10'd0;
             s4_min0 <= s3_e == 10'd0;
-            s4_min1 <= e1 == 10'd0;
-            s4_sign <= s3_sign;
-            s4_spec <= s3_spec;
-            s4_nan <= s3_nan;
-            s4_inf <= s3_inf;
+            s4_min1 <= s3_e1 == 10'd0;
+            s4_special <= s3_special;
         end
     end
 
@@ -130,7 +117,7 @@ module oclhls_fp_mul (
     reg [22:0] s5_frac;
     reg [7:0] s5_exp;
     reg s5_up, s5_ovf, s5_unf, s5_min;
-    reg s5_sign, s5_spec, s5_nan, s5_inf;
+    reg [3:0] s5_special;
     always @(posedge clk) begin
         if (ce) begin
             s5_frac <= sig[22:0];
@@ -140,28 +127,14 @@ module oclhls_fp_mul (
             s5_unf <= top ? s4_unf1 : s4_unf0;
             // rounds up to the smallest normal at the denormal quantum (see the header)
             s5_min <= (top ? s4_min1 : s4_min0) && sig == 24'hffffff;
-            s5_sign <= s4_sign;
-            s5_spec <= s4_spec;
-            s5_nan <= s4_nan;
-            s5_inf <= s4_inf;
+            s5_special <= s4_special;
         end
     end
 
     // ---- stage 6
-    always @(posedge clk) begin
-        if (ce) begin
-            if (s5_spec) begin
-                y <= {!s5_nan && s5_sign, {8{s5_nan || s5_inf}}, s5_nan, 22'd0};
-            end else if (s5_ovf) begin
-                y <= {s5_sign, 8'hff, 23'd0};
-            end else if (s5_min) begin
-                y <= {s5_sign, 8'h01, 23'd0};
-            end else if (s5_unf) begin
-                y <= {s5_sign, 31'd0};
-            end else begin
-                y <= {s5_sign, {s5_exp, s5_frac} + {30'd0, s5_up}};
-            end
-        end
-    end
+    oclhls_fp_pack pack (
+        .clk(clk), .ce(ce), .special(s5_special), .sign(s5_special[0]), .zero(1'b0), .ovf(s5_ovf),
+        .min(s5_min), .unf(s5_unf), .mag({s5_exp, s5_frac}), .up(s5_up), .y(y)
+    );
 endmodule
 `default_nettype wire

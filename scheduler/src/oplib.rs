@@ -82,16 +82,15 @@ pub const LOAD_FIFO_READ_NS: f64 = 2.36;
 /// read (`load_fifo_32`) plus a 2-input select level for the DPR16X4 banks (not measured
 /// separately).
 pub const LUTRAM_READ_NS: f64 = LOAD_FIFO_READ_NS + 0.89;
-/// Pipeline stages of the single-precision float units (`rtl-templates`, `oclhls_fp_*`): from
-/// the operands to the registered result.
-pub const FP_ADD_LATENCY: u32 = 7;
-pub const FP_MUL_LATENCY: u32 = 6;
-pub const FP_FROM_INT_LATENCY: u32 = 5;
-pub const FP_TO_INT_LATENCY: u32 = 4;
-/// Logic of a float unit's first stage, before its first register.
-pub const FP_INPUT_NS: f64 = 3.0;
-/// The combinational float compare (`oclhls_fp_cmp`).
-pub const FP_CMP_NS: f64 = 4.5;
+// Pipeline stages of the single-precision float units (`rtl-templates`, `oclhls_fp_*`): from
+// the operands to the registered result. One file, included by `rtl_templates::fp` (whose RTL
+// tests check the modules against it), by `op_char` and here.
+include!("../../rtl-templates/src/fp_latency.rs");
+/// Logic of a float unit's first stage, before its first register: at most the slowest stage
+/// of any unit (4.24–4.73 ns measured, `fp_*` in docs/benchmarks.md).
+pub const FP_INPUT_NS: f64 = 4.75;
+/// The combinational float compare (`oclhls_fp_cmp`, measured).
+pub const FP_CMP_NS: f64 = 5.15;
 /// Register-to-register path without logic (`reg_32`): clock-to-out, routing, setup.
 pub const REG_TO_REG_NS: f64 = 1.05;
 /// Routing margin added to the register overhead for chaining. Not measured: the operators
@@ -168,14 +167,18 @@ impl OpLibrary {
                     single(o.ty)?;
                     unit(0, FP_CMP_NS + 2.0 * measured(&SELECT_NS, 32))
                 }
-                BinOp::FDiv => Err("floating-point division is not yet built in hardware".into()),
+                BinOp::FDiv => {
+                    single(o.ty)?;
+                    unit(FP_DIV_LATENCY, FP_INPUT_NS)
+                }
                 _ => Ok(None),
             },
             OpKind::Unary(u) => match u {
                 // The sign bit: wiring.
                 UnOp::FNeg | UnOp::FAbs => unit(0, 0.0),
                 UnOp::FSqrt => {
-                    Err("the floating-point square root is not yet built in hardware".into())
+                    single(o.ty)?;
+                    unit(FP_SQRT_LATENCY, FP_INPUT_NS)
                 }
                 _ => Ok(None),
             },
