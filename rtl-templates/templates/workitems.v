@@ -10,7 +10,9 @@
     reg [31:0] gsz_{{ d.dim }};
     reg [31:0] gsz_m1_{{ d.dim }};
     reg [31:0] lrem_{{ d.dim }};
-    wire last_lid_{{ d.dim }} = lrem_{{ d.dim }} == 32'd0;
+    // lrem == 0, kept in a register updated with lrem (not compared after it: the generator's
+    // step decision fans out to every walk register).
+    reg last_lid_{{ d.dim }};
 {%- if d.grouped %}
     reg [31:0] lsz_{{ d.dim }};
     reg [31:0] lsz_m1_{{ d.dim }};
@@ -80,10 +82,12 @@
             lastg_{{ d.dim }} <= init_last_{{ d.dim }};
             init_lastg_{{ d.dim }} <= init_last_{{ d.dim }};
             lrem_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
+            last_lid_{{ d.dim }} <= (init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }}) == 32'd0;
             grp_lrem_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
             init_lrem_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
 {%- else %}
             lrem_{{ d.dim }} <= gsz_m1_{{ d.dim }};
+            last_lid_{{ d.dim }} <= (gsz_m1_{{ d.dim }}) == 32'd0;
 {%- endif %}
 {%- if d.lid %}
             lid_{{ d.dim }} <= 32'd0;
@@ -111,6 +115,7 @@
             if (last_lid_0{% if d.dim == 2 %} && last_lid_1{% endif %} && !last_lid_{{ d.dim }}) begin
 {%- endif %}
                 lrem_{{ d.dim }} <= lrem_{{ d.dim }} - 32'd1;
+                last_lid_{{ d.dim }} <= lrem_{{ d.dim }} == 32'd1;
 {%- if d.lid %}
                 lid_{{ d.dim }} <= lid_{{ d.dim }} + 32'd1;
 {%- endif %}
@@ -126,8 +131,10 @@
                 // Local wrap: back to the first item of this group in this dimension.
 {%- if d.grouped %}
                 lrem_{{ d.dim }} <= grp_lrem_{{ d.dim }};
+                last_lid_{{ d.dim }} <= (grp_lrem_{{ d.dim }}) == 32'd0;
 {%- else %}
                 lrem_{{ d.dim }} <= gsz_m1_{{ d.dim }};
+                last_lid_{{ d.dim }} <= (gsz_m1_{{ d.dim }}) == 32'd0;
 {%- endif %}
 {%- if d.lid %}
                 lid_{{ d.dim }} <= 32'd0;
@@ -145,6 +152,7 @@
                     after_{{ d.dim }} <= after_next_{{ d.dim }};
                     lastg_{{ d.dim }} <= lastg_next_{{ d.dim }};
                     lrem_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
+                    last_lid_{{ d.dim }} <= (lastg_next_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }}) == 32'd0;
                     grp_lrem_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
 {%- if d.gid %}
                     gstart_{{ d.dim }} <= gstart_{{ d.dim }} + lsz_{{ d.dim }};
@@ -162,6 +170,7 @@
                     after_{{ d.dim }} <= init_after_{{ d.dim }};
                     lastg_{{ d.dim }} <= init_lastg_{{ d.dim }};
                     lrem_{{ d.dim }} <= init_lrem_{{ d.dim }};
+                    last_lid_{{ d.dim }} <= (init_lrem_{{ d.dim }}) == 32'd0;
                     grp_lrem_{{ d.dim }} <= init_lrem_{{ d.dim }};
 {%- if d.gid %}
                     gstart_{{ d.dim }} <= goff_{{ d.dim }};
