@@ -145,6 +145,10 @@ pub(crate) fn combinational_out(p: &Problem) -> Vec<Vec<usize>> {
     out
 }
 
+/// Where a chain starts: an operation, its arrival time (ns) and the edge it was reached by
+/// (`usize::MAX` for the source itself).
+type Seed = (usize, f64, usize);
+
 /// Derives the chaining constraints of a validated problem (none without a clock period).
 pub(crate) fn derive(p: &Problem) -> Result<Vec<ChainEdge>, ScheduleError> {
     let Some(period) = p.clock_period_ns else {
@@ -172,13 +176,13 @@ pub(crate) fn derive(p: &Problem) -> Result<Vec<ChainEdge>, ScheduleError> {
     for u in 0..n {
         // Chains of combinational operations starting at `u` (d = 1), then the chains behind
         // `u`'s delayed result (d = latency + 1).
-        let mut seeds: Vec<(Vec<(usize, f64, usize)>, i64)> = Vec::new();
+        let mut seeds: Vec<(Vec<Seed>, i64)> = Vec::new();
         if !comb_out[u].is_empty() {
             seeds.push((vec![(u, chain_delay(p, u, period), usize::MAX)], 1));
         }
         if !landing[u].is_empty() {
             let out = out_delay(p, u, period);
-            let first: Vec<(usize, f64, usize)> = landing[u]
+            let first: Vec<Seed> = landing[u]
                 .iter()
                 .map(|&e| {
                     let v = p.edges[e].dst.index();

@@ -182,12 +182,9 @@ impl OpLibrary {
                 }
                 _ => Ok(None),
             },
-            OpKind::Cmp(c)
-                if matches!(
-                    c,
-                    CmpOp::FEq | CmpOp::FNe | CmpOp::FLt | CmpOp::FLe | CmpOp::FGt | CmpOp::FGe
-                ) =>
-            {
+            OpKind::Cmp(
+                CmpOp::FEq | CmpOp::FNe | CmpOp::FLt | CmpOp::FLe | CmpOp::FGt | CmpOp::FGe,
+            ) => {
                 single(k.op(k.operands(op)[0]).ty)?;
                 unit(0, FP_CMP_NS + measured(&LOGIC_NS, 8))
             }
