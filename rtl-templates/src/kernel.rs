@@ -2041,10 +2041,15 @@ impl<'a> Emitter<'a> {
         w.wire(name, out_bits, &q);
     }
 
-    /// A float compare for `fmin` (`min`: is `y < x`) or `fmax` (is `x < y`); returns the
-    /// wire that says so.
-    fn emit_fp_cmp(&mut self, w: &mut VWriter, name: &str, x: &str, y: &str, min: bool) -> String {
-        let (a, b) = if min { (y, x) } else { (x, y) };
+    /// An instance of the combinational float compare of `a` and `b`; returns its outputs'
+    /// wires `(a < b, a == b, unordered)`.
+    fn fp_compare(
+        &mut self,
+        w: &mut VWriter,
+        name: &str,
+        a: &str,
+        b: &str,
+    ) -> (String, String, String) {
         let (lt, eq, un) = (
             format!("{name}_lt"),
             format!("{name}_eq"),
@@ -2057,6 +2062,14 @@ impl<'a> Emitter<'a> {
         w.line(format!(
             "oclhls_fp_cmp {name}_cmp (.a({a}), .b({b}), .lt({lt}), .eq({eq}), .unordered({un}));"
         ));
+        (lt, eq, un)
+    }
+
+    /// A float compare for `fmin` (`min`: is `y < x`) or `fmax` (is `x < y`); returns the
+    /// wire that says so.
+    fn emit_fp_cmp(&mut self, w: &mut VWriter, name: &str, x: &str, y: &str, min: bool) -> String {
+        let (a, b) = if min { (y, x) } else { (x, y) };
+        let (lt, eq, un) = self.fp_compare(w, name, a, b);
         self.unused_bits.push(eq);
         self.unused_bits.push(un);
         lt
@@ -2248,18 +2261,7 @@ impl<'a> Emitter<'a> {
             }
             OpKind::Cmp(cmp) if is_float_cmp(*cmp) => {
                 let (x, y) = (a(0), a(1));
-                let (lt, eq, un) = (
-                    format!("{name}_lt"),
-                    format!("{name}_eq"),
-                    format!("{name}_un"),
-                );
-                for n in [&lt, &eq, &un] {
-                    w.line(format!("wire {n};"));
-                }
-                self.fp_units.insert(FpUnit::Cmp);
-                w.line(format!(
-                    "oclhls_fp_cmp {name}_cmp (.a({x}), .b({y}), .lt({lt}), .eq({eq}), .unordered({un}));"
-                ));
+                let (lt, eq, un) = self.fp_compare(w, &name, &x, &y);
                 let used = |this: &mut Self, n: &String| this.unused_bits.push(n.clone());
                 match cmp {
                     CmpOp::FEq | CmpOp::FNe => {
