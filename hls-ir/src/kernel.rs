@@ -80,6 +80,22 @@ pub struct Memory {
     pub span: Span,
 }
 
+impl Memory {
+    /// The address bits an on-chip memory decodes, as `(offset, index)`: the byte offset within
+    /// an element (`log2(elem_bytes)`; elements of on-chip memories are padded to a power of two
+    /// bytes) and the element index (`ceil(log2(len))`, at least 1), lowest first. The address
+    /// bits above them are not wired (an access outside the memory is undefined behaviour in
+    /// OpenCL; the emulator reports it). `None` for global memory, whose ports take all 32 bits.
+    pub fn onchip_address_bits(&self) -> Option<(u32, u32)> {
+        let len = match self.kind {
+            MemKind::Local { len } | MemKind::Private { len } => len,
+            MemKind::Global { .. } => return None,
+        };
+        let index = (32 - (len.max(2) - 1).leading_zeros()).max(1);
+        Some((self.elem_bytes.trailing_zeros(), index))
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Pipe {
     pub name: String,

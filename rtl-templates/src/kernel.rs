@@ -1779,8 +1779,10 @@ impl<'a> Emitter<'a> {
         let p = m.prefix.clone();
         let mem = self.k.mem(id);
         let bits = mem.elem.bits().max(8);
-        let sh = mem.elem_bytes.trailing_zeros();
-        let aw = (32 - (len.max(2) - 1).leading_zeros()).max(1);
+        // The bits `narrow` keeps exact in addresses of on-chip memories.
+        let (sh, aw) = mem
+            .onchip_address_bits()
+            .expect("only on-chip memories are emitted as arrays");
         w.comment(format!(
             "---- On-chip memory `{p}`: {len} x {bits} bits, registered read (1 cycle)"
         ));
