@@ -352,6 +352,8 @@ struct Case {
     launch: Launch,
     /// Per buffer of `launch`: the size of its scalar lanes in bytes.
     lanes: Vec<usize>,
+    /// Scalar arguments: index and size in bytes.
+    scalars: Vec<(usize, usize)>,
 }
 
 fn lower_named(path: &str, src: &str, name: &str) -> Kernel {
@@ -386,6 +388,7 @@ fn case(
     let mut wide_args = BTreeMap::new();
     let mut buffers = Vec::new();
     let mut lanes = Vec::new();
+    let mut scalars = Vec::new();
     let mut next = 0x1000u32;
     for arg in &t.args {
         let i = arg.index as usize;
@@ -397,6 +400,7 @@ fn case(
                 let mut v = [0u8; 8];
                 v[..bytes.len()].copy_from_slice(bytes);
                 args[i] = u64::from_le_bytes(v);
+                scalars.push((i, bytes.len()));
             }
             ArgKind::Buffer { ty, len, input, .. } => {
                 let size = *len as usize * ty.byte_size();
@@ -429,6 +433,7 @@ fn case(
             max_steps: 2_000_000,
         },
         lanes,
+        scalars,
     }
 }
 
@@ -452,6 +457,7 @@ fn cases_of(path: &str, src: &str) -> Vec<Case> {
 /// runs stop at four times the steps the test's own inputs take, within a factor of two.
 fn differential(c: &mut Case, rounds: u32, rng: &mut Rng) -> u32 {
     let original: Vec<Vec<u8>> = c.launch.buffers.iter().map(|b| b.1.clone()).collect();
+    let original_args = c.launch.args.clone();
     let mut budget = 1000;
     while budget < 2_000_000 {
         c.launch.max_steps = budget;
@@ -466,6 +472,24 @@ fn differential(c: &mut Case, rounds: u32, rng: &mut Rng) -> u32 {
     c.launch.max_steps = 4 * budget;
     let mut compared = 0;
     for round in 0..=rounds {
+        // Every other round also moves the scalars (sizes, bounds) near their values.
+        c.launch.args = original_args.clone();
+        if round % 2 == 1 {
+            for &(i, bytes) in &c.scalars {
+                let v = c.launch.args[i];
+                let m = if bytes >= 8 {
+                    u64::MAX
+                } else {
+                    (1 << (8 * bytes)) - 1
+                };
+                c.launch.args[i] = match rng.next() % 4 {
+                    0 => v.wrapping_add(1),
+                    1 => v.wrapping_sub(1),
+                    2 => rng.next() % (2 * (v & 0xffff) + 8),
+                    _ => rng.lane(bytes),
+                } & m;
+            }
+        }
         for (b, (buf, lane)) in c.launch.buffers.iter_mut().zip(&c.lanes).enumerate() {
             if round == 0 {
                 buf.1 = original[b].clone();
@@ -497,8 +521,8 @@ fn differential(c: &mut Case, rounds: u32, rng: &mut Rng) -> u32 {
         for (b, (x, y)) in before.iter().zip(&after).enumerate() {
             assert_eq!(
                 x.1, y.1,
-                "{} (round {round}): buffer {b} differs after `narrow`; inputs {:?}",
-                c.what, c.launch.buffers
+                "{} (round {round}): buffer {b} differs after `narrow`; arguments {:?}, buffers {:?}",
+                c.what, c.launch.args, c.launch.buffers
             );
         }
         compared += 1;
@@ -563,7 +587,7 @@ name: loops
 kernel_name: loops
 global_size: 4 1 1
 local_size: 4 1 1
-arg_in: 0 buffer int[4] 3 -1 20 7
+arg_in: 0 buffer int[4] 3 -1 20 70
 arg_in: 1 buffer uchar[4] 1 2 250 0
 arg_in: 2 buffer int[4] 0 0 0 0
 !*/
@@ -606,7 +630,20 @@ kernel void loops(global const int *n, global const uchar *u, global int *o) {
   while (k != 12) { acc -= k; k += 2; }
   uchar w = u[i];
   for (int j = 0; j < 5; j++) w = w * 3 + 1;
-  o[i] = acc + w;
+  int f = 0;
+  while (f < (n[i] & 63)) {
+    if ((f ^ u[i]) == 0x2a)
+      break;
+    f++;
+  }
+  for (short q = 0; q < (short)(n[i] & 0x1ff); q += 7) acc += q;
+  int g = 0;
+  while (g < n[i]) {
+    if ((((g * 5) ^ u[i]) & 0xff) == 0x2a)
+      break;
+    g++;
+  }
+  o[i] = acc + w + f + g;
 }
 "#;
 

@@ -2123,6 +2123,10 @@ impl<'a> Emitter<'a> {
                         let amt_bits = self.bits(args[1]);
                         let amt = if let OpKind::Const(v) = self.k.op(args[1]).kind {
                             format!("{}", v % bits as u64)
+                        } else if !bits.is_power_of_two() && amt_bits >= sb {
+                            // The low bits are the count modulo a power of two only; other
+                            // widths (a narrowed value) take the remainder.
+                            format!("({y} % {amt_bits}'d{bits})")
                         } else if amt_bits > sb {
                             self.unused_bits.push(format!("{y}[{}:{sb}]", amt_bits - 1));
                             format!("{y}[{}:0]", sb - 1)

@@ -793,8 +793,11 @@ impl Analysis<'_> {
             .operand(a[0])
             .ok()
             .and_then(|f| self.refine(a[0], f, enter));
+        // Only the comparisons on `next` itself (or its extension): `next` and the values it is
+        // computed from are those of the previous round here, so refining through them would
+        // undo the accumulation (and the widening) of `next_seen`.
         let next = self.next_seen.get(&o).copied().flatten();
-        let later = next.and_then(|f| self.refine(next_op, f, cont));
+        let later = next.and_then(|f| self.refine_direct(next_op, f, cont));
         match (first, later) {
             (Some(x), Some(y)) => Some(x.join(y)),
             (Some(x), None) | (None, Some(x)) => Some(x),
@@ -1116,6 +1119,10 @@ pub fn analyse(k: &Kernel) -> KnownBits {
         .collect();
     let mut round = 0;
     loop {
+        // A round reads facts of the previous one where the order cannot give this round's
+        // (a loop's `enter` condition, a comparison's other operand): stop only when nothing
+        // changes, so the facts are a fixed point of every transfer function.
+        let before = an.cur.clone();
         for &o in &order {
             if has_facts(k, o) {
                 an.cur[o.index()] = an.transfer(o);
@@ -1124,7 +1131,7 @@ pub fn analyse(k: &Kernel) -> KnownBits {
         if an.give_up {
             break;
         }
-        let mut changed = false;
+        let mut changed = an.cur != before;
         for &(c, next) in &carried {
             let seen = an.cur[next.index()];
             let old = an.next_seen.get(&c).copied().flatten();

@@ -301,8 +301,12 @@ impl Planner<'_> {
                     _ => Plan::Keep,
                 }
             }
+            // At least 2 bits: the RTL reads the sign bit of a vector.
             OpKind::Unary(UnOp::AbsS) => match exact_width(self.kb, &a, false, true) {
-                Some((n, signed)) if n < w => Plan::Exact { n, signed },
+                Some((n, signed)) if n.max(2) < w => Plan::Exact {
+                    n: n.max(2),
+                    signed,
+                },
                 _ => Plan::Keep,
             },
             OpKind::Cmp(c) if !is_float_cmp(*c) => {
