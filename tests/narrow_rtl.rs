@@ -92,7 +92,7 @@ fn odd_width_variable_shift_takes_its_count_modulo_the_width() {
         panic!("a shift has two operands")
     };
     let like = k.op(shl).clone();
-    let mut add = |k: &mut Kernel, kind: OpKind, ty: Ty, operands: &[hls_ir::OpId]| {
+    let add = |k: &mut Kernel, kind: OpKind, ty: Ty, operands: &[hls_ir::OpId]| {
         k.add_op(
             Op {
                 kind,
