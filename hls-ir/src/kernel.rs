@@ -136,6 +136,9 @@ pub struct Loop {
     pub parent: Option<LoopId>,
     pub name: String,
     pub span: Span,
+    /// Iterations per entry when known. Passes that change the shape
+    /// [`crate::analysis::trip_count`] recognises record it first (`narrow`); otherwise it
+    /// is computed from the IR when needed.
     pub trip_count: Option<u64>,
     /// `#pragma unroll N` / `opencl_unroll_hint(N)`: Some(0) = full, Some(1) = no unrolling.
     pub unroll: Option<u32>,

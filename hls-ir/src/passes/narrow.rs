@@ -7,8 +7,8 @@
 //! as CIRCT and XLS use them):
 //! - **Known bits and ranges**, forward ([`crate::analysis::known_bits`]): a value whose high
 //!   bits are known zeros (or copies of its sign) is the zero (sign) extension of its low `n`
-//!   bits, e.g. `(uint)a + (uint)b` for `uchar a, b` is a 9-bit value, a counter below 16 a
-//!   5-bit one.
+//!   bits, e.g. `(uint)a + (uint)b` for `uchar a, b` is a 9-bit value, the counter of
+//!   `for (int i = 0; i < 16; i++)` a 4-bit one (and `i + 1` a 5-bit one).
 //! - **Demanded bits**, backward (here): the low bits each use reads. A truncation, a store of a
 //!   narrow element (or of some bytes), a bit select, a shift by a constant, a narrowed
 //!   operation and an address into an on-chip memory (which decodes only
@@ -518,8 +518,11 @@ impl Rewriter<'_> {
             let v = if lo >= 64 { 0 } else { v >> lo };
             return self.konst(v, w, at, x);
         }
+        // (Never through an op this pass replaces: it is about to go.)
         let (src, lo) = match self.k.op(x).kind {
-            OpKind::Extract { lo: inner } => (self.k.operands(x)[0], inner + lo),
+            OpKind::Extract { lo: inner } if !self.new.contains_key(&self.k.operands(x)[0]) => {
+                (self.k.operands(x)[0], inner + lo)
+            }
             _ => (x, lo),
         };
         let at = self.home(src, at);
@@ -548,9 +551,14 @@ impl Rewriter<'_> {
         }
         // An extension of an extension is one extension (a sign extension of a zero extension
         // is a zero extension: its sign bit is 0).
-        let (src, signed) = match self.k.op(x).kind {
-            OpKind::Convert(ConvOp::ZExt) => (self.k.operands(x)[0], false),
-            OpKind::Convert(ConvOp::SExt) if signed => (self.k.operands(x)[0], true),
+        let inner = match self.k.op(x).kind {
+            OpKind::Convert(ConvOp::ZExt | ConvOp::SExt) => Some(self.k.operands(x)[0]),
+            _ => None,
+        }
+        .filter(|i| !self.new.contains_key(i));
+        let (src, signed) = match (self.k.op(x).kind.clone(), inner) {
+            (OpKind::Convert(ConvOp::ZExt), Some(i)) => (i, false),
+            (OpKind::Convert(ConvOp::SExt), Some(i)) if signed => (i, true),
             _ => (x, signed),
         };
         let at = self.home(src, at);
