@@ -541,6 +541,28 @@ impl Analysis<'_> {
         }
     }
 
+    /// The facts of select `sel`: its arms that can be taken, each refined by its condition
+    /// and by `extra` (facts known where the select's value is used). `None` when no arm can.
+    fn select_facts(&self, sel: OpId, extra: &[Fact], depth: u32) -> Option<Facts> {
+        let k = self.k;
+        let a = k.operands(sel);
+        let c = self.operand(a[0]).ok()?;
+        let mut f = None;
+        for (arm, when) in [(a[1], true), (a[2], false)] {
+            if c.value() == Some(u64::from(!when)) {
+                continue;
+            }
+            let mut facts = extra.to_vec();
+            facts_when(k, a[0], when, &mut facts);
+            let r = self
+                .operand(arm)
+                .ok()
+                .and_then(|x| self.refine_depth(arm, x, &facts, depth));
+            f = either(f, r);
+        }
+        f
+    }
+
     /// `subject`'s facts refined by the comparisons in `facts` that mention it; a select is
     /// refined through its arms (each under its own condition too), so in
     /// `s > 100 ? 100 : (s < -100 ? -100 : s)` the inner select is known to be in
@@ -557,28 +579,8 @@ impl Analysis<'_> {
         let mut f = f;
         let a = k.operands(subject);
         match k.op(subject).kind {
-            OpKind::Select if depth < MAX_REFINE_DEPTH => {
-                let mut arms: Option<Facts> = None;
-                let Some(cf) = self.facts(a[0]) else {
-                    return self.refine_direct(subject, f, facts);
-                };
-                for (arm, when) in [(a[1], true), (a[2], false)] {
-                    let Some(af) = self.facts(arm) else {
-                        return self.refine_direct(subject, f, facts);
-                    };
-                    if cf.value() == Some(!when as u64) {
-                        continue;
-                    }
-                    let mut more = facts.to_vec();
-                    facts_when(k, a[0], when, &mut more);
-                    if let Some(r) = self.refine_depth(arm, af, &more, depth + 1) {
-                        arms = Some(match arms {
-                            Some(x) => x.join(r),
-                            None => r,
-                        });
-                    }
-                }
-                f = f.meet(arms?)?;
+            OpKind::Select if depth < MAX_REFINE_DEPTH && self.facts(a[0]).is_some() => {
+                f = f.meet(self.select_facts(subject, facts, depth + 1)?)?;
             }
             // A value computed from refined operands: `x + 1` where `x < 200` holds.
             OpKind::Binary(_) | OpKind::Unary(_) | OpKind::Convert(_) | OpKind::Extract { .. }
@@ -709,42 +711,9 @@ impl Analysis<'_> {
                     .ok()?;
                 self.eval(o, &args)
             }
-            OpKind::Select => {
-                let c = self.operand(a[0]).ok()?;
-                let mut when_true = Vec::new();
-                let mut when_false = Vec::new();
-                facts_when(k, a[0], true, &mut when_true);
-                facts_when(k, a[0], false, &mut when_false);
-                let t = if c.value() == Some(0) {
-                    None
-                } else {
-                    self.operand(a[1])
-                        .ok()
-                        .and_then(|f| self.refine(a[1], f, &when_true))
-                };
-                let e = if c.value() == Some(1) {
-                    None
-                } else {
-                    self.operand(a[2])
-                        .ok()
-                        .and_then(|f| self.refine(a[2], f, &when_false))
-                };
-                match (t, e) {
-                    (Some(t), Some(e)) => t.join(e),
-                    (Some(x), None) | (None, Some(x)) => x,
-                    (None, None) => return None,
-                }
-            }
+            OpKind::Select => self.select_facts(o, &[], 0)?,
             OpKind::Carried => return self.carried(o, &a),
-            OpKind::LoopResult => {
-                let next = self.operand(a[1]).ok();
-                let init = self.operand(a[2]).ok();
-                match (next, init) {
-                    (Some(x), Some(y)) => x.join(y),
-                    (Some(x), None) | (None, Some(x)) => x,
-                    (None, None) => return None,
-                }
-            }
+            OpKind::LoopResult => either(self.operand(a[1]).ok(), self.operand(a[2]).ok())?,
             _ => top,
         };
         // Sound transfer functions of values that exist never contradict themselves.
@@ -773,11 +742,16 @@ impl Analysis<'_> {
         // undo the accumulation (and the widening) of `next_seen`.
         let next = self.next_seen.get(&o).copied().flatten();
         let later = next.and_then(|f| self.refine_direct(next_op, f, cont));
-        match (first, later) {
-            (Some(x), Some(y)) => Some(x.join(y)),
-            (Some(x), None) | (None, Some(x)) => Some(x),
-            (None, None) => None,
-        }
+        either(first, later)
+    }
+}
+
+/// `a` or `b` holds, where `None` is a value never taken.
+fn either(a: Option<Facts>, b: Option<Facts>) -> Option<Facts> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.join(y)),
+        (x, None) => x,
+        (None, y) => y,
     }
 }
 
@@ -1139,9 +1113,7 @@ pub fn analyse(k: &Kernel) -> KnownBits {
             let grown = an.grew.get(&c).copied().unwrap_or(0);
             let new = match (old, seen) {
                 (Some(a), Some(b)) if grown >= WIDEN_AFTER => Some(widen(a, a.join(b))),
-                (Some(a), Some(b)) => Some(a.join(b)),
-                (x, None) => x,
-                (None, y) => y,
+                _ => either(old, seen),
             };
             if new != old {
                 an.next_seen.insert(c, new);

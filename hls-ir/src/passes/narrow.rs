@@ -111,23 +111,10 @@ fn konst(k: &Kernel, o: OpId) -> Option<u64> {
     }
 }
 
-/// Ops without effects whose result is all they contribute.
+/// Ops whose result is all they contribute: pure ops, and loop-carried values and results
+/// (values, not effects).
 fn is_pure(kind: &OpKind) -> bool {
-    matches!(
-        kind,
-        OpKind::Const(_)
-            | OpKind::Arg(_)
-            | OpKind::WorkItem(..)
-            | OpKind::Binary(_)
-            | OpKind::Unary(_)
-            | OpKind::Cmp(_)
-            | OpKind::Select
-            | OpKind::Convert(_)
-            | OpKind::Extract { .. }
-            | OpKind::Concat
-            | OpKind::Carried
-            | OpKind::LoopResult
-    )
+    kind.is_pure() || matches!(kind, OpKind::Carried | OpKind::LoopResult)
 }
 
 fn is_float_cmp(c: CmpOp) -> bool {
