@@ -2125,7 +2125,8 @@ impl<'a> Emitter<'a> {
                             format!("{}", v % bits as u64)
                         } else if !bits.is_power_of_two() && amt_bits >= sb {
                             // The low bits are the count modulo a power of two only; other
-                            // widths (a narrowed value) take the remainder.
+                            // widths (which the IR allows, though `narrow` keeps variable
+                            // shifts whole) take the remainder.
                             format!("({y} % {amt_bits}'d{bits})")
                         } else if amt_bits > sb {
                             self.unused_bits.push(format!("{y}[{}:{sb}]", amt_bits - 1));
