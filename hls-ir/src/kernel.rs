@@ -95,6 +95,20 @@ impl Memory {
             MemKind::Global { .. } => None,
         }
     }
+
+    /// The address bits an on-chip memory decodes, as `(offset, index)`: the byte offset within
+    /// an element (`log2(elem_bytes)`; elements of on-chip memories are padded to a power of two
+    /// bytes) and the element index (`ceil(log2(len))`, at least 1), lowest first. The address
+    /// bits above them are not wired (an access outside the memory is undefined behaviour in
+    /// OpenCL; the emulator reports it). `None` for global memory, whose ports take all 32 bits.
+    pub fn onchip_address_bits(&self) -> Option<(u32, u32)> {
+        let len = match self.kind {
+            MemKind::Local { len } | MemKind::Private { len } => len,
+            MemKind::Global { .. } => return None,
+        };
+        let index = (32 - (len.max(2) - 1).leading_zeros()).max(1);
+        Some((self.elem_bytes.trailing_zeros(), index))
+    }
 }
 
 /// What array partitioning (`passes::partition`, `passes::bank`) did with an on-chip memory,
@@ -178,6 +192,9 @@ pub struct Loop {
     pub parent: Option<LoopId>,
     pub name: String,
     pub span: Span,
+    /// Iterations per entry when known. Passes that change the shape
+    /// [`crate::analysis::trip_count`] recognises record it first (`narrow`); otherwise it
+    /// is computed from the IR when needed.
     pub trip_count: Option<u64>,
     /// `#pragma unroll N` / `opencl_unroll_hint(N)`: Some(0) = full, Some(1) = no unrolling.
     pub unroll: Option<u32>,

@@ -310,6 +310,24 @@ impl OpKind {
         }
     }
 
+    /// Ops whose result is all they do, computed from their operands alone (no memory, no
+    /// loop structure): the ops `cse` may merge.
+    pub fn is_pure(&self) -> bool {
+        matches!(
+            self,
+            OpKind::Const(_)
+                | OpKind::Arg(_)
+                | OpKind::WorkItem(..)
+                | OpKind::Binary(_)
+                | OpKind::Unary(_)
+                | OpKind::Cmp(_)
+                | OpKind::Select
+                | OpKind::Convert(_)
+                | OpKind::Extract { .. }
+                | OpKind::Concat
+        )
+    }
+
     /// Ops with an effect besides their value; they keep their relative order per resource and
     /// carry a predicate as their last operand.
     pub fn has_side_effect(&self) -> bool {

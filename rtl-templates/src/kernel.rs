@@ -1771,8 +1771,10 @@ impl<'a> Emitter<'a> {
         let p = m.prefix.clone();
         let mem = self.k.mem(id);
         let bits = mem.elem.bits().max(8);
-        let sh = mem.elem_bytes.trailing_zeros();
-        let aw = (32 - (len.max(2) - 1).leading_zeros()).max(1);
+        // The bits `narrow` keeps exact in addresses of on-chip memories.
+        let (sh, aw) = mem
+            .onchip_address_bits()
+            .expect("only on-chip memories are emitted as arrays");
         // The scheduler's timing of the read depends on where the memory goes.
         let style = if scheduler::oplib::onchip_in_lutram(len) {
             "distributed"
@@ -2183,6 +2185,11 @@ impl<'a> Emitter<'a> {
                         let amt_bits = self.bits(args[1]);
                         let amt = if let OpKind::Const(v) = self.k.op(args[1]).kind {
                             format!("{}", v % bits as u64)
+                        } else if !bits.is_power_of_two() && amt_bits >= sb {
+                            // The low bits are the count modulo a power of two only; other
+                            // widths (which the IR allows, though `narrow` keeps variable
+                            // shifts whole) take the remainder.
+                            format!("({y} % {amt_bits}'d{bits})")
                         } else if amt_bits > sb {
                             self.unused_bits.push(format!("{y}[{}:{sb}]", amt_bits - 1));
                             format!("{y}[{}:0]", sb - 1)

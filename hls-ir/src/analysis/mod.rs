@@ -1,6 +1,7 @@
 //! Analyses over a [`crate::Kernel`]: results are returned (side tables), never stored on ops.
 
 pub mod affine;
+pub mod known_bits;
 pub mod residue;
 pub mod serial;
 pub mod trip_count;

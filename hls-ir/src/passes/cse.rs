@@ -9,22 +9,6 @@ use crate::kernel::{Dep, Kernel};
 use crate::ops::OpKind;
 use std::collections::HashMap;
 
-fn is_pure(kind: &OpKind) -> bool {
-    matches!(
-        kind,
-        OpKind::Const(_)
-            | OpKind::Arg(_)
-            | OpKind::WorkItem(..)
-            | OpKind::Binary(_)
-            | OpKind::Unary(_)
-            | OpKind::Cmp(_)
-            | OpKind::Select
-            | OpKind::Convert(_)
-            | OpKind::Extract { .. }
-            | OpKind::Concat
-    )
-}
-
 type Key = (
     OpKind,
     crate::types::Ty,
@@ -38,7 +22,7 @@ pub fn run(k: &mut Kernel) {
         let mut changed = false;
         for id in k.op_ids() {
             let op = k.op(id);
-            if !is_pure(&op.kind) {
+            if !op.kind.is_pure() {
                 continue;
             }
             let key = (op.kind.clone(), op.ty, op.region, k.preds(id));

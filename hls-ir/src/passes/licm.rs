@@ -10,17 +10,13 @@ use crate::ids::LoopId;
 use crate::kernel::Kernel;
 use crate::ops::OpKind;
 
+/// Pure ops that compute something (sources stay where they are).
 fn movable(kind: &OpKind) -> bool {
-    matches!(
-        kind,
-        OpKind::Binary(_)
-            | OpKind::Unary(_)
-            | OpKind::Cmp(_)
-            | OpKind::Select
-            | OpKind::Convert(_)
-            | OpKind::Extract { .. }
-            | OpKind::Concat
-    )
+    kind.is_pure()
+        && !matches!(
+            kind,
+            OpKind::Const(_) | OpKind::Arg(_) | OpKind::WorkItem(..)
+        )
 }
 
 pub fn run(k: &mut Kernel) {

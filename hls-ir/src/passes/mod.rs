@@ -9,6 +9,7 @@ pub mod const_fold;
 pub mod cse;
 pub mod dce;
 pub mod licm;
+pub mod narrow;
 pub mod partition;
 
 use crate::kernel::Kernel;
@@ -32,6 +33,9 @@ pub struct Pass {
 /// - `licm` after folding (folded operands become constants, so more ops are invariant) and
 ///   before `cse` (hoisted copies from sibling loops merge in the parent).
 /// - `cse` after folding: folded constants become identical and merge.
+/// - `narrow` after folding and `cse`: its analyses see constants and shared values, and one
+///   rewrite serves every use; after `licm`, so a hoisted value is narrowed once, outside the
+///   loop. Before `dce`, which removes the wide ops it replaced.
 /// - `dce` last: removes everything folding left unused (and the values `partition` carried
 ///   that nothing reads); it must see final uses.
 pub const PIPELINE: &[Pass] = &[
@@ -59,6 +63,12 @@ pub const PIPELINE: &[Pass] = &[
         name: "cse",
         description: "merge pure operations with the same kind, type, region and operands",
         run: cse::run,
+    },
+    Pass {
+        name: "narrow",
+        description:
+            "compute integer operations at the fewest bits their uses and known values need",
+        run: narrow::run,
     },
     Pass {
         name: "dce",
