@@ -42,7 +42,7 @@ fn narrowed_operations_chain_more_per_cycle() {
         (p.run)(&mut wide);
     }
     let mut narrow = lowered;
-    run_pipeline(&mut narrow, true, &mut |_, _| {}).unwrap();
+    run_pipeline(&mut narrow, true, None, &mut |_, _| {}).unwrap();
     // Every addition of the chain (not the address's) is 32 bits before and 8 bits after.
     let adds = |k: &Kernel| -> Vec<hls_ir::OpId> {
         k.op_ids()
@@ -79,7 +79,7 @@ fn odd_width_variable_shift_takes_its_count_modulo_the_width() {
            o[i] = a[i] << b[i];
          }",
     );
-    run_pipeline(&mut k, true, &mut |_, _| {}).unwrap();
+    run_pipeline(&mut k, true, None, &mut |_, _| {}).unwrap();
     let shl = k
         .op_ids()
         .into_iter()

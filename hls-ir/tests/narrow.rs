@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 /// Lowered and run through the whole pipeline.
 fn narrowed(src: &str) -> Kernel {
     let mut k = common::lower(src);
-    run_pipeline(&mut k, true, &mut |_, _| {}).unwrap();
+    run_pipeline(&mut k, true, None, &mut |_, _| {}).unwrap();
     k
 }
 
@@ -382,7 +382,7 @@ fn case(
         .or_insert_with(|| {
             let k = lower_named(path, src, &t.kernel_name);
             let mut after = k.clone();
-            run_pipeline(&mut after, true, &mut |_, _| {}).unwrap();
+            run_pipeline(&mut after, true, None, &mut |_, _| {}).unwrap();
             (without_narrow(k), after)
         })
         .clone();
