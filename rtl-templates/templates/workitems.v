@@ -82,7 +82,7 @@
             lastg_{{ d.dim }} <= init_last_{{ d.dim }};
             init_lastg_{{ d.dim }} <= init_last_{{ d.dim }};
             lrem_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
-            last_lid_{{ d.dim }} <= (init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }}) == 32'd0;
+            last_lid_{{ d.dim }} <= init_last_{{ d.dim }} ? (gsz_m1_{{ d.dim }} == 32'd0) : (lsz_m1_{{ d.dim }} == 32'd0);
             grp_lrem_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
             init_lrem_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
 {%- else %}
@@ -152,7 +152,7 @@
                     after_{{ d.dim }} <= after_next_{{ d.dim }};
                     lastg_{{ d.dim }} <= lastg_next_{{ d.dim }};
                     lrem_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
-                    last_lid_{{ d.dim }} <= (lastg_next_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }}) == 32'd0;
+                    last_lid_{{ d.dim }} <= lastg_next_{{ d.dim }} ? (after_{{ d.dim }}[31:0] == 32'd1) : (lsz_m1_{{ d.dim }} == 32'd0);
                     grp_lrem_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
 {%- if d.gid %}
                     gstart_{{ d.dim }} <= gstart_{{ d.dim }} + lsz_{{ d.dim }};
