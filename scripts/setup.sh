@@ -10,7 +10,13 @@ if ! command -v cmake >/dev/null 2>&1; then
   echo "setup: installing cmake from PyPI" >&2
   python3 -m pip install --quiet --disable-pip-version-check cmake
 fi
-if ! ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 && ! ldconfig -p 2>/dev/null | grep -q 'libclang'; then
+# clang-sys loads `libclang.so[.N]` or `libclang-N.so`; `libclang-cpp.so` (which LLVM's other
+# packages bring) is a different library and does not count.
+has_libclang() {
+  ls /usr/lib/llvm-*/lib/libclang.so* /usr/lib/llvm-*/lib/libclang-[0-9]*.so* >/dev/null 2>&1 && return 0
+  ldconfig -p 2>/dev/null | grep -Eq 'libclang(-[0-9.]+)?\.so'
+}
+if ! has_libclang; then
   need_apt+=(libclang-dev)
 fi
 for tool in g++ make perl; do
