@@ -34,3 +34,6 @@ kernel void vadd(global const int *a, global const int *b, global int *c) {
   size_t i = get_global_id(0);
   c[i] = a[i] + b[i];
 }
+
+// corpus-sim hostile_memory: --stall-prob 0.7 --max-latency 40 --seed 11
+// corpus-sim ideal_memory: --ideal-memory

@@ -270,7 +270,7 @@ pub fn run(a: &EmuArgs) -> Result<ExitCode> {
         Err(code) => return Ok(code),
     };
     let base = CompileOptions {
-        defines: crate::parse_defines(&a.defines),
+        defines: crate::compile::parse_defines(&a.defines),
         undefines: a.undefines.clone(),
         include_dirs: a.include_dirs.clone(),
         ..Default::default()

@@ -5,35 +5,29 @@
 use frontend::span::SourceMap;
 use std::path::Path;
 
-fn compile(path: &str) -> (SourceMap, frontend::ast::Program) {
+fn compile(path: &str) -> (SourceMap, frontend::FileId, frontend::ast::Program) {
     let mut sm = SourceMap::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let file = frontend::load_file(&mut sm, &root.join(path)).unwrap();
     let (p, _) = frontend::compile(&mut sm, file, &frontend::Options::default())
         .unwrap_or_else(|d| panic!("{}", frontend::render(&sm, &d, false)));
-    (sm, p)
+    (sm, file, p)
 }
 
-/// IR (after passes) and Verilog of every kernel in `path`.
+/// IR (after passes) and Verilog of every kernel in `path`, from the driver's flow.
 fn golden(path: &str) -> (String, String) {
-    let (sm, p) = compile(path);
+    let (sm, file, p) = compile(path);
+    let c = oclhls::compile::compile_program(sm, file, &p, Vec::new(), &Default::default())
+        .unwrap_or_else(|f| panic!("{f}"));
     let mut ir = String::new();
     let mut rtl = String::new();
-    for (id, _) in p.kernels() {
-        let mut k = hls_ir::lower::lower_kernel(&p, id).unwrap();
-        let lib = scheduler::oplib::OpLibrary::default();
-        let goal = |k: &hls_ir::Kernel, l| scheduler::kernel::ii_goal(k, l, &lib);
-        hls_ir::passes::run_pipeline(&mut k, true, Some(&goal), &mut |_, _| {}).unwrap();
+    for k in &c.kernels {
         // Spans as line:col only, so snapshots do not depend on the checkout path.
-        ir += &hls_ir::printer::print_kernel(&k, &|s| {
-            let (l, c) = sm.line_col(s);
+        ir += &hls_ir::printer::print_kernel(&k.ir, &|s| {
+            let (l, c) = c.sm.line_col(s);
             format!("{l}:{c}")
         });
-        let s =
-            scheduler::kernel::schedule_kernel(&k, &lib, &scheduler::Options::default()).unwrap();
-        rtl += &rtl_templates::emit_kernel(&k, &s)
-            .unwrap_or_else(|d| panic!("{}", frontend::render(&sm, &d, false)))
-            .verilog;
+        rtl += &k.rtl.verilog;
     }
     (ir, rtl)
 }

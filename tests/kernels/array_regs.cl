@@ -88,3 +88,5 @@ kernel void group_ends(global const int *restrict in, global int *restrict out) 
   barrier(CLK_LOCAL_MEM_FENCE);
   out[g] = x - ends[0] + 1000 * ends[1];
 }
+
+// corpus-sim: --seed 21

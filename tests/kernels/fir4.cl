@@ -23,3 +23,5 @@ kernel void fir4(global const int *x, global int *y) {
     acc += x[i + k] * (k + 1);
   y[i] = acc;
 }
+
+// corpus-sim: --seed 17

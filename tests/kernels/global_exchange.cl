@@ -22,3 +22,5 @@ kernel void global_exchange(global int *restrict buf, global int *restrict out) 
   int base = get_group_id(0) * 4;
   out[g] = buf[base + ((get_local_id(0) + 1) & 3)];
 }
+
+// corpus-sim: --stall-prob 0.5 --max-latency 20

@@ -24,3 +24,5 @@ kernel void ids_2d(global int *out) {
   out[y * w + x] = (int)(get_group_id(0) * 1000 + get_group_id(1) * 100
                          + get_local_id(0) * 10 + get_local_id(1));
 }
+
+// corpus-sim: --seed 3

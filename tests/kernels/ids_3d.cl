@@ -28,3 +28,5 @@ kernel void ids_3d(global int *out) {
   out[idx] = (int)(get_local_size(0) * 1000 + get_group_id(0) * 100 + get_group_id(2) * 10
                    + get_local_id(1));
 }
+
+// corpus-sim: --seed 9

@@ -26,3 +26,5 @@ kernel void row_prefix(global const int *restrict a, global int *restrict out, i
   }
 }
 // kernel_bench: loop1 iterations 9
+
+// corpus-sim hostile_memory: --stall-prob 0.7 --max-latency 40 --seed 3

@@ -35,3 +35,5 @@ kernel void rowsum(global const int *restrict a, global int *restrict out, int n
   out[i] = acc;
 }
 // kernel_bench: loop1 iterations 40
+
+// corpus-sim hostile_memory: --stall-prob 0.6 --max-latency 30 --seed 7

@@ -66,3 +66,5 @@ kernel void tri_swap(global const tri *restrict in, global tri *restrict out) {
   out[2 * i] = buf[1];
   out[2 * i + 1] = buf[0];
 }
+
+// corpus-sim: --seed 8

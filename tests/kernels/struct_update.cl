@@ -40,3 +40,5 @@ kernel void struct_update(global pkt *p, global const int *add) {
   p[i] = s;
   p[i].tag = (char)(i + 10);
 }
+
+// corpus-sim: --stall-prob 0.5 --max-latency 12 --seed 4

@@ -16,3 +16,5 @@ kernel void sum_pairs(global const int *a, global int *out) {
   size_t i = get_global_id(0);
   out[i] = a[2 * i] + a[2 * i + 1];
 }
+
+// corpus-sim: --seed 5

@@ -44,3 +44,5 @@ kernel void tile_banks(global const int *restrict in, global int *restrict out, 
   for (int j = 0; j < n; j++)
     out[g * n + j] = dst[j];
 }
+
+// corpus-sim: --stall-prob 0.5 --max-latency 9 --seed 6

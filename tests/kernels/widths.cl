@@ -20,3 +20,5 @@ kernel void widths(global const char *c, global const ushort *s, global long *ou
   long v = (long)c[i] * 1000000000L + s[i];
   out[i] = v >> 3;
 }
+
+// corpus-sim: --seed 13

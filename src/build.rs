@@ -1,0 +1,189 @@
+//! `oclhls FILE.cl`: compile, write the Verilog, the support modules and `report.json`, print
+//! a summary per kernel (II and what limits it per loop, memories), and write the system top
+//! of kernels connected by pipes.
+
+use crate::compile::CompileOptions;
+use anyhow::Result;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+pub fn default_out_dir(file: &Path) -> PathBuf {
+    let stem = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "out".into());
+    PathBuf::from("build").join(stem)
+}
+
+pub fn build(
+    file: &Path,
+    out: Option<PathBuf>,
+    opts: &CompileOptions,
+    system_test: Option<&str>,
+) -> Result<ExitCode> {
+    let compiled = match crate::compile::compile(file, opts)? {
+        Ok(c) => c,
+        Err(f) => {
+            eprint!("{f}");
+            eprintln!("{}: {} error(s)", file.display(), f.errors);
+            return Ok(ExitCode::from(1));
+        }
+    };
+    if !compiled.warnings.is_empty() {
+        eprint!(
+            "{}",
+            crate::compile::render(&compiled.sm, &compiled.warnings)
+        );
+    }
+    let dir = out.unwrap_or_else(|| default_out_dir(file));
+    let report = crate::compile::report(&compiled, file, opts.clock_mhz);
+    crate::compile::write_outputs(&compiled, &dir, &report)?;
+    for k in &report.kernels {
+        println!(
+            "kernel {} ({}:{}) -> {}",
+            k.name,
+            file.display(),
+            k.line,
+            dir.join(&k.verilog).display()
+        );
+        for l in &k.loops {
+            println!(
+                "  {} (line {}): II {} (MII {}: res {}, rec {}){}, {} stages, {} ops{}",
+                l.name,
+                l.line,
+                l.ii,
+                l.mii,
+                l.res_mii,
+                l.rec_mii,
+                if l.optimal {
+                    ""
+                } else {
+                    " [not proven optimal]"
+                },
+                l.depth,
+                l.ops,
+                match l.trip_count {
+                    Some(n) => format!(", {n} iterations"),
+                    None => String::new(),
+                }
+            );
+            if l.ii > 1 {
+                println!("    II limited by {}", l.limited_by);
+            }
+        }
+        for m in &k.memories {
+            let what = format!(
+                "  memory `{}` ({}, {} x {} bits)",
+                m.name, m.space, m.elements, m.element_bits
+            );
+            let loops = m
+                .port_limited_loops
+                .iter()
+                .map(|l| {
+                    format!(
+                        "{} needs {} cycles per iteration for its accesses{} (II goal {})",
+                        l.name,
+                        l.slots_whole,
+                        if m.partitioned == "banks" {
+                            format!(", {} with the banks", l.slots_banked)
+                        } else {
+                            String::new()
+                        },
+                        l.ii_goal
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+            match m.partitioned {
+                "registers" => println!("{what}: registers ({})", m.reason),
+                "banks" => println!(
+                    "{what}: {} banks ({}): {loops}",
+                    m.banks.len(),
+                    m.banks.join(", ")
+                ),
+                // Worth a line only where a loop waits for its ports.
+                _ if !m.port_limited_loops.is_empty() => println!(
+                    "{what}: kept whole although {loops}: {}{}",
+                    m.reason,
+                    m.at.as_ref().map(|a| format!(" ({a})")).unwrap_or_default()
+                ),
+                _ => {}
+            }
+        }
+    }
+    println!("wrote {}", dir.join("report.json").display());
+    // The system top of a streaming system.
+    let stem = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "kernels".into());
+    let module = format!("{}_system", rtl_templates::namer::legal(&stem));
+    let plan = match system_test {
+        Some(name) => {
+            let tf = match crate::simulate::read_tests(file, 1) {
+                Ok(t) => t,
+                Err(code) => return Ok(code),
+            };
+            let Some(t) = tf.tests.iter().find(|t| t.name == name) else {
+                eprintln!(
+                    "error: {} has no test named `{name}` (tests: {})",
+                    file.display(),
+                    tf.tests
+                        .iter()
+                        .map(|t| format!("`{}`", t.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                return Ok(ExitCode::from(1));
+            };
+            let Some(m) = &t.multi else {
+                eprintln!(
+                    "error: {}:{}: test `{name}` launches one kernel; a system needs `launch:`, `pipe:` and `arg:` lines (docs/test-format.md)",
+                    file.display(),
+                    t.line
+                );
+                return Ok(ExitCode::from(1));
+            };
+            match crate::system::from_test(&compiled, m, &module) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    eprintln!("error: {}: test `{name}`: {e}", file.display());
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+        None => match crate::system::from_source(&compiled, &module) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("warning: {}: no system top: {e}", file.display());
+                None
+            }
+        },
+    };
+    if let Some(plan) = plan {
+        let path = crate::system::write(&compiled, &plan, &dir)?;
+        println!(
+            "system {} -> {} ({} kernel(s), {} pipe(s); topology from {})",
+            plan.module,
+            path.display(),
+            plan.kernels.len(),
+            plan.pipes.len(),
+            plan.source
+        );
+        for p in &plan.pipes {
+            let end = |e: &Option<(usize, String)>| match e {
+                Some((k, _)) => compiled.kernels[plan.kernels[*k]].ir.name.clone(),
+                None => "(none)".into(),
+            };
+            println!(
+                "  pipe {}: {} -> {}, {} packets of {} bits",
+                p.name,
+                end(&p.writer),
+                end(&p.reader),
+                p.depth,
+                p.packet_bits
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,291 @@
+//! The compile flow shared by `oclhls FILE.cl` and `oclhls sim`: front end, lowering, passes,
+//! scheduling and Verilog emission, with every stage's diagnostics rendered against the source.
+
+mod report;
+
+pub use report::{
+    explain, report, write_outputs, KernelReport, LoopReport, MemoryReport, PortLimitedLoop, Report,
+};
+
+use anyhow::{Context, Result};
+use frontend::diag::Diagnostic;
+use frontend::span::{SourceMap, Span};
+use hls_ir::Kernel;
+use rtl_templates::EmittedKernel;
+use scheduler::kernel::KernelSchedule;
+use scheduler::oplib::OpLibrary;
+use std::path::{Path, PathBuf};
+
+/// `-D` options (`NAME` or `NAME=VALUE`) as the front end takes them.
+pub fn parse_defines(d: &[String]) -> Vec<(String, Option<String>)> {
+    d.iter()
+        .map(|s| match s.split_once('=') {
+            Some((n, v)) => (n.to_string(), Some(v.to_string())),
+            None => (s.clone(), None),
+        })
+        .collect()
+}
+
+/// The clock a compile targets unless told otherwise (`--clock-mhz`).
+pub const DEFAULT_CLOCK_MHZ: f64 = 100.0;
+
+/// Options of one compilation.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    pub defines: Vec<(String, Option<String>)>,
+    pub undefines: Vec<String>,
+    pub include_dirs: Vec<PathBuf>,
+    /// Kernels to build; empty = all.
+    pub kernels: Vec<String>,
+    pub clock_mhz: f64,
+    /// Print the IR after this pass (`lower` = right after lowering, `all` = after each).
+    pub print_ir_after: Option<String>,
+    /// Reservation table entries per pipe side (`CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS`);
+    /// `None`: `hls_ir::lower::PIPE_MAX_RESERVATIONS`.
+    pub pipe_reservations: Option<u32>,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions {
+            defines: Vec::new(),
+            undefines: Vec::new(),
+            include_dirs: Vec::new(),
+            kernels: Vec::new(),
+            clock_mhz: DEFAULT_CLOCK_MHZ,
+            print_ir_after: None,
+            pipe_reservations: None,
+        }
+    }
+}
+
+/// One compiled kernel.
+pub struct CompiledKernel {
+    /// The IR after the pass pipeline (what was scheduled).
+    pub ir: Kernel,
+    /// The IR as lowering produced it, for the IR interpreter's link of the differential chain.
+    pub ir_lowered: Kernel,
+    pub schedule: KernelSchedule,
+    pub rtl: EmittedKernel,
+}
+
+/// The result of compiling a file.
+pub struct Compiled {
+    pub sm: SourceMap,
+    pub kernels: Vec<CompiledKernel>,
+    pub warnings: Vec<Diagnostic>,
+    /// Reservation table entries per pipe side of every pipe.
+    pub pipe_reservations: u32,
+}
+
+/// A compile failure: diagnostics already rendered for the terminal.
+#[derive(Debug)]
+pub struct CompileFailed {
+    pub rendered: String,
+    pub errors: usize,
+}
+
+impl std::fmt::Display for CompileFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.rendered)
+    }
+}
+
+fn color() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+pub fn render(sm: &SourceMap, diags: &[Diagnostic]) -> String {
+    frontend::diag::render(sm, diags, color())
+}
+
+fn fail(sm: &SourceMap, diags: Vec<Diagnostic>) -> CompileFailed {
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    CompileFailed {
+        rendered: render(sm, &diags),
+        errors,
+    }
+}
+
+fn front_end(
+    path: &Path,
+    opts: &CompileOptions,
+) -> Result<(SourceMap, frontend::FileId, frontend::CompileResult)> {
+    let mut sm = SourceMap::new();
+    let file = frontend::load_file(&mut sm, path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let fopts = frontend::Options {
+        defines: opts.defines.clone(),
+        undefines: opts.undefines.clone(),
+        include_dirs: opts.include_dirs.clone(),
+        ..Default::default()
+    };
+    let r = frontend::compile(&mut sm, file, &fopts);
+    Ok((sm, file, r))
+}
+
+/// Parse and check only.
+pub fn check(
+    path: &Path,
+    opts: &CompileOptions,
+) -> Result<std::result::Result<(SourceMap, Vec<Diagnostic>), CompileFailed>> {
+    let (sm, _, r) = front_end(path, opts)?;
+    Ok(match r {
+        Ok((_, warnings)) => Ok((sm, warnings)),
+        Err(d) => Err(fail(&sm, d)),
+    })
+}
+
+/// What the front end alone produces: the source map, the checked program and its warnings.
+pub type Front = (SourceMap, frontend::ast::Program, Vec<Diagnostic>);
+
+/// The front end only: the checked program, for the emulator.
+pub fn front(
+    path: &Path,
+    opts: &CompileOptions,
+) -> Result<std::result::Result<Front, CompileFailed>> {
+    let (sm, _, r) = front_end(path, opts)?;
+    Ok(match r {
+        Ok((p, warnings)) => Ok((sm, p, warnings)),
+        Err(d) => Err(fail(&sm, d)),
+    })
+}
+
+/// The whole flow for every selected kernel of the file at `path`.
+pub fn compile(
+    path: &Path,
+    opts: &CompileOptions,
+) -> Result<std::result::Result<Compiled, CompileFailed>> {
+    let (sm, file, r) = front_end(path, opts)?;
+    let (program, warnings) = match r {
+        Ok(p) => p,
+        Err(d) => return Ok(Err(fail(&sm, d))),
+    };
+    Ok(compile_program(sm, file, &program, warnings, opts))
+}
+
+/// The hardware flow for every kernel `opts` selects of a checked program.
+pub fn compile_program(
+    sm: SourceMap,
+    file: frontend::FileId,
+    program: &frontend::ast::Program,
+    mut warnings: Vec<Diagnostic>,
+    opts: &CompileOptions,
+) -> std::result::Result<Compiled, CompileFailed> {
+    let mut diags = unknown_kernels(program, file, &opts.kernels);
+    let selected: Vec<_> = program
+        .kernels()
+        .filter(|(_, f)| opts.kernels.is_empty() || opts.kernels.contains(&f.name))
+        .map(|(id, _)| id)
+        .collect();
+    if selected.is_empty() && diags.is_empty() {
+        diags.push(
+            Diagnostic::error(Span::new(file, 0, 0), "this file defines no kernel")
+                .note("declare a function with `kernel void name(...)`"),
+        );
+    }
+    let flow = Flow::new(opts);
+    let mut kernels = Vec::new();
+    for id in selected {
+        let mut show = |pass: &str, k: &Kernel| {
+            if let Some(p) = &opts.print_ir_after {
+                if p == pass || p == "all" {
+                    println!("; IR of `{}` after {pass}", k.name);
+                    print!("{}", hls_ir::printer::print_kernel(k, &|s| sm.describe(s)));
+                }
+            }
+        };
+        match flow.compile_kernel(program, id, &mut warnings, &mut show) {
+            Ok(k) => kernels.push(k),
+            Err(mut d) => diags.append(&mut d),
+        }
+    }
+    if !diags.is_empty() {
+        diags.extend(warnings);
+        return Err(fail(&sm, diags));
+    }
+    Ok(Compiled {
+        sm,
+        kernels,
+        warnings,
+        pipe_reservations: flow.pipe_reservations,
+    })
+}
+
+/// `--kernel NAME` options that name no kernel of the program.
+fn unknown_kernels(
+    program: &frontend::ast::Program,
+    file: frontend::FileId,
+    names: &[String],
+) -> Vec<Diagnostic> {
+    let known: Vec<&str> = program.kernels().map(|(_, f)| f.name.as_str()).collect();
+    names
+        .iter()
+        .filter(|name| !known.contains(&name.as_str()))
+        .map(|name| {
+            Diagnostic::error(
+                Span::new(file, 0, 0),
+                format!("no kernel named `{name}` in this file"),
+            )
+            .note(format!(
+                "kernels in this file: {}",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ))
+        })
+        .collect()
+}
+
+/// The hardware flow of one kernel, with what every stage needs from the options.
+pub struct Flow {
+    pub lib: OpLibrary,
+    pub sched_opts: scheduler::Options,
+    /// Reservation table entries per pipe side of every pipe.
+    pub pipe_reservations: u32,
+}
+
+impl Flow {
+    pub fn new(opts: &CompileOptions) -> Flow {
+        Flow {
+            lib: OpLibrary::with_clock(opts.clock_mhz),
+            sched_opts: scheduler::Options::default(),
+            pipe_reservations: opts
+                .pipe_reservations
+                .unwrap_or(hls_ir::lower::PIPE_MAX_RESERVATIONS),
+        }
+    }
+
+    /// Kernel `id` of `program` through every stage, in order: lowering, the pass pipeline,
+    /// scheduling, Verilog emission. This is the one place the stage order is written; the
+    /// commands and the tests call it. `observe` sees the IR after lowering (`"lower"`) and
+    /// after every pass (by name); lowering's warnings are appended to `warnings`.
+    pub fn compile_kernel(
+        &self,
+        program: &frontend::ast::Program,
+        id: frontend::ast::FuncId,
+        warnings: &mut Vec<Diagnostic>,
+        observe: &mut dyn FnMut(&str, &Kernel),
+    ) -> std::result::Result<CompiledKernel, Vec<Diagnostic>> {
+        let mut ir = hls_ir::lower::lower_kernel_with_warnings(program, id, warnings)?;
+        for p in &mut ir.pipes {
+            p.max_reservations = self.pipe_reservations;
+        }
+        observe("lower", &ir);
+        let ir_lowered = ir.clone();
+        let goal = |k: &Kernel, l: hls_ir::LoopId| scheduler::kernel::ii_goal(k, l, &self.lib);
+        hls_ir::passes::run_pipeline(&mut ir, true, Some(&goal), observe)
+            .expect("IR verification failed: this is a bug in oclhls");
+        let schedule = scheduler::kernel::schedule_kernel(&ir, &self.lib, &self.sched_opts)?;
+        let rtl = rtl_templates::emit_kernel(&ir, &schedule)?;
+        Ok(CompiledKernel {
+            ir,
+            ir_lowered,
+            schedule,
+            rtl,
+        })
+    }
+}
