@@ -6,7 +6,7 @@
 //! the comments in each file). Adding a kernel to the corpus is adding a file.
 //!
 //! A file runs once with the default memory model, or as its `// corpus-sim: ARGS` line says;
-//! each `// corpus-sim NAME: ARGS` line adds a run (trial `<stem>_NAME`), e.g. with hostile
+//! each `// corpus-sim NAME: ARGS` line adds a run (trial `<dir>/<stem>_NAME`), e.g. with hostile
 //! memory. The trials after the corpus check what the files alone cannot (reports, failures).
 //!
 //! A libtest-mimic harness (`harness = false`) so that every file is a test of its own, run
@@ -71,7 +71,7 @@ fn corpus_trials() -> Vec<Trial> {
     let mut trials = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(root().join(&file)).unwrap();
-        let stem = Path::new(&file).file_stem().unwrap().to_string_lossy();
+        let stem = file.trim_end_matches(".cl");
         for (name, args) in runs(&text) {
             let trial = match name {
                 Some(n) => format!("{stem}_{n}"),
