@@ -2,7 +2,7 @@
 //! a summary per kernel (II and what limits it per loop, memories), and write the system top
 //! of kernels connected by pipes.
 
-use crate::compile::CompileOptions;
+use crate::compile::{CompileOptions, PartitionKind};
 use anyhow::Result;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -84,7 +84,7 @@ pub fn build(
                         "{} needs {} cycles per iteration for its accesses{} (II goal {})",
                         l.name,
                         l.slots_whole,
-                        if m.partitioned == "banks" {
+                        if m.partitioned == PartitionKind::Banks {
                             format!(", {} with the banks", l.slots_banked)
                         } else {
                             String::new()
@@ -95,8 +95,8 @@ pub fn build(
                 .collect::<Vec<_>>()
                 .join("; ");
             match m.partitioned {
-                "registers" => println!("{what}: registers ({})", m.reason),
-                "banks" => println!(
+                PartitionKind::Registers => println!("{what}: registers ({})", m.reason),
+                PartitionKind::Banks => println!(
                     "{what}: {} banks ({}): {loops}",
                     m.banks.len(),
                     m.banks.join(", ")

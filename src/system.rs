@@ -9,8 +9,17 @@ use rtl_templates::system::SystemPipe;
 use sim::testfile::{LaunchArgValue, MultiTest};
 use std::collections::BTreeMap;
 
-/// A kernel's pipe argument: (kernel position, port prefix, argument name, packet bits).
-type PipeEnd = (usize, String, String, u32);
+/// One kernel's pipe argument, as inference matches writers with readers.
+#[derive(Clone, Debug)]
+struct PipeEnd {
+    /// The kernel's position in the system.
+    kernel: usize,
+    /// The kernel's port prefix of the pipe.
+    prefix: String,
+    /// The argument's name.
+    arg: String,
+    packet_bits: u32,
+}
 
 /// Depth of a pipe whose packet count nobody gave (inferred topology).
 pub const DEFAULT_PIPE_DEPTH: u32 = 16;
@@ -193,7 +202,12 @@ pub fn from_source(c: &Compiled, module: &str) -> Result<Option<Plan>, String> {
     let mut by_type: BTreeMap<String, (Vec<PipeEnd>, Vec<PipeEnd>)> = BTreeMap::new();
     for (li, p) in pipe_ifaces(c, &kernels, false) {
         let e = by_type.entry(p.packet_type.clone()).or_default();
-        let item = (li, p.prefix.clone(), p.name.clone(), p.packet_bits);
+        let item = PipeEnd {
+            kernel: li,
+            prefix: p.prefix.clone(),
+            arg: p.name.clone(),
+            packet_bits: p.packet_bits,
+        };
         if p.write {
             e.0.push(item);
         } else {
@@ -202,24 +216,22 @@ pub fn from_source(c: &Compiled, module: &str) -> Result<Option<Plan>, String> {
     }
     let mut problems = Vec::new();
     for (ty, (w, r)) in by_type {
-        if w.len() == 1 && r.len() == 1 {
-            let (wk, wp, wn, bits) = w[0].clone();
-            let (rk, rp, rn, _) = r[0].clone();
+        if let ([w], [r]) = (&w[..], &r[..]) {
             pipes.push(SystemPipe {
                 name: format!(
-                    "{}_{wn}_to_{}_{rn}",
-                    c.kernels[wk].ir.name, c.kernels[rk].ir.name
+                    "{}_{}_to_{}_{}",
+                    c.kernels[w.kernel].ir.name, w.arg, c.kernels[r.kernel].ir.name, r.arg
                 ),
-                packet_bits: bits,
+                packet_bits: w.packet_bits,
                 depth: DEFAULT_PIPE_DEPTH,
                 max_reservations: c.pipe_reservations,
-                writer: Some((wk, wp)),
-                reader: Some((rk, rp)),
+                writer: Some((w.kernel, w.prefix.clone())),
+                reader: Some((r.kernel, r.prefix.clone())),
             });
         } else {
             let names = |v: &[PipeEnd]| {
                 v.iter()
-                    .map(|(k, _, n, _)| format!("`{}`.{n}", c.kernels[*k].ir.name))
+                    .map(|e| format!("`{}`.{}", c.kernels[e.kernel].ir.name, e.arg))
                     .collect::<Vec<_>>()
                     .join(", ")
             };

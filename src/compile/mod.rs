@@ -4,7 +4,8 @@
 mod report;
 
 pub use report::{
-    explain, report, write_outputs, KernelReport, LoopReport, MemoryReport, PortLimitedLoop, Report,
+    explain, report, write_outputs, KernelReport, LoopReport, MemoryReport, MemorySpace,
+    PartitionKind, PortLimitedLoop, Report,
 };
 
 use anyhow::{Context, Result};

@@ -36,13 +36,10 @@ pub struct KernelReport {
 #[derive(Serialize)]
 pub struct MemoryReport {
     pub name: String,
-    /// `local` or `private`.
-    pub space: &'static str,
+    pub space: MemorySpace,
     pub elements: u32,
     pub element_bits: u32,
-    /// `registers` (every element a value: no memory), `banks` (cyclic: element i in bank
-    /// i mod B) or `whole` (one memory).
-    pub partitioned: &'static str,
+    pub partitioned: PartitionKind,
     /// The banks' names, bank 0 first.
     pub banks: Vec<String>,
     /// Why it was kept whole, or how the registers are indexed.
@@ -51,6 +48,35 @@ pub struct MemoryReport {
     pub at: Option<String>,
     /// Loops whose accesses need more ports than one memory has.
     pub port_limited_loops: Vec<PortLimitedLoop>,
+}
+
+/// The address space of an on-chip memory (`local` or `private` in report.json).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MemorySpace {
+    Local,
+    Private,
+}
+
+impl std::fmt::Display for MemorySpace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MemorySpace::Local => "local",
+            MemorySpace::Private => "private",
+        })
+    }
+}
+
+/// What array partitioning made of a memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PartitionKind {
+    /// Every element a value: no memory.
+    Registers,
+    /// Cyclic banks: element i in bank i mod B.
+    Banks,
+    /// One memory.
+    Whole,
 }
 
 #[derive(Serialize)]
@@ -218,8 +244,8 @@ fn memories(sm: &SourceMap, k: &Kernel) -> Vec<MemoryReport> {
             let mem = k.mem(m);
             let outcome = partition_of(k, m)?;
             let space = match mem.kind {
-                MemKind::Local { .. } => "local",
-                _ => "private",
+                MemKind::Local { .. } => MemorySpace::Local,
+                _ => MemorySpace::Private,
             };
             let loops = |v: &[PortNeed]| {
                 v.iter()
@@ -233,7 +259,7 @@ fn memories(sm: &SourceMap, k: &Kernel) -> Vec<MemoryReport> {
             };
             let (partitioned, banks, reason, at, port_limited_loops) = match outcome {
                 Partition::Registers { dynamic, .. } => (
-                    "registers",
+                    PartitionKind::Registers,
                     Vec::new(),
                     if *dynamic {
                         "a variable index selects among the elements".to_string()
@@ -244,7 +270,7 @@ fn memories(sm: &SourceMap, k: &Kernel) -> Vec<MemoryReport> {
                     Vec::new(),
                 ),
                 Partition::Banks { banks, loops: l } => (
-                    "banks",
+                    PartitionKind::Banks,
                     banks.iter().map(|b| k.mem(*b).name.clone()).collect(),
                     format!(
                         "cyclic: element i in bank i mod {}, at i / {}",
@@ -259,7 +285,7 @@ fn memories(sm: &SourceMap, k: &Kernel) -> Vec<MemoryReport> {
                     at,
                     loops: l,
                 } => (
-                    "whole",
+                    PartitionKind::Whole,
                     Vec::new(),
                     reason.clone(),
                     at.map(|s| sm.describe(s)),
