@@ -1,6 +1,6 @@
 //! The kernel: arguments, memories, pipes, counters, the loop tree and the dataflow graph.
 
-use crate::ids::{ArgId, CounterId, LoopId, MemId, OpId, PipeId};
+use crate::ids::{ArgId, CounterId, IdVec, LoopId, MemId, OpId, PipeId};
 use crate::ops::OpKind;
 use crate::types::Ty;
 use frontend::span::Span;
@@ -216,11 +216,12 @@ pub struct MemDep {
 pub struct Kernel {
     pub name: String,
     pub span: Span,
-    pub args: Vec<KernelArg>,
-    pub mems: Vec<Memory>,
-    pub pipes: Vec<Pipe>,
-    pub counters: Vec<Counter>,
-    pub loops: Vec<Loop>,
+    pub args: IdVec<ArgId, KernelArg>,
+    pub mems: IdVec<MemId, Memory>,
+    pub pipes: IdVec<PipeId, Pipe>,
+    pub counters: IdVec<CounterId, Counter>,
+    /// Loop regions; `loop0` is the work-item loop.
+    pub loops: IdVec<LoopId, Loop>,
     /// `reqd_work_group_size`, when given.
     pub reqd_work_group_size: Option<[u32; 3]>,
     /// Kernels with barriers: the work-item loop walks work-groups (one at a time), and this
@@ -247,20 +248,20 @@ impl Kernel {
     pub fn new(name: impl Into<String>, span: Span) -> Kernel {
         let name = name.into();
         Kernel {
-            loops: vec![Loop {
+            loops: IdVec::from(vec![Loop {
                 kind: LoopKind::WorkItems,
                 parent: None,
                 name: format!("{name}.work_items"),
                 span,
                 trip_count: None,
                 unroll: None,
-            }],
+            }]),
             name,
             span,
-            args: Vec::new(),
-            mems: Vec::new(),
-            pipes: Vec::new(),
-            counters: Vec::new(),
+            args: IdVec::new(),
+            mems: IdVec::new(),
+            pipes: IdVec::new(),
+            counters: IdVec::new(),
             reqd_work_group_size: None,
             work_groups: None,
             mem_deps: Vec::new(),
@@ -465,7 +466,7 @@ impl Kernel {
             if x == outer {
                 return true;
             }
-            r = self.loops.get(x.index()).and_then(|l| l.parent);
+            r = self.loops.get(x).and_then(|l| l.parent);
         }
         false
     }
@@ -565,10 +566,10 @@ impl Kernel {
     }
 
     pub fn arg(&self, a: ArgId) -> &KernelArg {
-        &self.args[a.index()]
+        &self.args[a]
     }
 
     pub fn mem(&self, m: MemId) -> &Memory {
-        &self.mems[m.index()]
+        &self.mems[m]
     }
 }

@@ -27,7 +27,7 @@ pub mod printer;
 pub mod types;
 pub mod verify;
 
-pub use ids::{ArgId, CounterId, LoopId, MemId, OpId, PipeId};
+pub use ids::{ArgId, CounterId, EntityId, IdVec, LoopId, MemId, OpId, PipeId};
 pub use kernel::{
     ArgKind, Dep, Kernel, KernelArg, Loop, LoopKind, MemDep, MemKind, MemPartition, Memory, Op,
     Partition, PortNeed,
