@@ -436,7 +436,7 @@ fn loops_that_run_one_iteration_at_a_time_are_not_banked() {
     let k = passes(&common::lower(src), Some(1));
     let serial = hls_ir::analysis::serial::serial_regions(&k);
     assert!(
-        serial[0].as_deref().unwrap().contains("`hist`"),
+        serial[0].unwrap().describe(&k).contains("`hist`"),
         "{serial:?}"
     );
     assert_eq!(accesses(&k, mem(&k, "hist")), (5, 6), "{}", printed(&k));

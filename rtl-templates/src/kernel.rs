@@ -92,8 +92,6 @@ pub struct EmittedKernel {
     pub stages: u32,
     /// Stages of every loop region's pipeline, indexed by `LoopId` (`[0]` = `stages`).
     pub loop_stages: Vec<u32>,
-    /// Per loop region: why it runs one iteration at a time, when it does.
-    pub serial: Vec<Option<String>>,
     /// The support files (`support_files`) the module needs, its own file not included.
     pub support: Vec<String>,
 }
@@ -213,7 +211,7 @@ struct Region<'a> {
     stall_terms: Vec<String>,
     /// Why this pipeline runs one iteration at a time, when it must: an on-chip memory used
     /// here and in a loop inside (one port, no arbitration), or a private array (one copy).
-    serial: Option<String>,
+    serial: Option<hls_ir::analysis::serial::SerialReason>,
 }
 
 /// `s0 ? v0 : s1 ? v1 : ... : vN`: the value of the first case whose selector holds; the last
@@ -532,7 +530,7 @@ impl<'a> Emitter<'a> {
                         let c = if self.regions[r].serial.is_some() || self.carried_holds(o) {
                             self.avail.get(&x).copied().unwrap_or(start)
                         } else {
-                            start + self.ls_of(o).ii.max(1)
+                            start + self.ls_of(o).slot_ii.max(1)
                         };
                         self.use_in(x, r, c);
                         continue;
@@ -585,12 +583,12 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Regions that must run one iteration at a time (`hls_ir::analysis::serial`).
+    /// Regions that must run one iteration at a time (`hls_ir::analysis::serial`, as the
+    /// scheduler recorded it).
     fn find_serial_regions(&mut self) {
-        let serial = hls_ir::analysis::serial::serial_regions(self.k);
-        for (r, why) in serial.into_iter().enumerate() {
-            if let Some(why) = why {
-                self.regions[r].serial.get_or_insert(why);
+        for r in &mut self.regions {
+            if let Some(why) = r.ls.serial {
+                r.serial.get_or_insert(why);
             }
         }
     }
@@ -780,7 +778,7 @@ impl<'a> Emitter<'a> {
         let module = legal(&k.name);
         self.cur = 0;
         let stages = self.stages();
-        let ii = self.regions[0].ls.ii.max(1);
+        let ii = self.regions[0].ls.slot_ii.max(1);
         let port = |name: String, dir: &'static str, width: u32| Port { name, dir, width };
         let mut ports: Vec<Port> = [
             ("clk", "in"),
@@ -843,7 +841,7 @@ impl<'a> Emitter<'a> {
             let mut used: BTreeMap<(usize, u32), u32> = BTreeMap::new();
             for &l in &m.loads {
                 let r = self.region_of(l);
-                let ii = self.regions[r].ls.ii.max(1);
+                let ii = self.regions[r].ls.slot_ii.max(1);
                 let n = used.entry((r, self.start(l) % ii)).or_insert(0);
                 self.onchip_port.insert(l, *n);
                 *n += 1;
@@ -1129,7 +1127,15 @@ impl<'a> Emitter<'a> {
         let mut loop_stages = Vec::new();
         for r in 0..n_regions {
             self.cur = r;
-            loop_stages.push(self.stages());
+            let stages = self.stages();
+            let ls = &self.regions[r].ls;
+            debug_assert!(
+                ls.serial.is_none() || stages <= ls.slot_ii || stages == ls.ii,
+                "{}: the scheduler's serial II {} is not the pipeline's {stages} stages",
+                self.k.loops[r].name,
+                ls.ii
+            );
+            loop_stages.push(stages);
             self.emit_region(&mut w, &mems, &mut load_info, &mut store_info);
         }
         self.cur = 0;
@@ -1234,7 +1240,6 @@ impl<'a> Emitter<'a> {
             verilog: w.finish(),
             stages,
             loop_stages,
-            serial: self.regions.iter().map(|r| r.serial.clone()).collect(),
             support,
         }
     }
@@ -1250,7 +1255,7 @@ impl<'a> Emitter<'a> {
     ) {
         let r = self.cur;
         let stages = self.stages();
-        let ii = self.regions[r].ls.ii.max(1);
+        let ii = self.regions[r].ls.slot_ii.max(1);
         let st = self.stall();
         if r == 0 {
             w.comment("---- Pipeline control: one stage per schedule cycle, one global stall.");
@@ -1441,7 +1446,7 @@ impl<'a> Emitter<'a> {
         let (c, a, ii) = (
             self.start(o),
             self.avail[&next],
-            self.regions[r].ls.ii.max(1),
+            self.regions[r].ls.slot_ii.max(1),
         );
         c <= a && a < c + ii
     }
@@ -2485,7 +2490,7 @@ impl<'a> Emitter<'a> {
                 format!("{lp}taken ? {lp}hold_{name} : {lp}res_{name}")
             }
             OpKind::Carried => {
-                let ii = self.regions[self.cur].ls.ii.max(1);
+                let ii = self.regions[self.cur].ls.slot_ii.max(1);
                 let first = if c == 0 {
                     self.sig("first")
                 } else {

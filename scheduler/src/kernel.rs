@@ -11,6 +11,7 @@ use crate::oplib::{is_invariant, OpLibrary};
 use crate::{Edge, Op, OpIdx, Options, Problem, Resource, ResourceId, Schedule};
 use frontend::diag::Diagnostic;
 use frontend::span::Span;
+use hls_ir::analysis::serial::{serial_regions, SerialReason};
 use hls_ir::{Kernel, LoopId, MemId, OpId, OpKind};
 use std::collections::BTreeMap;
 
@@ -43,13 +44,26 @@ pub enum LimitedBy {
         /// iteration starts is what takes the time.
         exit: bool,
     },
+    /// The loop's pipeline holds one iteration at a time (`hls_ir::analysis::serial`), so
+    /// the next iteration starts when the previous one has left its `stages` stages.
+    Serial {
+        reason: SerialReason,
+        stages: u32,
+    },
 }
 
 /// The schedule of one loop region.
 #[derive(Clone, Debug)]
 pub struct LoopSchedule {
     pub region: LoopId,
+    /// Cycles between the starts of two iterations in hardware: the modulo schedule's II, or
+    /// the pipeline's depth for a loop that holds one iteration at a time (`serial`).
     pub ii: u32,
+    /// The II of the modulo schedule (the ops' slots, resource sharing): `ii` except for a
+    /// serial loop, whose iterations never overlap however small it is.
+    pub slot_ii: u32,
+    /// Why the loop holds one iteration at a time, if it does.
+    pub serial: Option<SerialReason>,
     pub res_mii: u32,
     pub rec_mii: u32,
     pub mii: u32,
@@ -92,9 +106,9 @@ pub fn schedule_kernel(
 ) -> Result<KernelSchedule, Vec<Diagnostic>> {
     let mut out = KernelSchedule::default();
     let mut diags = Vec::new();
-    for (i, _) in k.loops.iter().enumerate() {
-        let region = LoopId::from_index(i);
-        match schedule_region(k, region, lib, opts) {
+    let serial = serial_regions(k);
+    for region in k.loops.ids() {
+        match schedule_region(k, region, serial[region], lib, opts) {
             Ok(s) => out.loops.push(s),
             Err(mut d) => diags.append(&mut d),
         }
@@ -314,6 +328,7 @@ pub fn ii_goal(k: &Kernel, region: LoopId, lib: &OpLibrary) -> Option<u32> {
 fn schedule_region(
     k: &Kernel,
     region: LoopId,
+    serial: Option<SerialReason>,
     lib: &OpLibrary,
     opts: &Options,
 ) -> Result<LoopSchedule, Vec<Diagnostic>> {
@@ -401,13 +416,21 @@ fn schedule_region(
         .iter()
         .map(|(o, i)| (*o, sched.start[i.0 as usize] - first))
         .collect();
+    let depth = (sched.length - first).max(1);
+    let stages = pipeline_stages(k, &start, depth);
+    let (ii, limited_by) = match serial {
+        Some(reason) if stages > sched.ii => (stages, LimitedBy::Serial { reason, stages }),
+        _ => (sched.ii, limited_by),
+    };
     Ok(LoopSchedule {
         region,
-        ii: sched.ii,
+        ii,
+        slot_ii: sched.ii,
+        serial,
         res_mii: sched.res_mii,
         rec_mii: sched.rec_mii,
         mii: sched.mii,
-        depth: (sched.length - first).max(1),
+        depth,
         optimal: sched.optimal,
         limited_by,
         start,
@@ -416,4 +439,15 @@ fn schedule_region(
         solve_ms,
         solver: sched.stats.solver.clone(),
     })
+}
+
+/// The stages of a loop's pipeline: every op finished (`depth`), and an iteration that starts
+/// a nested loop waits for it in the stage after the start (the emitter builds it so; the
+/// corpus tests check that the emitted pipelines of serial loops have exactly this depth).
+fn pipeline_stages(k: &Kernel, start: &BTreeMap<OpId, u32>, depth: u32) -> u32 {
+    start
+        .iter()
+        .filter(|(o, _)| matches!(k.op(**o).kind, OpKind::Loop(_)))
+        .map(|(_, s)| s + 2)
+        .fold(depth, u32::max)
 }

@@ -136,6 +136,14 @@ pub fn explain(sm: &SourceMap, k: &Kernel, l: &LimitedBy, ii: u32) -> String {
             };
             format!("{resource}: {uses} accesses per iteration on {limit} unit(s) ({}) limit II to {ii}{why}", lines.join(", "))
         }
+        LimitedBy::Serial { reason, stages } => format!(
+            "one iteration at a time ({stages} stages), because {}{}",
+            reason.describe(k),
+            reason
+                .mem()
+                .map(|m| kept_in_memory(sm, k, m))
+                .unwrap_or_default()
+        ),
         LimitedBy::Combined { mii } => format!(
             "resources and loop-carried dependences together: every II from {mii} to {} was proven infeasible",
             ii.saturating_sub(1)
@@ -217,20 +225,16 @@ fn partition_of(k: &Kernel, m: hls_ir::MemId) -> Option<&Partition> {
         .map(|p| &p.outcome)
 }
 
-/// Why the array a serial pipeline's reason names (`why` quotes its name) is still a memory.
-fn kept_in_memory(sm: &SourceMap, k: &Kernel, why: &str) -> String {
-    k.partitions
-        .iter()
-        .filter(|p| why.contains(&format!("`{}`", k.mem(p.mem).name)))
-        .find_map(|p| match partition_of(k, p.mem) {
-            Some(Partition::Whole { reason, at, .. }) => Some(format!(
-                " (not in registers: {reason}{})",
-                at.map(|s| format!(", {}", sm.describe(s)))
-                    .unwrap_or_default()
-            )),
-            _ => None,
-        })
-        .unwrap_or_default()
+/// Why the array a serial pipeline's reason is about is still a memory.
+fn kept_in_memory(sm: &SourceMap, k: &Kernel, m: hls_ir::MemId) -> String {
+    match partition_of(k, m) {
+        Some(Partition::Whole { reason, at, .. }) => format!(
+            " (not in registers: {reason}{})",
+            at.map(|s| format!(", {}", sm.describe(*s)))
+                .unwrap_or_default()
+        ),
+        _ => String::new(),
+    }
 }
 
 /// The on-chip memories array partitioning looked at, in declaration order.
@@ -320,18 +324,8 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                 .map(|l| {
                     let lp = &k.ir.loops[l.region.index()];
                     let stages = k.rtl.loop_stages[l.region.index()];
-                    // A serial pipeline starts an iteration only when the previous one has left.
-                    let serial = k.rtl.serial[l.region.index()].as_ref();
-                    let (ii, limited_by) = match serial {
-                        Some(why) if stages > l.ii => (
-                            stages,
-                            format!(
-                                "one iteration at a time ({stages} stages), because {why}{}",
-                                kept_in_memory(&c.sm, &k.ir, why)
-                            ),
-                        ),
-                        _ => (l.ii, explain(&c.sm, &k.ir, &l.limited_by, l.ii)),
-                    };
+                    let ii = l.ii;
+                    let limited_by = explain(&c.sm, &k.ir, &l.limited_by, l.ii);
                     LoopReport {
                         name: lp.name.clone(),
                         line: c.sm.line_col(lp.span).0,

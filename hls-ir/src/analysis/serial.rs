@@ -11,19 +11,59 @@
 //! - A kernel with barriers walks its work-groups one at a time (`local` memory belongs to
 //!   one group); the work-item loop says so.
 
-use crate::ids::LoopId;
+use crate::ids::{IdVec, LoopId, MemId};
 use crate::kernel::{Kernel, LoopKind, MemKind};
 use crate::ops::OpKind;
 use std::collections::BTreeSet;
 
-/// Per loop region (by index): why it runs one iteration at a time, if it does.
-pub fn serial_regions(k: &Kernel) -> Vec<Option<String>> {
-    let mut out: Vec<Option<String>> = vec![None; k.loops.len()];
+/// Why a loop region's pipeline holds one iteration at a time. The scheduler gives such a loop
+/// the II its pipeline depth makes (`scheduler::kernel::LimitedBy::Serial`), the emitter builds
+/// it so, and banking leaves its memories alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SerialReason {
+    /// The work-item loop of a kernel with barriers: work-groups run one after another.
+    WorkGroupsInTurn,
+    /// A loop whose body contains barriers: one step of the work-group at a time.
+    BarriersInBody,
+    /// The innermost region enclosing every use of an on-chip memory used by several loops.
+    SharedOnChip(MemId),
+    /// The work-item loop uses a private array, which has one copy.
+    PrivateArray(MemId),
+}
+
+impl SerialReason {
+    /// The memory the reason is about, if any.
+    pub fn mem(self) -> Option<MemId> {
+        match self {
+            SerialReason::SharedOnChip(m) | SerialReason::PrivateArray(m) => Some(m),
+            SerialReason::WorkGroupsInTurn | SerialReason::BarriersInBody => None,
+        }
+    }
+
+    /// The reason in source terms ("because ..." follows in reports).
+    pub fn describe(self, k: &Kernel) -> String {
+        match self {
+            SerialReason::WorkGroupsInTurn => "work-groups run one after another (the kernel has barriers; `local` memory belongs to one group)".into(),
+            SerialReason::BarriersInBody => {
+                "its body contains barriers (one step of the work-group at a time)".into()
+            }
+            SerialReason::SharedOnChip(m) => format!(
+                "`{}` (on-chip) is used here and in the loops inside",
+                k.mem(m).name
+            ),
+            SerialReason::PrivateArray(m) => format!(
+                "the private array `{}` has one copy, for one work-item at a time",
+                k.mem(m).name
+            ),
+        }
+    }
+}
+
+/// Per loop region: why it runs one iteration at a time, if it does.
+pub fn serial_regions(k: &Kernel) -> IdVec<LoopId, Option<SerialReason>> {
+    let mut out: IdVec<LoopId, Option<SerialReason>> = k.loops.iter().map(|_| None).collect();
     if k.work_groups.is_some() {
-        out[0] = Some(
-            "work-groups run one after another (the kernel has barriers; `local` memory belongs to one group)"
-                .into(),
-        );
+        out[Kernel::WORK_ITEM_LOOP] = Some(SerialReason::WorkGroupsInTurn);
     }
     let chain = |mut r: LoopId| {
         let mut v = vec![r];
@@ -36,9 +76,7 @@ pub fn serial_regions(k: &Kernel) -> Vec<Option<String>> {
     for l in &k.loops {
         if let (LoopKind::Phase, Some(p)) = (l.kind, l.parent) {
             if p != Kernel::WORK_ITEM_LOOP {
-                out[p.index()].get_or_insert_with(|| {
-                    "its body contains barriers (one step of the work-group at a time)".into()
-                });
+                out[p].get_or_insert(SerialReason::BarriersInBody);
             }
         }
     }
@@ -46,7 +84,7 @@ pub fn serial_regions(k: &Kernel) -> Vec<Option<String>> {
         if matches!(m.kind, MemKind::Global { .. }) {
             continue;
         }
-        let mem = crate::ids::MemId::from_index(i);
+        let mem = MemId::from_index(i);
         let regions: BTreeSet<LoopId> = k
             .op_ids()
             .into_iter()
@@ -62,21 +100,11 @@ pub fn serial_regions(k: &Kernel) -> Vec<Option<String>> {
                 .copied()
                 .find(|a| chains.iter().all(|c| c.contains(a)))
             {
-                out[lca.index()].get_or_insert_with(|| {
-                    format!(
-                        "`{}` (on-chip) is used here and in the loops inside",
-                        m.name
-                    )
-                });
+                out[lca].get_or_insert(SerialReason::SharedOnChip(mem));
             }
         }
         if matches!(m.kind, MemKind::Private { .. }) && regions.contains(&Kernel::WORK_ITEM_LOOP) {
-            out[0].get_or_insert_with(|| {
-                format!(
-                    "the private array `{}` has one copy, for one work-item at a time",
-                    m.name
-                )
-            });
+            out[Kernel::WORK_ITEM_LOOP].get_or_insert(SerialReason::PrivateArray(mem));
         }
     }
     out
