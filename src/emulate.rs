@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use frontend::ast::Program;
 use frontend::SourceMap;
-use sim::testfile::{self, ArgKind, Expect, LaunchArgValue, TestCase, ValueType};
+use testfile::{ArgKind, Expect, LaunchArgValue, TestCase, ValueType};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;

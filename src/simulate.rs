@@ -9,7 +9,7 @@ use crate::compile::{self, CompileOptions, Compiled};
 use crate::emulate;
 use anyhow::Result;
 use clap::Args;
-use sim::testfile::{self, ArgKind, TestCase};
+use testfile::{ArgKind, TestCase};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -8,7 +8,7 @@ use crate::emulate;
 use crate::simulate::{check_local_size, memory_config, port_specs, scalar_value, SimArgs};
 use frontend::ast::Program;
 use rtl_templates::namer::legal;
-use sim::testfile::{LaunchArgValue, MultiTest, TestCase};
+use testfile::{LaunchArgValue, MultiTest, TestCase};
 use std::path::{Path, PathBuf};
 
 /// Runs multi-kernel test `t`; the summary line, or why it failed.

@@ -6,7 +6,7 @@
 
 use crate::compile::Compiled;
 use rtl_templates::system::SystemPipe;
-use sim::testfile::{LaunchArgValue, MultiTest};
+use testfile::{LaunchArgValue, MultiTest};
 use std::collections::BTreeMap;
 
 /// A kernel's pipe argument: (kernel position, port prefix, argument name, packet bits).

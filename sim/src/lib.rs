@@ -67,7 +67,6 @@ pub mod pipe_fifo;
 pub mod run;
 mod shim;
 pub mod system;
-pub mod testfile;
 
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
-//! Tests of the kernel-file test-vector format (`sim::testfile`, docs/test-format.md).
+//! Tests of the kernel-file test-vector format (the `testfile` crate, docs/test-format.md).
 
-use sim::testfile::{
-    self, compare, Arg, ArgKind, Expect, ScalarType, TestCase, TestFile, Tolerance, ValueType,
+use testfile::{
+    compare, Arg, ArgKind, Expect, ScalarType, TestCase, TestFile, Tolerance, ValueType,
 };
 
 // ---------------------------------------------------------------------------------------------
