@@ -97,7 +97,7 @@ pub struct TestCase {
 pub struct MultiTest {
     pub buffers: Vec<BufferDecl>,
     pub pipes: Vec<PipeDecl>,
-    pub launches: Vec<Launch>,
+    pub launches: Vec<LaunchDecl>,
     pub expects: Vec<BufferExpect>,
 }
 
@@ -125,9 +125,12 @@ pub struct PipeDecl {
     pub max_packets: u32,
 }
 
-/// `launch: <kernel> <global> [<local>] [offset <o>] [after <kernel>]...`.
+/// `launch: <kernel> <global> [<local>] [offset <o>] [after <kernel>]...`, with the `arg:` lines
+/// of its kernel: one kernel launch a multi-kernel test declares. (A declaration like
+/// [`BufferDecl`] and [`PipeDecl`]; a runner turns it into its own launch, such as
+/// `sim::SystemLaunch` for the Verilator testbench.)
 #[derive(Clone, Debug, PartialEq)]
-pub struct Launch {
+pub struct LaunchDecl {
     pub line: u32,
     pub kernel: String,
     /// Number of comma-separated sizes in `<global>`.

@@ -118,16 +118,11 @@ impl ScalarType {
             // Debug picks the shortest text that reads back to the same value, in exponent
             // notation for very large or small magnitudes.
             ScalarType::Half => {
-                format!(
-                    "{:?}",
-                    crate::values::f16_bits_to_f64(bits as u16) as f32
-                )
+                format!("{:?}", crate::values::f16_bits_to_f64(bits as u16) as f32)
             }
             ScalarType::Float => format!("{:?}", f32::from_bits(bits as u32)),
             ScalarType::Double => format!("{:?}", f64::from_bits(bits)),
-            _ if self.is_signed_int() => {
-                crate::values::sign_extend(bits, self.bits()).to_string()
-            }
+            _ if self.is_signed_int() => crate::values::sign_extend(bits, self.bits()).to_string(),
             _ => bits.to_string(),
         };
         format!("{value} (0x{bits:0digits$x})")
