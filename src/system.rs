@@ -6,8 +6,8 @@
 
 use crate::compile::Compiled;
 use rtl_templates::system::SystemPipe;
-use testfile::{LaunchArgValue, MultiTest};
 use std::collections::BTreeMap;
+use testfile::{LaunchArgValue, MultiTest};
 
 /// A kernel's pipe argument: (kernel position, port prefix, argument name, packet bits).
 type PipeEnd = (usize, String, String, u32);

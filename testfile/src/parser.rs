@@ -76,7 +76,7 @@ struct Parser<'a> {
     state: State,
     config: Config,
     tests: Vec<TestSection>,
-    /// Argument bytes decoded so far, against [`MAX_FILE_BYTES`].
+    /// Argument bytes decoded so far, against [`args::MAX_FILE_BYTES`].
     allocated: u64,
     reported_missing_config: bool,
 }

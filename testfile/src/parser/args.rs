@@ -10,7 +10,7 @@ use super::Parser;
 
 /// Largest total of argument bytes one file may ask for (each argument is also limited to
 /// [`values::MAX_BUFFER_BYTES`]).
-const MAX_FILE_BYTES: u64 = 256 << 20;
+pub(super) const MAX_FILE_BYTES: u64 = 256 << 20;
 
 /// One `arg_in:`/`arg_out:` line, decoded.
 pub(super) struct ParsedArg {
