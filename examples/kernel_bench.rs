@@ -328,7 +328,7 @@ fn run(a: Args) -> Result<(), String> {
         let report: Report = std::fs::read_to_string(out.join("report.json"))
             .map_err(|e| e.to_string())
             .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))?;
-        let first_test = match sim::testfile::parse(&file.display().to_string(), &src) {
+        let first_test = match testfile::parse(&file.display().to_string(), &src) {
             Ok(Some(t)) => t
                 .tests
                 .into_iter()

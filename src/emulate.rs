@@ -7,10 +7,10 @@ use anyhow::Result;
 use clap::Args;
 use frontend::ast::Program;
 use frontend::SourceMap;
-use sim::testfile::{self, ArgKind, Expect, LaunchArgValue, TestCase, ValueType};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use testfile::{ArgKind, Expect, LaunchArgValue, TestCase, ValueType};
 
 #[derive(Args, Clone)]
 pub struct EmuArgs {

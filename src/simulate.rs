@@ -9,10 +9,10 @@ use crate::compile::{self, CompileOptions, Compiled};
 use crate::emulate;
 use anyhow::Result;
 use clap::Args;
-use sim::testfile::{self, ArgKind, TestCase};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use testfile::{ArgKind, TestCase};
 
 #[derive(Args, Clone)]
 pub struct SimArgs {
@@ -423,7 +423,7 @@ fn run_test(
     let built =
         sim::build_model(tc, &src, &sim::BuildOptions::default()).map_err(|e| e.to_string())?;
     let mut model = built.instantiate().map_err(|e| e.to_string())?;
-    let mut mem = sim::Memory::new();
+    let mut mem = sim::GlobalMemory::new();
     let mut run = sim::KernelRun::new(&mut model);
     let mut outputs = Vec::new();
     // The same launch for the IR interpreter: argument values and buffers.

@@ -8,8 +8,8 @@ use crate::emulate;
 use crate::simulate::{check_local_size, memory_config, port_specs, scalar_value, SimArgs};
 use frontend::ast::Program;
 use rtl_templates::namer::legal;
-use sim::testfile::{LaunchArgValue, MultiTest, TestCase};
 use std::path::{Path, PathBuf};
+use testfile::{LaunchArgValue, MultiTest, TestCase};
 
 /// Runs multi-kernel test `t`; the summary line, or why it failed.
 pub fn run(
@@ -53,7 +53,7 @@ pub fn run(
     let built =
         sim::build_model(tc, &src, &sim::BuildOptions::default()).map_err(|e| e.to_string())?;
     let mut model = built.instantiate().map_err(|e| e.to_string())?;
-    let mut mem = sim::Memory::new();
+    let mut mem = sim::GlobalMemory::new();
     // Buffers: shared bytes, one allocation each.
     let mut addrs = Vec::new();
     for b in &m.buffers {
@@ -70,7 +70,7 @@ pub fn run(
     for (li, l) in m.launches.iter().enumerate() {
         let kc = &c.kernels[plan.kernels[li]];
         let iface = &kc.rtl.interface;
-        let mut launch = sim::Launch::new(&iface.module);
+        let mut launch = sim::SystemLaunch::new(&iface.module);
         for arg in &l.args {
             let ap = iface.args.get(arg.index as usize).ok_or_else(|| {
                 format!(

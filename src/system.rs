@@ -6,8 +6,8 @@
 
 use crate::compile::Compiled;
 use rtl_templates::system::SystemPipe;
-use sim::testfile::{LaunchArgValue, MultiTest};
 use std::collections::BTreeMap;
+use testfile::{LaunchArgValue, MultiTest};
 
 /// One kernel's pipe argument, as inference matches writers with readers.
 #[derive(Clone, Debug)]

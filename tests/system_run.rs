@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use sim::{
-    build_model, BuildOptions, BuiltModel, KernelState, Launch, MemConfig, Memory, ModelSource,
-    NdRange, PortSpec, RunConfig, SimError, SystemLayout, SystemRun, SystemStats,
+    build_model, BuildOptions, BuiltModel, GlobalMemory, KernelState, MemConfig, ModelSource,
+    NdRange, PortSpec, RunConfig, SimError, SystemLaunch, SystemLayout, SystemRun, SystemStats,
 };
 use toolchain::{Tool, Toolchain};
 
@@ -131,11 +131,11 @@ fn run_pipe(
     config: RunConfig,
 ) -> (Vec<u32>, Vec<u32>, Result<SystemStats, SimError>) {
     let mut m = model.instantiate().unwrap();
-    let mut mem = Memory::new();
+    let mut mem = GlobalMemory::new();
     let src_vals = values(n);
     let src = mem.alloc_init(&src_vals).unwrap();
     let dst = mem.alloc_init(&vec![0u32; n as usize]).unwrap();
-    let mut consumer = Launch::new("consumer")
+    let mut consumer = SystemLaunch::new("consumer")
         .arg("dst", dst.into())
         .range(NdRange::linear(n, 1));
     if consumer_after_producer {
@@ -143,7 +143,7 @@ fn run_pipe(
     }
     let result = SystemRun::new(&mut m)
         .launch(
-            Launch::new("producer")
+            SystemLaunch::new("producer")
                 .arg("src", src.into())
                 .range(NdRange::linear(n, 1)),
         )
@@ -308,11 +308,11 @@ fn after_orders_the_launches() {
 #[test]
 fn kernel_not_launched_never_starts() {
     let mut m = large().instantiate().unwrap();
-    let mut mem = Memory::new();
+    let mut mem = GlobalMemory::new();
     let src = mem.alloc_init(&values(10)).unwrap();
     let stats = SystemRun::new(&mut m)
         .launch(
-            Launch::new("producer")
+            SystemLaunch::new("producer")
                 .arg("src", src.into())
                 .range(NdRange::linear(10, 1)),
         )
@@ -379,17 +379,17 @@ fn deadlock_is_detected_and_explained() {
 
     // Without pipe_ends the report still shows the pipe's sides.
     let mut m = small().instantiate().unwrap();
-    let mut mem = Memory::new();
+    let mut mem = GlobalMemory::new();
     let s = mem.alloc_init(&values(10)).unwrap();
     let d = mem.alloc(40, 4).unwrap();
     let msg = SystemRun::new(&mut m)
         .launch(
-            Launch::new("producer")
+            SystemLaunch::new("producer")
                 .arg("src", s.into())
                 .range(NdRange::linear(10, 1)),
         )
         .launch(
-            Launch::new("consumer")
+            SystemLaunch::new("consumer")
                 .arg("dst", d.into())
                 .range(NdRange::linear(10, 1))
                 .after("producer"),
@@ -429,16 +429,16 @@ fn cycle_budget_is_a_timeout_with_a_report() {
 #[test]
 fn memory_faults_name_the_kernel_port() {
     let mut m = small().instantiate().unwrap();
-    let mut mem = Memory::new();
+    let mut mem = GlobalMemory::new();
     let d = mem.alloc(8, 4).unwrap();
     let err = SystemRun::new(&mut m)
         .launch(
-            Launch::new("producer")
+            SystemLaunch::new("producer")
                 .arg("src", 0)
                 .range(NdRange::linear(2, 1)),
         )
         .launch(
-            Launch::new("consumer")
+            SystemLaunch::new("consumer")
                 .arg("dst", d.into())
                 .range(NdRange::linear(2, 1)),
         )
@@ -453,11 +453,11 @@ fn memory_faults_name_the_kernel_port() {
 #[test]
 fn launch_and_configuration_errors() {
     let mut m = small().instantiate().unwrap();
-    let mut mem = Memory::new();
+    let mut mem = GlobalMemory::new();
     let src = mem.alloc_init(&values(4)).unwrap();
     let dst = mem.alloc(16, 4).unwrap();
-    let producer = move || Launch::new("producer").arg("src", src.into());
-    let consumer = move || Launch::new("consumer").arg("dst", dst.into());
+    let producer = move || SystemLaunch::new("producer").arg("src", src.into());
+    let consumer = move || SystemLaunch::new("consumer").arg("dst", dst.into());
     type Setup = Box<dyn for<'a> Fn(SystemRun<'a>) -> SystemRun<'a>>;
     let cases: Vec<(Setup, &str)> = vec![
         (
@@ -465,7 +465,7 @@ fn launch_and_configuration_errors() {
             "no kernel is launched (the system's kernels are: producer, consumer)",
         ),
         (
-            Box::new(|r| r.launch(Launch::new("other"))),
+            Box::new(|r| r.launch(SystemLaunch::new("other"))),
             "no kernel `other`; its kernels are: producer, consumer",
         ),
         (
@@ -489,7 +489,7 @@ fn launch_and_configuration_errors() {
             "form a cycle; none of these can start first: `producer`",
         ),
         (
-            Box::new(|r| r.launch(Launch::new("consumer"))),
+            Box::new(|r| r.launch(SystemLaunch::new("consumer"))),
             "kernel `consumer`: arguments not given: dst",
         ),
         (
@@ -583,9 +583,9 @@ fn interface_problems_are_reported_at_once() {
         assert!(msg.contains(part), "{part:?} not in {msg}");
     }
     assert!(!msg.contains("k__arg_y"), "{msg}");
-    let mut mem = Memory::new();
+    let mut mem = GlobalMemory::new();
     let run_msg = SystemRun::new(&mut m)
-        .launch(Launch::new("k"))
+        .launch(SystemLaunch::new("k"))
         .run(&mut mem)
         .unwrap_err()
         .to_string();

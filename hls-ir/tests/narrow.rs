@@ -11,9 +11,9 @@ use hls_ir::passes::{run_pipeline, PIPELINE};
 use hls_ir::{CmpOp, ConvOp, Kernel, MemId, OpId, OpKind, Ty};
 use rand::rngs::StdRng;
 use rand::{Rng as _, SeedableRng};
-use sim::testfile::{self, ArgKind, TestCase};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use testfile::{ArgKind, TestCase};
 
 /// Lowered and run through the whole pipeline.
 fn narrowed(src: &str) -> Kernel {

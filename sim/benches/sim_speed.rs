@@ -9,7 +9,7 @@ mod common;
 
 use std::time::Instant;
 
-use sim::{build_model, BuildOptions, KernelRun, MemConfig, Memory, NdRange, RunConfig};
+use sim::{build_model, BuildOptions, GlobalMemory, KernelRun, MemConfig, NdRange, RunConfig};
 
 fn main() {
     let cache = tempfile::tempdir().unwrap();
@@ -48,7 +48,7 @@ fn main() {
         ("kernel run, random stalls", MemConfig::random_stalls()),
     ] {
         let mut m = model.instantiate().unwrap();
-        let mut mem = Memory::new();
+        let mut mem = GlobalMemory::new();
         let len = 100_000u32;
         let a = mem.alloc_init(&(0..len).collect::<Vec<u32>>()).unwrap();
         let b = mem.alloc(4 * len as usize, 4).unwrap();

@@ -59,6 +59,17 @@
 //! The system testbench ([`system`]) runs a system top (several kernels with their ports under
 //! `K__`, and the FIFOs of their pipes) with the same per-kernel driver, launches ordered by
 //! `after`, one shared memory, per-pipe statistics, and deadlock detection with a report.
+//!
+//! Names, chosen not to collide with the stages' types: [`GlobalMemory`] is the testbench's
+//! model of the device's global memory (not `hls_ir::Memory`, an on-chip memory of the IR);
+//! [`KernelRun`] runs a kernel module on its own and [`SystemRun`] a system top, whose kernels
+//! are each started by a [`SystemLaunch`] (not `testfile::LaunchDecl`, a launch a test file
+//! declares, nor `hls_ir::interp::Launch`, the IR interpreter's). Inside `run`, a kernel's
+//! checked ports are a `KernelPorts` and the state of one launched kernel a `KernelDriver`
+//! (neither is the IR's kernel nor the emitter's interface).
+//!
+//! The test vectors carried by kernel files are not here but in the `testfile` crate, so that
+//! the emulator and the IR's tests read them without linking this testbench.
 
 mod build;
 pub mod memory;
@@ -67,16 +78,15 @@ pub mod pipe_fifo;
 pub mod run;
 mod shim;
 pub mod system;
-pub mod testfile;
 
 use std::path::PathBuf;
 
 pub use build::{build_model, BuildOptions};
-pub use memory::{Element, Memory};
+pub use memory::{Element, GlobalMemory};
 pub use model::{BuiltModel, InitValues, InstanceOptions, Model, PortId};
 pub use run::{KernelRun, MemConfig, NdRange, PortStats, RunConfig, RunStats};
 pub use system::{
-    KernelReport, KernelState, KernelStats, Launch, PipeReport, PipeStats, SystemLayout,
+    KernelReport, KernelState, KernelStats, PipeReport, PipeStats, SystemLaunch, SystemLayout,
     SystemReport, SystemRun, SystemStats,
 };
 

@@ -19,9 +19,10 @@ struct Alloc {
     len: u64,
 }
 
-/// Byte memory with allocations. Addresses are `u32` like the kernel's.
+/// The device's global memory as the testbench models it: byte memory with allocations, shared
+/// by the host helpers and the memory servers. Addresses are `u32` like the kernel's.
 #[derive(Clone, Debug)]
-pub struct Memory {
+pub struct GlobalMemory {
     /// Indexed by address; the first `BASE` bytes are never used.
     bytes: Vec<u8>,
     /// Sorted by `start` (allocation is a bump pointer).
@@ -29,15 +30,15 @@ pub struct Memory {
     next: u64,
 }
 
-impl Default for Memory {
+impl Default for GlobalMemory {
     fn default() -> Self {
-        Memory::new()
+        GlobalMemory::new()
     }
 }
 
-impl Memory {
-    pub fn new() -> Memory {
-        Memory {
+impl GlobalMemory {
+    pub fn new() -> GlobalMemory {
+        GlobalMemory {
             bytes: Vec::new(),
             allocs: Vec::new(),
             next: BASE,
@@ -149,7 +150,7 @@ impl Memory {
         Ok(())
     }
 
-    /// Unchecked view for the memory servers, after [`Memory::check`].
+    /// Unchecked view for the memory servers, after [`GlobalMemory::check`].
     pub(crate) fn slice(&self, addr: u32, len: u32) -> &[u8] {
         &self.bytes[addr as usize..(addr + len) as usize]
     }
@@ -187,7 +188,7 @@ mod tests {
 
     #[test]
     fn allocations_are_aligned_guarded_and_checked() {
-        let mut m = Memory::new();
+        let mut m = GlobalMemory::new();
         let a = m.alloc_init(&[1u32, 2, 3, 4]).unwrap();
         let b = m.alloc(10, 256).unwrap();
         assert!(a >= 0x1000 && a.is_multiple_of(4));
@@ -216,7 +217,7 @@ mod tests {
 
     #[test]
     fn address_space_is_bounded() {
-        let mut m = Memory::new();
+        let mut m = GlobalMemory::new();
         // Allocation is lazy in the address space only up to what is used: keep this small.
         assert!(m.alloc(usize::MAX / 2, 1).is_err());
     }

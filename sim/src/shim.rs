@@ -31,6 +31,15 @@ pub fn storage_bytes(width: u32) -> usize {
 /// C++ source of the shim for a model whose top is `Vmodel` (verilator `--prefix Vmodel`).
 pub fn generate(ports: &[PortSpec], trace: bool) -> String {
     let mut s = String::new();
+    write_preamble(&mut s, trace);
+    write_width_checks(&mut s, ports);
+    write_instance_api(&mut s, ports);
+    write_tick(&mut s, ports);
+    s
+}
+
+/// Includes, the fatal-error hook and the instance type with its guarded calls.
+fn write_preamble(s: &mut String, trace: bool) {
     let trace_flag = u8::from(trace);
     let _ = write!(
         s,
@@ -93,6 +102,10 @@ template <class F> int guarded(Inst* i, F f) {{
 
 "#
     );
+}
+
+/// A `static_assert` per port on its storage size.
+fn write_width_checks(s: &mut String, ports: &[PortSpec]) {
     // Every port's storage class must agree with the declared width; a wrong width or a
     // missing port is a C++ compile error naming the port.
     for p in ports {
@@ -106,6 +119,10 @@ template <class F> int guarded(Inst* i, F f) {{
             w = p.width
         );
     }
+}
+
+/// The C functions: ABI version, create/delete, errors, `eval`, tracing and port pointers.
+fn write_instance_api(s: &mut String, ports: &[PortSpec]) {
     let _ = write!(
         s,
         r#"
@@ -183,6 +200,10 @@ OCLHLS_API void* oclhls_port(void* p, uint32_t index) {{
 }}
 "#
     );
+}
+
+/// `oclhls_tick`: whole cycles without returning to Rust, for a model with a 1-bit `clk`.
+fn write_tick(s: &mut String, ports: &[PortSpec]) {
     // A clocked model gets a tick that runs whole cycles without returning to Rust.
     let clk = ports
         .iter()
@@ -214,7 +235,6 @@ OCLHLS_API int oclhls_tick(void* p, uint64_t n) {{
 }}
 "#
     );
-    s
 }
 
 /// The C++ member name Verilator gives port `name`: it escapes every `__` (scanning left to

@@ -4,7 +4,7 @@ mod common;
 
 use common::{build, copy_inc, hang_source, toolchain};
 use sim::{
-    build_model, BuildOptions, FaultKind, KernelRun, MemConfig, Memory, NdRange, RunConfig,
+    build_model, BuildOptions, FaultKind, GlobalMemory, KernelRun, MemConfig, NdRange, RunConfig,
     RunStats, SimError,
 };
 
@@ -16,7 +16,7 @@ fn run_copy(
     config: RunConfig,
 ) -> Result<(Vec<u32>, Vec<u32>, RunStats), SimError> {
     let mut model = copy_inc().instantiate()?;
-    let mut mem = Memory::new();
+    let mut mem = GlobalMemory::new();
     let len = (n + offset) as usize;
     let a_vals: Vec<u32> = (0..len as u32)
         .map(|i| i.wrapping_mul(2_654_435_761))
@@ -164,7 +164,7 @@ fn parallel_instances_are_independent() {
 #[test]
 fn null_pointer_is_a_fault_naming_port_address_and_cycle() {
     let mut model = copy_inc().instantiate().unwrap();
-    let mut mem = Memory::new();
+    let mut mem = GlobalMemory::new();
     let a = mem.alloc_init(&[1u32, 2, 3]).unwrap();
     let err = KernelRun::new(&mut model)
         .arg("a", a.into())
@@ -204,7 +204,7 @@ fn null_pointer_is_a_fault_naming_port_address_and_cycle() {
 #[test]
 fn misaligned_and_out_of_bounds_accesses_fault() {
     let mut model = copy_inc().instantiate().unwrap();
-    let mut mem = Memory::new();
+    let mut mem = GlobalMemory::new();
     let a = mem.alloc_init(&[1u32, 2, 3]).unwrap();
     let b = mem.alloc(12, 4).unwrap();
     let err = KernelRun::new(&mut model)
@@ -245,7 +245,7 @@ fn misaligned_and_out_of_bounds_accesses_fault() {
 #[test]
 fn argument_errors() {
     let mut model = copy_inc().instantiate().unwrap();
-    let mut mem = Memory::new();
+    let mut mem = GlobalMemory::new();
     let err = KernelRun::new(&mut model)
         .arg("a", 0x1000)
         .run(&mut mem)
@@ -310,7 +310,7 @@ fn parallel_builds_share_the_cache_and_budget_exhaustion_is_reported() {
     assert!(cache.path().join(hash).join("libmodel.so").is_file());
 
     let mut model = models[0].instantiate().unwrap();
-    let mut mem = Memory::new();
+    let mut mem = GlobalMemory::new();
     let a = mem.alloc_init(&[5u32]).unwrap();
     let err = KernelRun::new(&mut model)
         .arg("a", a.into())
@@ -366,7 +366,7 @@ fn trace_writes_a_vcd() {
     let vcd = dir.path().join("copy.vcd");
     let mut inst = model.instantiate().unwrap();
     inst.trace_to(&vcd).unwrap();
-    let mut mem = Memory::new();
+    let mut mem = GlobalMemory::new();
     let a = mem.alloc_init(&[1u32, 2]).unwrap();
     let b = mem.alloc(8, 4).unwrap();
     KernelRun::new(&mut inst)

@@ -1,7 +1,7 @@
 //! Tests of the multi-kernel lines of the test-vector format (`launch:`, `pipe:`, `buffer:`,
 //! `arg:`, `expect:`; docs/test-format.md).
 
-use sim::testfile::{self, compare_unordered, Expect, LaunchArgValue, TestCase, Tolerance};
+use testfile::{compare_unordered, Expect, LaunchArgValue, TestCase, Tolerance};
 
 fn parse_test(test: &str) -> TestCase {
     let src = format!("/*!\n[config]\nkernel_name: k\n\n[test]\n{test}\n!*/\n");
@@ -211,7 +211,7 @@ fn a_config_default_kernel_name_is_ignored_by_launch_tests() {
 
 #[test]
 fn unordered_comparison_is_a_multiset_comparison() {
-    let ty = sim::testfile::ValueType::parse("int2").unwrap();
+    let ty = testfile::ValueType::parse("int2").unwrap();
     let bytes = |v: &[i32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
     let expect = Expect {
         line: 1,

@@ -1,10 +1,12 @@
-//! Test vectors carried by kernel files (see `docs/test-format.md`).
+//! testfile: the test vectors carried by kernel files (see `docs/test-format.md`).
 //!
 //! A kernel file carries its own tests in piglit's OpenCL program-test header, a leading
 //! comment `/*! [config] ... [test] ... !*/`, so that files from existing OpenCL corpora (piglit's
-//! `tests/cl/program/execute`) run unchanged on the emulator and in Verilator. This module turns
+//! `tests/cl/program/execute`) run unchanged on the emulator and in Verilator. This crate turns
 //! such a header into plain data: which kernel to launch, with which NDRange, with which argument
-//! bytes, and which output bytes to expect. It knows nothing about how a kernel runs.
+//! bytes, and which output bytes to expect, and compares output bytes with the expected ones. It
+//! knows nothing about how a kernel runs, so the emulator, `oclhls emu` and the IR's tests use it
+//! without linking the Verilator testbench (`sim`).
 //!
 //! Invariants of a parsed [`TestFile`]:
 //! - `[config]` keys are already folded into every [`TestCase`]; nothing refers back to it.
@@ -95,7 +97,7 @@ pub struct TestCase {
 pub struct MultiTest {
     pub buffers: Vec<BufferDecl>,
     pub pipes: Vec<PipeDecl>,
-    pub launches: Vec<Launch>,
+    pub launches: Vec<LaunchDecl>,
     pub expects: Vec<BufferExpect>,
 }
 
@@ -123,9 +125,12 @@ pub struct PipeDecl {
     pub max_packets: u32,
 }
 
-/// `launch: <kernel> <global> [<local>] [offset <o>] [after <kernel>]...`.
+/// `launch: <kernel> <global> [<local>] [offset <o>] [after <kernel>]...`, with the `arg:` lines
+/// of its kernel: one kernel launch a multi-kernel test declares. (A declaration like
+/// [`BufferDecl`] and [`PipeDecl`]; a runner turns it into its own launch, such as
+/// `sim::SystemLaunch` for the Verilator testbench.)
 #[derive(Clone, Debug, PartialEq)]
-pub struct Launch {
+pub struct LaunchDecl {
     pub line: u32,
     pub kernel: String,
     /// Number of comma-separated sizes in `<global>`.

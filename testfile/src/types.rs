@@ -112,22 +112,17 @@ impl ScalarType {
             self.name(),
             self.size()
         );
-        let bits = crate::testfile::values::read_bits(bytes);
+        let bits = crate::values::read_bits(bytes);
         let digits = self.size() * 2;
         let value = match self {
             // Debug picks the shortest text that reads back to the same value, in exponent
             // notation for very large or small magnitudes.
             ScalarType::Half => {
-                format!(
-                    "{:?}",
-                    crate::testfile::values::f16_bits_to_f64(bits as u16) as f32
-                )
+                format!("{:?}", crate::values::f16_bits_to_f64(bits as u16) as f32)
             }
             ScalarType::Float => format!("{:?}", f32::from_bits(bits as u32)),
             ScalarType::Double => format!("{:?}", f64::from_bits(bits)),
-            _ if self.is_signed_int() => {
-                crate::testfile::values::sign_extend(bits, self.bits()).to_string()
-            }
+            _ if self.is_signed_int() => crate::values::sign_extend(bits, self.bits()).to_string(),
             _ => bits.to_string(),
         };
         format!("{value} (0x{bits:0digits$x})")
