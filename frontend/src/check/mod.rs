@@ -10,6 +10,7 @@
 //! diagnostic instead of a cascade. Recursion over expressions and statements is bounded by
 //! `MAX_DEPTH` (deeper input gets a diagnostic).
 
+mod attrs;
 mod builtin_sig;
 mod decl;
 mod expr;

@@ -321,64 +321,7 @@ impl Checker<'_> {
                     span,
                 ))
             }
-            _ if op.is_comparison() => {
-                let (lhs, rhs) = if lp && rp {
-                    let (a, b) = (&lhs.ty, &rhs.ty);
-                    if let (
-                        Type::Pointer {
-                            pointee: pa,
-                            space: sa,
-                            ..
-                        },
-                        Type::Pointer {
-                            pointee: pb,
-                            space: sb,
-                            ..
-                        },
-                    ) = (a, b)
-                    {
-                        if sa != sb && *sa != AddrSpace::Generic && *sb != AddrSpace::Generic {
-                            self.err(
-                                span,
-                                "cannot compare pointers into different address spaces",
-                            );
-                            return None;
-                        }
-                        if pa != pb && !pa.is_void() && !pb.is_void() {
-                            let (x, y) = (self.type_name(a), self.type_name(b));
-                            self.warn(Diagnostic::warning(
-                                span,
-                                format!(
-                                    "comparison of different pointer types `{}` and `{}`",
-                                    x, y
-                                ),
-                            ));
-                        }
-                    }
-                    (lhs, rhs)
-                } else if lp && self.is_null_const(&rhs) {
-                    let t = lhs.ty.clone();
-                    let r = self.cast(rhs, &t, CastKind::Implicit);
-                    (lhs, r)
-                } else if rp && self.is_null_const(&lhs) {
-                    let t = rhs.ty.clone();
-                    let l = self.cast(lhs, &t, CastKind::Implicit);
-                    (l, rhs)
-                } else {
-                    let (x, y) = (self.type_name(&lhs.ty), self.type_name(&rhs.ty));
-                    self.err(span, format!("cannot compare `{}` with `{}`", x, y));
-                    return None;
-                };
-                Some(self.mk(
-                    ExprKind::Binary {
-                        op,
-                        lhs: Box::new(lhs),
-                        rhs: Box::new(rhs),
-                    },
-                    Type::INT,
-                    span,
-                ))
-            }
+            _ if op.is_comparison() => self.pointer_compare(op, lhs, rhs, span),
             BinOp::LogAnd | BinOp::LogOr => {
                 let lhs = self.as_condition(lhs, "an operand of a logical operator")?;
                 let rhs = self.as_condition(rhs, "an operand of a logical operator")?;
@@ -405,6 +348,64 @@ impl Checker<'_> {
                 None
             }
         }
+    }
+
+    /// Comparison of two pointers, or of a pointer with a null pointer constant.
+    fn pointer_compare(&mut self, op: BinOp, lhs: Expr, rhs: Expr, span: Span) -> Option<Expr> {
+        let (lp, rp) = (lhs.ty.is_pointer(), rhs.ty.is_pointer());
+        let (lhs, rhs) = if lp && rp {
+            let (a, b) = (&lhs.ty, &rhs.ty);
+            if let (
+                Type::Pointer {
+                    pointee: pa,
+                    space: sa,
+                    ..
+                },
+                Type::Pointer {
+                    pointee: pb,
+                    space: sb,
+                    ..
+                },
+            ) = (a, b)
+            {
+                if sa != sb && *sa != AddrSpace::Generic && *sb != AddrSpace::Generic {
+                    self.err(
+                        span,
+                        "cannot compare pointers into different address spaces",
+                    );
+                    return None;
+                }
+                if pa != pb && !pa.is_void() && !pb.is_void() {
+                    let (x, y) = (self.type_name(a), self.type_name(b));
+                    self.warn(Diagnostic::warning(
+                        span,
+                        format!("comparison of different pointer types `{}` and `{}`", x, y),
+                    ));
+                }
+            }
+            (lhs, rhs)
+        } else if lp && self.is_null_const(&rhs) {
+            let t = lhs.ty.clone();
+            let r = self.cast(rhs, &t, CastKind::Implicit);
+            (lhs, r)
+        } else if rp && self.is_null_const(&lhs) {
+            let t = rhs.ty.clone();
+            let l = self.cast(lhs, &t, CastKind::Implicit);
+            (l, rhs)
+        } else {
+            let (x, y) = (self.type_name(&lhs.ty), self.type_name(&rhs.ty));
+            self.err(span, format!("cannot compare `{}` with `{}`", x, y));
+            return None;
+        };
+        Some(self.mk(
+            ExprKind::Binary {
+                op,
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            },
+            Type::INT,
+            span,
+        ))
     }
 
     pub(super) fn conditional(
