@@ -257,7 +257,7 @@ impl Checker<'_> {
                     )
                     .note("write `return value;`"),
                 );
-                return None;
+                None
             }
             (Some(e), true) => {
                 let x = self.expr(e)?;
