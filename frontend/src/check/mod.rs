@@ -128,6 +128,9 @@ pub(crate) struct Checker<'a> {
     pub strings: HashMap<String, u32>,
     pub depth: u32,
     pub depth_reported: bool,
+    /// Attributes with an argument that could not be converted (already reported): their
+    /// shape is not checked again.
+    pub broken_attrs: HashSet<Span>,
 }
 
 /// Checks a parsed translation unit.
@@ -155,6 +158,7 @@ pub fn check(
         strings: HashMap::new(),
         depth: 0,
         depth_reported: false,
+        broken_attrs: HashSet::new(),
     };
     // FuncIds follow the order of definitions.
     for item in &tu.items {

@@ -288,33 +288,19 @@ impl Checker<'_> {
         }
     }
 
-    /// A statement with attributes (`__attribute__((opencl_unroll_hint(4)))` before a loop).
+    /// A statement with attributes (`__attribute__((opencl_unroll_hint(4)))` before a loop),
+    /// nested attribute lists included.
     fn attributed_stmt(&mut self, attrs: &[syn::Attr], inner: &syn::Stmt) -> Option<Stmt> {
-        let attrs = self.convert_attrs(attrs);
-        let mut st = self.stmt(inner)?;
-        for a in &attrs {
-            let loop_attr = matches!(
-                a.name.as_str(),
-                "opencl_unroll_hint" | "xcl_pipeline_loop" | "xcl_loop_tripcount"
-            );
-            if loop_attr && !st.is_loop() {
-                self.warn(Diagnostic::warning(
-                    a.span,
-                    format!("`{}` applies to loops; ignored", a.name),
-                ));
-            }
-            if a.name == "opencl_unroll_hint"
-                && !(a.args.is_empty() || matches!(a.args.as_slice(), [AttrArg::Int(n)] if *n > 0))
-            {
-                self.error(
-                    Diagnostic::error(
-                        a.span,
-                        "`opencl_unroll_hint` takes an optional positive integer",
-                    )
-                    .note("write `__attribute__((opencl_unroll_hint(4)))`"),
-                );
-            }
+        let mut levels = vec![self.convert_attrs(attrs)];
+        let mut inner = inner;
+        while let syn::StmtKind::Attributed(more, s) = &inner.kind {
+            levels.push(self.convert_attrs(more));
+            inner = s;
         }
+        let mut st = self.stmt(inner)?;
+        // innermost first, as written closest to the statement
+        let attrs: Vec<Attribute> = levels.into_iter().rev().flatten().collect();
+        st.loop_attrs = self.loop_attrs(&attrs, st.is_loop());
         st.attrs.extend(attrs);
         Some(st)
     }

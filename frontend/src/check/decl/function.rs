@@ -323,7 +323,7 @@ impl Checker<'_> {
             return;
         }
         let is_kernel = info.is_kernel.is_some();
-        self.validate_fn_attrs(&info.attrs, is_kernel);
+        let kernel_attrs = self.kernel_attrs(&info.attrs, is_kernel);
         self.push_scope();
         let mut pids = Vec::new();
         for ParamInfo {
@@ -348,6 +348,7 @@ impl Checker<'_> {
                 Type::Pipe { access, .. } => Some(*access),
                 _ => None,
             };
+            let param_attrs = self.param_attrs(&pinfo.attrs, &qt.ty, is_kernel);
             let vid = self.new_var(VarInfo {
                 name: pname.clone(),
                 ty: qt.ty.clone(),
@@ -358,6 +359,7 @@ impl Checker<'_> {
                 is_volatile: qt.is_volatile,
                 access,
                 attrs: pinfo.attrs,
+                param_attrs,
                 func: Some(id),
             });
             if failed {
@@ -420,6 +422,7 @@ impl Checker<'_> {
             params: pids,
             body,
             attrs: info.attrs,
+            kernel_attrs,
         });
     }
 }

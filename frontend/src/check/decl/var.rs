@@ -125,6 +125,7 @@ impl Checker<'_> {
             a.extend(self.convert_attrs(&id.attrs));
             a
         };
+        let pipe_attrs = self.global_attrs(&attrs, &ty);
         if let Type::Pipe { .. } = ty {
             if !attrs.iter().any(|a| a.name == "xcl_reqd_pipe_depth") {
                 self.error(
@@ -161,6 +162,7 @@ impl Checker<'_> {
             is_const: qt.is_const || space == AddrSpace::Constant,
             init,
             attrs,
+            pipe_attrs,
         });
         let g = self.globals.len() as u32 - 1;
         self.declare(name, Sym::Global(g), nsp);
@@ -262,6 +264,7 @@ impl Checker<'_> {
             is_const: true,
             init: Some(init),
             attrs,
+            pipe_attrs: PipeAttrs::default(),
         });
         let g = self.globals.len() as u32 - 1;
         self.declare(name, Sym::Global(g), nsp);
@@ -296,6 +299,7 @@ impl Checker<'_> {
         }
         let mut attrs = info.attrs.clone();
         attrs.extend(self.convert_attrs(&id.attrs));
+        self.local_attrs(&attrs);
         let space = qt.space.unwrap_or(AddrSpace::Private);
         match space {
             AddrSpace::Global => {
@@ -392,6 +396,7 @@ impl Checker<'_> {
             is_volatile: qt.is_volatile,
             access: None,
             attrs,
+            param_attrs: ParamAttrs::default(),
             func,
         });
         self.declare(name, Sym::Var(vid), nsp);

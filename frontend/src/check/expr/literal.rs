@@ -205,6 +205,7 @@ impl Checker<'_> {
                     is_const: true,
                     init: Some(Init::List(chars)),
                     attrs: Vec::new(),
+                    pipe_attrs: PipeAttrs::default(),
                 });
                 let g = self.globals.len() as u32 - 1;
                 self.strings.insert(text.to_string(), g);
