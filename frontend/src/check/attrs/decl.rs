@@ -38,15 +38,11 @@ impl Checker<'_> {
                     }
                 }
                 Some(Place::Pipe) => self.pipe_depth(a, is_pipe, &mut depth),
-                Some(Place::PipeParam) => {
-                    if self.attr_ints(a, &[0], 0, 0, "blocking").is_some() {
-                        if is_pipe {
-                            blocking = true;
-                        } else {
-                            self.misplaced(a, Place::PipeParam);
-                        }
-                    }
-                }
+                Some(Place::PipeParam) => match self.attr_ints(a, &[0], 0, 0, "blocking") {
+                    Some(_) if is_pipe => blocking = true,
+                    Some(_) => self.misplaced(a, Place::PipeParam),
+                    None => {}
+                },
                 Some(p) => self.misplaced(a, p),
                 None => {}
             }
