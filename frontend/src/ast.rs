@@ -8,7 +8,10 @@
 //!   conversions, array-to-pointer decay and conditions converted to `bool`);
 //!   reading an lvalue as a value (load) stays implicit;
 //! - initialiser lists are matched to the aggregate's shape with missing elements zeroed;
-//! - there is no recursion among functions, and every called function has a body.
+//! - there is no recursion among functions, and every called function has a body;
+//! - the attributes with a meaning here are validated into typed fields ([`KernelAttrs`],
+//!   [`ParamAttrs`], [`PipeAttrs`], [`LoopAttrs`]; `packed`/`aligned` into struct layouts);
+//!   the `attrs` lists keep every attribute as written.
 //!
 //! Operator conventions the lowering relies on are documented on each `ExprKind` variant.
 

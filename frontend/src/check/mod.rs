@@ -128,9 +128,10 @@ pub(crate) struct Checker<'a> {
     pub strings: HashMap<String, u32>,
     pub depth: u32,
     pub depth_reported: bool,
-    /// Attributes with an argument that could not be converted (already reported): their
-    /// shape is not checked again.
-    pub broken_attrs: HashSet<Span>,
+    /// Attributes (span, name) with an argument that could not be converted (already
+    /// reported): their shape is not checked again. (Attributes from one macro use share a
+    /// span, hence the name.)
+    pub broken_attrs: HashSet<(Span, String)>,
 }
 
 /// Checks a parsed translation unit.

@@ -41,6 +41,7 @@ kernel __attribute__((reqd_work_group_size(4, 1, 1))) __attribute__((reqd_work_g
 kernel __attribute__((work_group_size_hint(64))) void hint(global int *a) {} //~ ERROR `work_group_size_hint` needs three positive integer constants
 kernel __attribute__((xcl_max_work_group_size(0))) void xmax(global int *a) {} //~ ERROR `xcl_max_work_group_size` needs three positive integer constants
 kernel __attribute__((max_global_work_dim(4))) void dims(global int *a) {} //~ ERROR `max_global_work_dim` must be at most 3, not 4
+__kernel_exec(0, float4) void exec_zero(global int *a) {} //~ ERROR `work_group_size_hint` needs three positive integer constants
 __attribute__((vec_type_hint(float4))) void not_kernel(global int *a) {} //~ WARNING `vec_type_hint` applies to kernel functions; ignored
 kernel __attribute__((xcl_reqd_pipe_depth(4))) void on_function(global int *a) {} //~ WARNING `xcl_reqd_pipe_depth` applies to pipes; ignored
 
@@ -49,6 +50,8 @@ kernel void loops(global int *a) {
   __attribute__((opencl_unroll_hint(0))) //~ ERROR `opencl_unroll_hint` takes an optional positive integer
   for (int i = 0; i < 4; i++) a[i] = 0;
   __attribute__((opencl_unroll_hint(-1))) //~ ERROR `opencl_unroll_hint` takes an optional positive integer
+  for (int i = 0; i < 4; i++) a[i] = 0;
+  __attribute__((opencl_unroll_hint(n))) //~ ERROR attribute argument must be an integer constant expression
   for (int i = 0; i < 4; i++) a[i] = 0;
   __attribute__((xcl_pipeline_loop(0))) //~ ERROR `xcl_pipeline_loop` takes an optional positive integer
   for (int i = 0; i < 4; i++) a[i] = 0;

@@ -51,7 +51,7 @@ impl Checker<'_> {
                 "vec_type_hint" => {
                     let t = match a.args.as_slice() {
                         [AttrArg::Type(t)] if t.is_arithmetic() => Some(t.clone()),
-                        _ if self.broken_attrs.contains(&a.span) => None,
+                        _ if self.is_broken(a) => None,
                         _ => {
                             self.error(
                                 Diagnostic::error(
@@ -93,7 +93,7 @@ impl Checker<'_> {
     /// `max_work_group_size` / `xcl_max_work_group_size` (one size or three): positive 32-bit
     /// integer constants.
     fn work_group_size(&mut self, a: &Attribute) -> Option<Vec<u32>> {
-        if self.broken_attrs.contains(&a.span) {
+        if self.is_broken(a) {
             return None;
         }
         let one_allowed = matches!(

@@ -161,7 +161,7 @@ impl Checker<'_> {
                 match converted {
                     Some(c) => args.push(c),
                     None => {
-                        self.broken_attrs.insert(a.span);
+                        self.broken_attrs.insert((a.span, name.clone()));
                     }
                 }
             }
@@ -172,6 +172,11 @@ impl Checker<'_> {
             });
         }
         out
+    }
+
+    /// An argument of `a` could not be converted (already reported).
+    fn is_broken(&self, a: &Attribute) -> bool {
+        self.broken_attrs.contains(&(a.span, a.name.clone()))
     }
 
     /// Warns about an attribute with a typed meaning written where it has none.
@@ -213,7 +218,7 @@ impl Checker<'_> {
         hi: u32,
         example: &str,
     ) -> Option<Vec<u32>> {
-        if self.broken_attrs.contains(&a.span) {
+        if self.is_broken(a) {
             return None;
         }
         let note = format!("write `__attribute__(({}))`", example);
@@ -284,7 +289,7 @@ impl Checker<'_> {
     /// An optional positive integer argument (`opencl_unroll_hint`, `xcl_pipeline_loop`):
     /// `Some(None)` without one, `None` after reporting.
     fn optional_positive(&mut self, a: &Attribute, example: &str) -> Option<Option<u32>> {
-        if self.broken_attrs.contains(&a.span) {
+        if self.is_broken(a) {
             return None;
         }
         match a.args.as_slice() {
