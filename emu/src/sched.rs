@@ -121,14 +121,7 @@ pub fn run(
         // A program-scope pipe (the Xilinx dialect): a pipe of its own, `xcl_reqd_pipe_depth`
         // packets deep, shared by every launch; the variable holds its handle.
         if let Type::Pipe { packet, .. } = &g.ty {
-            let depth = g
-                .attrs
-                .iter()
-                .find(|a| a.name == "xcl_reqd_pipe_depth")
-                .and_then(|a| a.int_args())
-                .and_then(|v| v.first().copied())
-                .unwrap_or(1)
-                .max(1) as u32;
+            let depth = g.pipe_attrs.depth.unwrap_or(1).max(1);
             let handle = shared.pipes.pipes.len() as u32;
             shared.pipes.pipes.push(Pipe {
                 name: g.name.clone(),
@@ -427,17 +420,12 @@ fn setup_launch(
     let mut offset = [0u32; 3];
     global[..dims].copy_from_slice(&l.global[..dims]);
     offset[..dims].copy_from_slice(&l.offset[..dims]);
-    let reqd = f.attr("reqd_work_group_size");
-    let reqd_sizes = reqd.and_then(|a| a.int_args());
+    let reqd = f.kernel_attrs.reqd_work_group_size;
     let mut local = [1u32; 3];
-    match (l.local, &reqd_sizes) {
+    match (l.local, reqd) {
         (Some(ls), _) => local[..dims].copy_from_slice(&ls[..dims]),
-        (None, Some(r)) if r.len() == 3 => {
-            for d in 0..dims {
-                local[d] = r[d] as u32;
-            }
-        }
-        (None, _) => {
+        (None, Some(r)) => local[..dims].copy_from_slice(&r[..dims]),
+        (None, None) => {
             let mut room = MAX_GROUP as u32;
             for d in 0..dims {
                 let g = global[d].max(1);
@@ -447,11 +435,12 @@ fn setup_launch(
             }
         }
     }
-    if let (Some(a), Some(r)) = (reqd, &reqd_sizes) {
-        let want: Vec<u32> = r.iter().map(|&x| x as u32).collect();
-        if want.len() == 3 && want[..] != local[..] {
+    if let Some(want) = reqd {
+        if want != local {
+            // The error points at the attribute as written.
+            let span = f.attr("reqd_work_group_size").map_or(f.span, |a| a.span);
             return Err(EmuError::at(
-                a.span,
+                span,
                 format!(
                     "kernel `{}` requires work-groups of {}x{}x{} but the launch uses {}x{}x{}",
                     l.kernel, want[0], want[1], want[2], local[0], local[1], local[2]
@@ -542,7 +531,7 @@ fn setup_launch(
                         spec.pipes[*pi].name
                     )));
                 }
-                if info.attrs.iter().any(|a| a.name == "blocking") {
+                if info.param_attrs.pipe.blocking {
                     blocking.push(*pi);
                 }
                 Val::uint(*pi as u32)

@@ -71,10 +71,7 @@ fn every_corpus_kernel_runs_or_reports() {
                     t => ArgValue::Value(vec![0; prog.size_of(t) as usize]),
                 });
             }
-            let reqd = k
-                .attr("reqd_work_group_size")
-                .and_then(|a| a.int_args())
-                .map(|v| [v[0] as u32, v[1] as u32, v[2] as u32]);
+            let reqd = k.kernel_attrs.reqd_work_group_size;
             let local = reqd.unwrap_or([4, 1, 1]);
             spec.launches.push(LaunchSpec {
                 kernel: k.name.clone(),

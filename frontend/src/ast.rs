@@ -8,7 +8,10 @@
 //!   conversions, array-to-pointer decay and conditions converted to `bool`);
 //!   reading an lvalue as a value (load) stays implicit;
 //! - initialiser lists are matched to the aggregate's shape with missing elements zeroed;
-//! - there is no recursion among functions, and every called function has a body.
+//! - there is no recursion among functions, and every called function has a body;
+//! - the attributes with a meaning here are validated into typed fields ([`KernelAttrs`],
+//!   [`ParamAttrs`], [`PipeAttrs`], [`LoopAttrs`]; `packed`/`aligned` into struct layouts);
+//!   the `attrs` lists keep every attribute as written.
 //!
 //! Operator conventions the lowering relies on are documented on each `ExprKind` variant.
 
@@ -97,8 +100,11 @@ pub struct Function {
     pub ret: Type,
     pub params: Vec<VarId>,
     pub body: Block,
-    /// `reqd_work_group_size`, `work_group_size_hint`, `vec_type_hint`, `xcl_*` ...
+    /// Every attribute as written (`reqd_work_group_size`, `xcl_*`, ...), for printing and
+    /// for readers not yet switched to `kernel_attrs`.
     pub attrs: Vec<Attribute>,
+    /// The validated kernel attributes (all `None` for helper functions).
+    pub kernel_attrs: KernelAttrs,
 }
 
 impl Function {
@@ -121,7 +127,10 @@ pub struct VarInfo {
     pub is_volatile: bool,
     /// Access qualifier of pipe parameters.
     pub access: Option<Access>,
+    /// Every attribute as written.
     pub attrs: Vec<Attribute>,
+    /// The validated attributes of a parameter (default for other variables).
+    pub param_attrs: ParamAttrs,
     /// The function the variable belongs to.
     pub func: Option<FuncId>,
 }
@@ -139,7 +148,11 @@ pub struct GlobalVar {
     pub is_const: bool,
     /// Shaped like the type; `None` means zero-initialised.
     pub init: Option<Init>,
+    /// Every attribute as written.
     pub attrs: Vec<Attribute>,
+    /// The validated pipe attributes of a program-scope pipe: its `depth` is always set
+    /// (`xcl_reqd_pipe_depth` is required there). Default for other globals.
+    pub pipe_attrs: PipeAttrs,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -152,8 +165,11 @@ pub struct Block {
 pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
-    /// Statement attributes (`__attribute__((opencl_unroll_hint(N)))`, `xcl_pipeline_loop`).
+    /// Statement attributes as written (`__attribute__((opencl_unroll_hint(N)))`,
+    /// `xcl_pipeline_loop`).
     pub attrs: Vec<Attribute>,
+    /// The validated loop attributes (default unless the statement is a loop).
+    pub loop_attrs: LoopAttrs,
     /// `#pragma unroll [N]` / `#pragma nounroll` written just before this statement.
     pub pragmas: Vec<Pragma>,
 }
@@ -164,6 +180,7 @@ impl Stmt {
             kind,
             span,
             attrs: Vec::new(),
+            loop_attrs: LoopAttrs::default(),
             pragmas: Vec::new(),
         }
     }
@@ -466,6 +483,76 @@ pub enum ExprKind {
     SizeOf(u64),
 }
 
+/// The attributes of a kernel, validated by the checker: sizes are positive and fit in 32 bits,
+/// an attribute given twice has the same value both times.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KernelAttrs {
+    /// `reqd_work_group_size(X, Y, Z)`: every launch uses work-groups of exactly this size.
+    pub reqd_work_group_size: Option<[u32; 3]>,
+    /// `work_group_size_hint(X, Y, Z)`: the work-group size launches will most likely use.
+    pub work_group_size_hint: Option<[u32; 3]>,
+    /// `vec_type_hint(T)`: the scalar or vector type the kernel's computation is written for.
+    pub vec_type_hint: Option<Type>,
+    /// The most work-items a work-group may have: Intel `max_work_group_size(N)` or
+    /// `max_work_group_size(X, Y, Z)` (X * Y * Z), Xilinx `xcl_max_work_group_size(...)`.
+    pub max_work_group_size: Option<u64>,
+    /// Intel `max_global_work_dim(N)`, N in 0..=3 (0: a single work-item kernel).
+    pub max_global_work_dim: Option<u32>,
+}
+
+/// The attributes of a parameter, validated by the checker.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParamAttrs {
+    /// Intel `local_mem_size(N)` on a `local` pointer parameter of a kernel: the bytes the
+    /// hardware provides for it (positive).
+    pub local_mem_size: Option<u32>,
+    /// Attributes of a pipe parameter.
+    pub pipe: PipeAttrs,
+}
+
+/// The attributes of a pipe (a parameter or a program-scope pipe), validated by the checker.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PipeAttrs {
+    /// The depth in packets the source asks for: Xilinx `xcl_reqd_pipe_depth(N)` or Intel
+    /// `depth(N)`; a positive integer constant. Which depth the pipe gets (minimums, defaults)
+    /// is decided by later stages.
+    pub depth: Option<u32>,
+    /// Intel `blocking` on a pipe parameter: reads and writes wait instead of failing.
+    pub blocking: bool,
+}
+
+/// The attributes of a loop statement, validated by the checker (`#pragma unroll` stays in
+/// [`Stmt::pragmas`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LoopAttrs {
+    /// `opencl_unroll_hint` / `opencl_unroll_hint(N)`.
+    pub unroll_hint: Option<Unroll>,
+    /// Xilinx `xcl_pipeline_loop(II)`: pipeline the loop at this initiation interval (1
+    /// without an argument).
+    pub pipeline_ii: Option<u32>,
+    /// Xilinx `xcl_loop_tripcount(min, max[, avg])`: expected iteration counts.
+    pub tripcount: Option<TripCount>,
+}
+
+/// How far a loop should be unrolled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unroll {
+    /// Completely (no count given).
+    Full,
+    /// This many copies of the body per iteration (positive; 1 = no unrolling).
+    Count(u32),
+}
+
+/// Xilinx `xcl_loop_tripcount(min, max[, avg])`, with `min <= max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TripCount {
+    pub min: u32,
+    pub max: u32,
+    pub avg: Option<u32>,
+}
+
+/// An attribute as written, its arguments converted (what the checker could not convert is
+/// reported and left out).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attribute {
     /// Name without surrounding underscores (`__packed__` -> `packed`).

@@ -1,7 +1,7 @@
 //! The built-in functions the checker knows, as a closed `Copy` enum the lowering matches on.
 //!
 //! Overload resolution (which argument types a builtin accepts, what it returns and which
-//! implicit conversions the checker inserts) lives in `check/builtin_sig.rs`; this file only names
+//! implicit conversions the checker inserts) lives in `check/builtin_sig/`; this file only names
 //! them. See the doc of each variant for the argument convention the checked AST follows.
 
 /// A built-in function. In a checked `ExprKind::Builtin { builtin, args }` the arguments are

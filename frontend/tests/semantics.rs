@@ -231,6 +231,51 @@ fn pragmas_and_attributes_reach_loops() {
     assert_eq!(loops[3].attrs[0].name, "opencl_unroll_hint");
     assert_eq!(loops[3].attrs[0].int_args(), Some(vec![2]));
     assert_eq!(loops[3].attrs[1].name, "xcl_pipeline_loop");
+    assert_eq!(
+        loops[3].loop_attrs,
+        LoopAttrs {
+            unroll_hint: Some(Unroll::Count(2)),
+            pipeline_ii: Some(1),
+            tripcount: None,
+        }
+    );
+    assert_eq!(loops[0].loop_attrs, LoopAttrs::default());
+}
+
+#[test]
+fn loop_attributes_are_typed() {
+    let (p, _) = check_ok(
+        "kernel void k(global int *a) {\n\
+         __attribute__((opencl_unroll_hint)) __attribute__((xcl_loop_tripcount(4, 16, 8)))\n\
+         for (int i = 0; i < 8; i++) a[i] = i;\n\
+         __attribute__((xcl_pipeline_loop)) __attribute__((xcl_loop_tripcount(1, 2)))\n\
+         while (a[0]) a[0]--;\n\
+         }",
+    );
+    let loops: Vec<&Stmt> = p.functions[0]
+        .body
+        .stmts
+        .iter()
+        .filter(|s| s.is_loop())
+        .collect();
+    assert_eq!(loops[0].loop_attrs.unroll_hint, Some(Unroll::Full));
+    assert_eq!(
+        loops[0].loop_attrs.tripcount,
+        Some(TripCount {
+            min: 4,
+            max: 16,
+            avg: Some(8)
+        })
+    );
+    assert_eq!(loops[1].loop_attrs.pipeline_ii, Some(1));
+    assert_eq!(
+        loops[1].loop_attrs.tripcount,
+        Some(TripCount {
+            min: 1,
+            max: 2,
+            avg: None
+        })
+    );
 }
 
 #[test]
@@ -256,6 +301,70 @@ fn kernel_attributes() {
         Some(vec![32, 1, 1])
     );
     assert_eq!(p.kernels().count(), 2);
+    assert_eq!(
+        k.kernel_attrs,
+        KernelAttrs {
+            reqd_work_group_size: Some([64, 1, 1]),
+            vec_type_hint: Some(Type::Vector(ScalarKind::Float, 4)),
+            ..KernelAttrs::default()
+        }
+    );
+    assert_eq!(
+        p.functions[1].kernel_attrs,
+        KernelAttrs {
+            work_group_size_hint: Some([32, 1, 1]),
+            vec_type_hint: Some(Type::INT),
+            ..KernelAttrs::default()
+        }
+    );
+}
+
+#[test]
+fn vendor_kernel_attributes_are_typed() {
+    let (p, _) = check_ok(
+        "kernel __attribute__((max_global_work_dim(0))) __attribute__((max_work_group_size(256)))\n\
+         void a(global int *x) {}\n\
+         kernel __attribute__((xcl_max_work_group_size(8, 4, 2))) __attribute__((reqd_work_group_size(8, 4, 1)))\n\
+         __attribute__((reqd_work_group_size(8, 4, 1))) void b(global int *x) {}",
+    );
+    assert_eq!(p.functions[0].kernel_attrs.max_global_work_dim, Some(0));
+    assert_eq!(p.functions[0].kernel_attrs.max_work_group_size, Some(256));
+    assert_eq!(p.functions[1].kernel_attrs.max_work_group_size, Some(64));
+    assert_eq!(
+        p.functions[1].kernel_attrs.reqd_work_group_size,
+        Some([8, 4, 1])
+    );
+}
+
+#[test]
+fn parameter_and_pipe_attributes_are_typed() {
+    let (p, _) = check_ok(
+        "pipe int gp __attribute__((xcl_reqd_pipe_depth(32)));\n\
+         kernel void k(local int *s __attribute__((local_mem_size(256))),\n\
+                       read_only pipe int a __attribute__((blocking)) __attribute__((depth(8))),\n\
+                       write_only pipe int b __attribute__((xcl_reqd_pipe_depth(4))), global int *g) {\n\
+           int v; read_pipe(a, &v); write_pipe(b, &v); write_pipe(gp, &v); s[0] = v; g[0] = v;\n\
+         }",
+    );
+    assert_eq!(
+        p.globals[0].pipe_attrs,
+        PipeAttrs {
+            depth: Some(32),
+            blocking: false
+        }
+    );
+    let k = &p.functions[0];
+    let attrs: Vec<&ParamAttrs> = k.params.iter().map(|v| &p.var(*v).param_attrs).collect();
+    assert_eq!(attrs[0].local_mem_size, Some(256));
+    assert_eq!(
+        attrs[1].pipe,
+        PipeAttrs {
+            depth: Some(8),
+            blocking: true
+        }
+    );
+    assert_eq!(attrs[2].pipe.depth, Some(4));
+    assert_eq!(*attrs[3], ParamAttrs::default());
 }
 
 #[test]

@@ -155,153 +155,179 @@ impl Checker<'_> {
         span: Span,
     ) -> Option<(Type, Init)> {
         match ty {
-            Type::Array(elem, n) => {
-                let no_size = *n == 0;
-                let mut slots: Vec<Option<Init>> = vec![None; *n as usize];
-                let mut idx: usize = 0;
-                while cur.pos < cur.items.len() {
-                    let (desig, it) = &cur.items[cur.pos];
-                    if !desig.is_empty() {
-                        if !top {
-                            break;
-                        }
-                        match desig.as_slice() {
-                            [syn::Designator::Index(e)] => {
-                                let v = self.const_int(e, "array designator")? as i64;
-                                if v < 0 || (!no_size && v >= *n as i64) {
-                                    self.err(
-                                        e.span,
-                                        format!("array designator index {} is out of range", v),
-                                    );
-                                    return None;
-                                }
-                                idx = v as usize;
-                            }
-                            _ => {
-                                self.error(
-                                    Diagnostic::error(it.span(), "this designator does not match an array element")
-                                        .note("use `[index] = value`; nested designators are not supported"),
-                                );
-                                return None;
-                            }
-                        }
-                    }
-                    if !no_size && idx >= *n as usize {
-                        if top {
-                            self.warn(Diagnostic::warning(
-                                it.span(),
-                                format!(
-                                    "excess elements in an array of {} elements are ignored",
-                                    n
-                                ),
-                            ));
-                            cur.pos = cur.items.len();
-                        }
-                        break;
-                    }
-                    if idx > 1 << 24 {
-                        self.err(it.span(), "array initialiser is too large");
-                        return None;
-                    }
-                    if slots.len() <= idx {
-                        slots.resize(idx + 1, None);
-                    }
-                    let v = self.init_element(cur, elem, it.span())?;
-                    slots[idx] = Some(v);
-                    idx += 1;
+            Type::Array(elem, n) => self.fill_array(cur, elem, *n, top, span),
+            Type::Struct(id) => self.fill_struct(cur, ty, *id, top, span),
+            _ => unreachable!("fill_aggregate on a non-aggregate"),
+        }
+    }
+
+    /// [`Self::fill_aggregate`] for an array of `n` (0: unsized) `elem`s.
+    fn fill_array(
+        &mut self,
+        cur: &mut Cursor<'_>,
+        elem: &Type,
+        n: u32,
+        top: bool,
+        span: Span,
+    ) -> Option<(Type, Init)> {
+        let no_size = n == 0;
+        let mut slots: Vec<Option<Init>> = vec![None; n as usize];
+        let mut idx: usize = 0;
+        while cur.pos < cur.items.len() {
+            let (desig, it) = &cur.items[cur.pos];
+            if !desig.is_empty() {
+                if !top {
+                    break;
                 }
-                let len = slots.len() as u32;
-                let out: Vec<Init> = slots
-                    .into_iter()
-                    .map(|s| s.unwrap_or_else(|| self.zero_init(elem, span)))
-                    .collect();
-                if no_size && len == 0 {
-                    self.err(
-                        span,
-                        "an array with an empty initialiser needs an explicit size",
-                    );
-                    return None;
-                }
-                Some((Type::Array(elem.clone(), len.max(*n)), Init::List(out)))
-            }
-            Type::Struct(id) => {
-                let def = self.structs.get(*id).clone();
-                let mut slots: Vec<Option<Init>> = vec![None; def.fields.len()];
-                let mut fi: usize = 0;
-                while cur.pos < cur.items.len() {
-                    let (desig, it) = &cur.items[cur.pos];
-                    if !desig.is_empty() {
-                        if !top {
-                            break;
-                        }
-                        match desig.as_slice() {
-                            [syn::Designator::Field(name, nsp)] => match def.field_index(name) {
-                                Some(i) => fi = i as usize,
-                                None => {
-                                    let t = self.type_name(ty);
-                                    self.err(*nsp, format!("`{}` has no field `{}`", t, name));
-                                    return None;
-                                }
-                            },
-                            _ => {
-                                self.error(
-                                    Diagnostic::error(it.span(), "this designator does not match a struct field")
-                                        .note("use `.field = value`; nested designators are not supported"),
-                                );
-                                return None;
-                            }
-                        }
-                    }
-                    if fi >= def.fields.len()
-                        || (def.is_union && slots.iter().any(|s| s.is_some()) && desig.is_empty())
-                    {
-                        if top {
-                            self.warn(Diagnostic::warning(
-                                it.span(),
-                                "excess elements in struct initialiser are ignored",
-                            ));
-                            cur.pos = cur.items.len();
-                        }
-                        break;
-                    }
-                    let fty = def.fields[fi].ty.clone();
-                    let v = self.init_element(cur, &fty, it.span())?;
-                    if def.is_union {
-                        slots.iter_mut().for_each(|s| *s = None);
-                    }
-                    slots[fi] = Some(v);
-                    fi += 1;
-                }
-                let out: Vec<Init> = if def.is_union {
-                    // a union keeps one entry: the initialised member, else the first, zeroed
-                    match slots.iter().position(|s| s.is_some()) {
-                        Some(0) | None => {
-                            vec![slots.into_iter().next().flatten().unwrap_or_else(|| {
-                                def.fields
-                                    .first()
-                                    .map_or(Init::List(vec![]), |f| self.zero_init(&f.ty, span))
-                            })]
-                        }
-                        Some(_) => {
-                            self.unsupported(
-                                span,
-                                "initialising a union member other than the first is",
-                                "",
+                match desig.as_slice() {
+                    [syn::Designator::Index(e)] => {
+                        let v = self.const_int(e, "array designator")? as i64;
+                        if v < 0 || (!no_size && v >= n as i64) {
+                            self.err(
+                                e.span,
+                                format!("array designator index {} is out of range", v),
                             );
                             return None;
                         }
+                        idx = v as usize;
                     }
-                } else {
-                    slots
-                        .into_iter()
-                        .zip(&def.fields)
-                        .map(|(s, f)| s.unwrap_or_else(|| self.zero_init(&f.ty, span)))
-                        .collect()
-                };
-                Some((ty.clone(), Init::List(out)))
+                    _ => {
+                        self.error(
+                            Diagnostic::error(
+                                it.span(),
+                                "this designator does not match an array element",
+                            )
+                            .note("use `[index] = value`; nested designators are not supported"),
+                        );
+                        return None;
+                    }
+                }
             }
-            _ => unreachable!("fill_aggregate on a non-aggregate"),
+            if !no_size && idx >= n as usize {
+                if top {
+                    self.warn(Diagnostic::warning(
+                        it.span(),
+                        format!("excess elements in an array of {} elements are ignored", n),
+                    ));
+                    cur.pos = cur.items.len();
+                }
+                break;
+            }
+            if idx > 1 << 24 {
+                self.err(it.span(), "array initialiser is too large");
+                return None;
+            }
+            if slots.len() <= idx {
+                slots.resize(idx + 1, None);
+            }
+            let v = self.init_element(cur, elem, it.span())?;
+            slots[idx] = Some(v);
+            idx += 1;
         }
+        let len = slots.len() as u32;
+        let out: Vec<Init> = slots
+            .into_iter()
+            .map(|s| s.unwrap_or_else(|| self.zero_init(elem, span)))
+            .collect();
+        if no_size && len == 0 {
+            self.err(
+                span,
+                "an array with an empty initialiser needs an explicit size",
+            );
+            return None;
+        }
+        Some((
+            Type::Array(Box::new(elem.clone()), len.max(n)),
+            Init::List(out),
+        ))
+    }
+
+    /// [`Self::fill_aggregate`] for the struct or union `ty` (= `Type::Struct(id)`).
+    fn fill_struct(
+        &mut self,
+        cur: &mut Cursor<'_>,
+        ty: &Type,
+        id: StructId,
+        top: bool,
+        span: Span,
+    ) -> Option<(Type, Init)> {
+        let def = self.structs.get(id).clone();
+        let mut slots: Vec<Option<Init>> = vec![None; def.fields.len()];
+        let mut fi: usize = 0;
+        while cur.pos < cur.items.len() {
+            let (desig, it) = &cur.items[cur.pos];
+            if !desig.is_empty() {
+                if !top {
+                    break;
+                }
+                match desig.as_slice() {
+                    [syn::Designator::Field(name, nsp)] => match def.field_index(name) {
+                        Some(i) => fi = i as usize,
+                        None => {
+                            let t = self.type_name(ty);
+                            self.err(*nsp, format!("`{}` has no field `{}`", t, name));
+                            return None;
+                        }
+                    },
+                    _ => {
+                        self.error(
+                            Diagnostic::error(
+                                it.span(),
+                                "this designator does not match a struct field",
+                            )
+                            .note("use `.field = value`; nested designators are not supported"),
+                        );
+                        return None;
+                    }
+                }
+            }
+            if fi >= def.fields.len()
+                || (def.is_union && slots.iter().any(|s| s.is_some()) && desig.is_empty())
+            {
+                if top {
+                    self.warn(Diagnostic::warning(
+                        it.span(),
+                        "excess elements in struct initialiser are ignored",
+                    ));
+                    cur.pos = cur.items.len();
+                }
+                break;
+            }
+            let fty = def.fields[fi].ty.clone();
+            let v = self.init_element(cur, &fty, it.span())?;
+            if def.is_union {
+                slots.iter_mut().for_each(|s| *s = None);
+            }
+            slots[fi] = Some(v);
+            fi += 1;
+        }
+        let out: Vec<Init> = if def.is_union {
+            // a union keeps one entry: the initialised member, else the first, zeroed
+            match slots.iter().position(|s| s.is_some()) {
+                Some(0) | None => {
+                    vec![slots.into_iter().next().flatten().unwrap_or_else(|| {
+                        def.fields
+                            .first()
+                            .map_or(Init::List(vec![]), |f| self.zero_init(&f.ty, span))
+                    })]
+                }
+                Some(_) => {
+                    self.unsupported(
+                        span,
+                        "initialising a union member other than the first is",
+                        "",
+                    );
+                    return None;
+                }
+            }
+        } else {
+            slots
+                .into_iter()
+                .zip(&def.fields)
+                .map(|(s, f)| s.unwrap_or_else(|| self.zero_init(&f.ty, span)))
+                .collect()
+        };
+        Some((ty.clone(), Init::List(out)))
     }
 
     /// Initialises one element from the cursor (consuming one item, or several with brace

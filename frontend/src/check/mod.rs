@@ -10,6 +10,7 @@
 //! diagnostic instead of a cascade. Recursion over expressions and statements is bounded by
 //! `MAX_DEPTH` (deeper input gets a diagnostic).
 
+mod attrs;
 mod builtin_sig;
 mod decl;
 mod expr;
@@ -127,6 +128,10 @@ pub(crate) struct Checker<'a> {
     pub strings: HashMap<String, u32>,
     pub depth: u32,
     pub depth_reported: bool,
+    /// Attributes (span, name) with an argument that could not be converted (already
+    /// reported): their shape is not checked again. (Attributes from one macro use share a
+    /// span, hence the name.)
+    pub broken_attrs: HashSet<(Span, String)>,
 }
 
 /// Checks a parsed translation unit.
@@ -154,6 +159,7 @@ pub fn check(
         strings: HashMap::new(),
         depth: 0,
         depth_reported: false,
+        broken_attrs: HashSet::new(),
     };
     // FuncIds follow the order of definitions.
     for item in &tu.items {

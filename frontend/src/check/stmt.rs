@@ -120,53 +120,7 @@ impl Checker<'_> {
                 }
             }
             syn::StmtKind::For(init, c, step, b) => {
-                self.push_scope();
-                let init_stmt = match &**init {
-                    syn::ForInit::None => Some(None),
-                    syn::ForInit::Expr(e) => self.expr(e).map(|x| {
-                        let x = self.decay(x);
-                        Some(Box::new(Stmt::new(StmtKind::Expr(x), e.span)))
-                    }),
-                    syn::ForInit::Decl(d) => {
-                        let before = self.diags.iter().filter(|d| d.is_error()).count();
-                        let mut decls = self.local_declaration(d, &[]);
-                        let failed = self.diags.iter().filter(|d| d.is_error()).count() > before;
-                        if failed {
-                            None
-                        } else if decls.len() == 1 {
-                            Some(Some(Box::new(decls.remove(0))))
-                        } else if decls.is_empty() {
-                            Some(None)
-                        } else {
-                            Some(Some(Box::new(Stmt::new(
-                                StmtKind::Block(Block {
-                                    stmts: decls,
-                                    span: d.span,
-                                }),
-                                d.span,
-                            ))))
-                        }
-                    }
-                };
-                let cond = match c {
-                    Some(c) => self
-                        .rvalue(c)
-                        .and_then(|x| self.as_condition(x, "the condition of `for`"))
-                        .map(Some),
-                    None => Some(None),
-                };
-                let stepx = match step {
-                    Some(e) => self.expr(e).map(|x| Some(self.decay(x))),
-                    None => Some(None),
-                };
-                let body = self.loop_body(b);
-                self.pop_scope();
-                StmtKind::For {
-                    init: init_stmt?,
-                    cond: cond?,
-                    step: stepx?,
-                    body: Box::new(body),
-                }
+                self.for_stmt(init, c.as_ref(), step.as_ref(), b)?
             }
             syn::StmtKind::Switch(c, b) => self.switch(c, b, span)?,
             syn::StmtKind::Case(..) | syn::StmtKind::Default(_) => {
@@ -219,77 +173,8 @@ impl Checker<'_> {
                 }
                 StmtKind::Continue
             }
-            syn::StmtKind::Return(e) => {
-                let ret = self.cur.as_ref().map(|c| (c.ret.clone(), c.name.clone()));
-                let (ret, fname) = ret.unwrap_or((Type::Void, String::new()));
-                match (e, ret.is_void()) {
-                    (None, true) => StmtKind::Return(None),
-                    (None, false) => {
-                        let t = self.type_name(&ret);
-                        self.error(
-                            Diagnostic::error(
-                                span,
-                                format!("`{}` must return a value of type `{}`", fname, t),
-                            )
-                            .note("write `return value;`"),
-                        );
-                        return None;
-                    }
-                    (Some(e), true) => {
-                        let x = self.expr(e)?;
-                        if !x.ty.is_void() {
-                            self.error(
-                                Diagnostic::error(e.span, format!("`{}` returns `void` but a value is returned", fname))
-                                    .note("kernels write results through pointer arguments; remove the value"),
-                            );
-                            return None;
-                        }
-                        // `return f();` with a void `f`: keep the call
-                        StmtKind::Block(Block {
-                            stmts: vec![
-                                Stmt::new(StmtKind::Expr(x), e.span),
-                                Stmt::new(StmtKind::Return(None), span),
-                            ],
-                            span,
-                        })
-                    }
-                    (Some(e), false) => {
-                        let x = self.rvalue(e)?;
-                        let x = self.convert(x, &ret, "return")?;
-                        StmtKind::Return(Some(x))
-                    }
-                }
-            }
-            syn::StmtKind::Attributed(attrs, inner) => {
-                let attrs = self.convert_attrs(attrs);
-                let mut st = self.stmt(inner)?;
-                for a in &attrs {
-                    let loop_attr = matches!(
-                        a.name.as_str(),
-                        "opencl_unroll_hint" | "xcl_pipeline_loop" | "xcl_loop_tripcount"
-                    );
-                    if loop_attr && !st.is_loop() {
-                        self.warn(Diagnostic::warning(
-                            a.span,
-                            format!("`{}` applies to loops; ignored", a.name),
-                        ));
-                    }
-                    if a.name == "opencl_unroll_hint"
-                        && !(a.args.is_empty()
-                            || matches!(a.args.as_slice(), [AttrArg::Int(n)] if *n > 0))
-                    {
-                        self.error(
-                            Diagnostic::error(
-                                a.span,
-                                "`opencl_unroll_hint` takes an optional positive integer",
-                            )
-                            .note("write `__attribute__((opencl_unroll_hint(4)))`"),
-                        );
-                    }
-                }
-                st.attrs.extend(attrs);
-                return Some(st);
-            }
+            syn::StmtKind::Return(e) => self.return_stmt(e.as_ref(), span)?,
+            syn::StmtKind::Attributed(attrs, inner) => return self.attributed_stmt(attrs, inner),
             syn::StmtKind::AttributedDecl(..) | syn::StmtKind::Pragma(..) => {
                 // only reachable as block items, handled in block_item
                 let mut out = Vec::new();
@@ -298,6 +183,126 @@ impl Checker<'_> {
             }
         };
         Some(Stmt::new(kind, span))
+    }
+
+    /// `for (init; cond; step) body`: the init declarations are scoped to the loop.
+    fn for_stmt(
+        &mut self,
+        init: &syn::ForInit,
+        c: Option<&syn::Expr>,
+        step: Option<&syn::Expr>,
+        b: &syn::Stmt,
+    ) -> Option<StmtKind> {
+        self.push_scope();
+        let init_stmt = match init {
+            syn::ForInit::None => Some(None),
+            syn::ForInit::Expr(e) => self.expr(e).map(|x| {
+                let x = self.decay(x);
+                Some(Box::new(Stmt::new(StmtKind::Expr(x), e.span)))
+            }),
+            syn::ForInit::Decl(d) => {
+                let before = self.diags.iter().filter(|d| d.is_error()).count();
+                let mut decls = self.local_declaration(d, &[]);
+                let failed = self.diags.iter().filter(|d| d.is_error()).count() > before;
+                if failed {
+                    None
+                } else if decls.len() == 1 {
+                    Some(Some(Box::new(decls.remove(0))))
+                } else if decls.is_empty() {
+                    Some(None)
+                } else {
+                    Some(Some(Box::new(Stmt::new(
+                        StmtKind::Block(Block {
+                            stmts: decls,
+                            span: d.span,
+                        }),
+                        d.span,
+                    ))))
+                }
+            }
+        };
+        let cond = match c {
+            Some(c) => self
+                .rvalue(c)
+                .and_then(|x| self.as_condition(x, "the condition of `for`"))
+                .map(Some),
+            None => Some(None),
+        };
+        let stepx = match step {
+            Some(e) => self.expr(e).map(|x| Some(self.decay(x))),
+            None => Some(None),
+        };
+        let body = self.loop_body(b);
+        self.pop_scope();
+        Some(StmtKind::For {
+            init: init_stmt?,
+            cond: cond?,
+            step: stepx?,
+            body: Box::new(body),
+        })
+    }
+
+    /// `return [e];`, converted to the function's return type.
+    fn return_stmt(&mut self, e: Option<&syn::Expr>, span: Span) -> Option<StmtKind> {
+        let ret = self.cur.as_ref().map(|c| (c.ret.clone(), c.name.clone()));
+        let (ret, fname) = ret.unwrap_or((Type::Void, String::new()));
+        match (e, ret.is_void()) {
+            (None, true) => Some(StmtKind::Return(None)),
+            (None, false) => {
+                let t = self.type_name(&ret);
+                self.error(
+                    Diagnostic::error(
+                        span,
+                        format!("`{}` must return a value of type `{}`", fname, t),
+                    )
+                    .note("write `return value;`"),
+                );
+                None
+            }
+            (Some(e), true) => {
+                let x = self.expr(e)?;
+                if !x.ty.is_void() {
+                    self.error(
+                        Diagnostic::error(
+                            e.span,
+                            format!("`{}` returns `void` but a value is returned", fname),
+                        )
+                        .note("kernels write results through pointer arguments; remove the value"),
+                    );
+                    return None;
+                }
+                // `return f();` with a void `f`: keep the call
+                Some(StmtKind::Block(Block {
+                    stmts: vec![
+                        Stmt::new(StmtKind::Expr(x), e.span),
+                        Stmt::new(StmtKind::Return(None), span),
+                    ],
+                    span,
+                }))
+            }
+            (Some(e), false) => {
+                let x = self.rvalue(e)?;
+                let x = self.convert(x, &ret, "return")?;
+                Some(StmtKind::Return(Some(x)))
+            }
+        }
+    }
+
+    /// A statement with attributes (`__attribute__((opencl_unroll_hint(4)))` before a loop),
+    /// nested attribute lists included.
+    fn attributed_stmt(&mut self, attrs: &[syn::Attr], inner: &syn::Stmt) -> Option<Stmt> {
+        let mut levels = vec![self.convert_attrs(attrs)];
+        let mut inner = inner;
+        while let syn::StmtKind::Attributed(more, s) = &inner.kind {
+            levels.push(self.convert_attrs(more));
+            inner = s;
+        }
+        let mut st = self.stmt(inner)?;
+        // innermost first, as written closest to the statement
+        let attrs: Vec<Attribute> = levels.into_iter().rev().flatten().collect();
+        st.loop_attrs = self.loop_attrs(&attrs, st.is_loop());
+        st.attrs.extend(attrs);
+        Some(st)
     }
 
     fn loop_body(&mut self, b: &syn::Stmt) -> Stmt {

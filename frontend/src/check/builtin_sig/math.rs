@@ -1,0 +1,346 @@
+//! Math, common and integer built-ins: gentype overloads (`min`, `max`, `clamp`, `mad`, `abs`,
+//! the `MathFn` families and their `native_`/`half_` variants) and `select`.
+
+use crate::ast::*;
+use crate::check::Checker;
+use crate::diag::Diagnostic;
+use crate::span::Span;
+
+impl Checker<'_> {
+    /// Resolves a gentype overload: all arguments converted to one scalar or vector type.
+    pub(super) fn gentype(
+        &mut self,
+        name: &str,
+        args: Vec<Expr>,
+        float_only: bool,
+        int_only: bool,
+        span: Span,
+    ) -> Option<(Vec<Expr>, Type)> {
+        let args: Vec<Expr> = args.into_iter().map(|a| self.decay(a)).collect();
+        for a in &args {
+            if !a.ty.is_arithmetic() {
+                let t = self.type_name(&a.ty);
+                self.err(
+                    a.span,
+                    format!("`{}` needs scalar or vector arguments, not `{}`", name, t),
+                );
+                return None;
+            }
+        }
+        let mut t: Option<Type> = args.iter().find(|a| a.ty.is_vector()).map(|a| a.ty.clone());
+        if let Some(vt) = &t {
+            for a in &args {
+                if a.ty.is_vector() && a.ty != *vt {
+                    let (x, y) = (self.type_name(vt), self.type_name(&a.ty));
+                    self.error(
+                        Diagnostic::error(
+                            a.span,
+                            format!(
+                                "arguments of `{}` have different vector types `{}` and `{}`",
+                                name, x, y
+                            ),
+                        )
+                        .note(format!("convert explicitly, e.g. `convert_{}(...)`", x)),
+                    );
+                    return None;
+                }
+            }
+        } else {
+            let mut k: Option<ScalarKind> = None;
+            // literals adapt to the other arguments (`min(x, 0)`, `pow(x, 2)`)
+            let non_lit: Vec<&Expr> = args
+                .iter()
+                .filter(|a| !matches!(a.kind, ExprKind::IntLit(_) | ExprKind::FloatLit(_)))
+                .collect();
+            let basis: Vec<&Expr> = if non_lit.is_empty() {
+                args.iter().collect()
+            } else {
+                non_lit
+            };
+            // arguments of one type select that overload (`min(char, char)` is `char`);
+            // mixed types follow the usual arithmetic conversions
+            let same = basis.windows(2).all(|w| w[0].ty == w[1].ty);
+            for a in basis {
+                let ak = a.ty.elem_kind().expect("arithmetic");
+                k = Some(match k {
+                    None => ak,
+                    Some(p) if same => p,
+                    Some(p) => crate::check::expr::usual_scalar(p, ak),
+                });
+            }
+            let mut k = k.expect("at least one argument");
+            if args.iter().any(|a| a.ty.is_float()) && k.is_integer() {
+                k = ScalarKind::Float;
+            }
+            t = Some(Type::Scalar(k));
+        }
+        let t = t.expect("set above");
+        if float_only && !t.is_float() {
+            if args.iter().all(|a| matches!(a.kind, ExprKind::IntLit(_))) && t.is_scalar() {
+                let ft = Type::FLOAT;
+                let args = args.into_iter().map(|a| self.arith_to(a, &ft)).collect();
+                return Some((args, ft));
+            }
+            let tn = self.type_name(&t);
+            self.error(
+                Diagnostic::error(
+                    span,
+                    format!("`{}` needs floating-point arguments, found `{}`", name, tn),
+                )
+                .note(format!("convert the argument, e.g. `{}((float)x)`", name)),
+            );
+            return None;
+        }
+        if int_only && !t.is_integer() {
+            let tn = self.type_name(&t);
+            let mut d = Diagnostic::error(
+                span,
+                format!("`{}` needs integer arguments, found `{}`", name, tn),
+            );
+            if name == "abs" {
+                d = d.note("use `fabs` for floating-point values");
+            }
+            self.error(d);
+            return None;
+        }
+        let args = args
+            .into_iter()
+            .map(|a| {
+                if a.ty.is_scalar() && t.is_vector() {
+                    self.splat(a, &t, CastKind::Implicit)
+                } else {
+                    self.arith_to(a, &t)
+                }
+            })
+            .collect();
+        Some((args, t))
+    }
+
+    pub(super) fn math(
+        &mut self,
+        name: &str,
+        m: MathFn,
+        native: bool,
+        args: Vec<Expr>,
+        span: Span,
+    ) -> Option<Option<Expr>> {
+        let b = if native {
+            Builtin::NativeMath(m)
+        } else {
+            Builtin::Math(m)
+        };
+        let n = match m.class() {
+            MathClass::F1
+            | MathClass::I1
+            | MathClass::FRel1
+            | MathClass::AnyAll
+            | MathClass::Geom1
+            | MathClass::GeomV1 => 1,
+            MathClass::F2
+            | MathClass::I2
+            | MathClass::IU2
+            | MathClass::FRel2
+            | MathClass::Geom2
+            | MathClass::Cross
+            | MathClass::Step
+            | MathClass::FInt => 2,
+            MathClass::F3
+            | MathClass::I3
+            | MathClass::Bitsel
+            | MathClass::Mix
+            | MathClass::SmoothStep => 3,
+        };
+        if !self.arity(name, &args, &[n], span) {
+            return Some(None);
+        }
+        match m.class() {
+            MathClass::F1
+            | MathClass::F2
+            | MathClass::F3
+            | MathClass::Mix
+            | MathClass::Step
+            | MathClass::SmoothStep => {
+                let (xs, t) = self.gentype(name, args, true, false, span)?;
+                self.bi(b, xs, t, span)
+            }
+            MathClass::I1 | MathClass::I2 | MathClass::I3 => {
+                let (xs, t) = self.gentype(name, args, false, true, span)?;
+                self.bi(b, xs, t, span)
+            }
+            MathClass::IU2 => {
+                let (xs, t) = self.gentype(name, args, false, true, span)?;
+                let k = t.elem_kind().expect("int").to_unsigned();
+                self.bi(b, xs, t.with_elem(k), span)
+            }
+            MathClass::FRel1 | MathClass::FRel2 => {
+                let (xs, t) = self.gentype(name, args, true, false, span)?;
+                let r = match t {
+                    Type::Vector(k, n) => Type::Vector(k.to_signed_int(), n),
+                    _ => Type::INT,
+                };
+                self.bi(b, xs, r, span)
+            }
+            MathClass::AnyAll => {
+                let (xs, t) = self.gentype(name, args, false, true, span)?;
+                if !t.elem_kind().is_some_and(|k| k.is_signed()) {
+                    let tn = self.type_name(&t);
+                    self.error(
+                        Diagnostic::error(span, format!("`{}` needs a signed integer argument, not `{}`", name, tn))
+                            .note("it tests the most significant bit of each component (e.g. a comparison result)"),
+                    );
+                    return Some(None);
+                }
+                self.bi(b, xs, Type::INT, span)
+            }
+            MathClass::Bitsel => {
+                let (xs, t) = self.gentype(name, args, false, false, span)?;
+                self.bi(b, xs, t, span)
+            }
+            MathClass::Geom1 | MathClass::Geom2 | MathClass::GeomV1 | MathClass::Cross => {
+                let (xs, t) = self.gentype(name, args, true, false, span)?;
+                if t.lanes() > 4 || (m.class() == MathClass::Cross && !matches!(t.lanes(), 3 | 4)) {
+                    let tn = self.type_name(&t);
+                    self.err(span, format!("`{}` is not defined for `{}`", name, tn));
+                    return Some(None);
+                }
+                let r = match m.class() {
+                    MathClass::Geom1 | MathClass::Geom2 => {
+                        Type::Scalar(t.elem_kind().expect("float"))
+                    }
+                    _ => t,
+                };
+                self.bi(b, xs, r, span)
+            }
+            MathClass::FInt => {
+                let mut it = args.into_iter();
+                let x = it.next().expect("arity");
+                let (xs, t) = self.gentype(name, vec![x], true, false, span)?;
+                let it_ty = t.with_elem(ScalarKind::Int);
+                let y = self.decay(it.next().expect("arity"));
+                if !y.ty.is_integer() || (y.ty.is_vector() && y.ty.lanes() != t.lanes()) {
+                    let (tn, yn) = (self.type_name(&it_ty), self.type_name(&y.ty));
+                    self.err(
+                        y.span,
+                        format!(
+                            "the second argument of `{}` must be `{}` (or `int`), not `{}`",
+                            name, tn, yn
+                        ),
+                    );
+                    return Some(None);
+                }
+                let y = if y.ty.is_vector() {
+                    if y.ty != it_ty {
+                        let yn = self.type_name(&y.ty);
+                        self.err(y.span, format!("the second argument of `{}` must have element type `int`, not `{}`", name, yn));
+                        return Some(None);
+                    }
+                    y
+                } else {
+                    let y = self.cast(y, &Type::INT, CastKind::Implicit);
+                    self.arith_to(y, &it_ty)
+                };
+                let mut xs = xs;
+                xs.push(y);
+                self.bi(b, xs, t, span)
+            }
+        }
+    }
+
+    pub(super) fn select(&mut self, args: Vec<Expr>, span: Span) -> Option<Option<Expr>> {
+        if !self.arity("select", &args, &[3], span) {
+            return Some(None);
+        }
+        let mut it = args.into_iter();
+        let (a, b) = (it.next().expect("arity"), it.next().expect("arity"));
+        let c = self.decay(it.next().expect("arity"));
+        let (mut xs, t) = self.gentype("select", vec![a, b], false, false, span)?;
+        if !c.ty.is_integer() {
+            let tn = self.type_name(&c.ty);
+            self.err(
+                c.span,
+                format!(
+                    "the condition of `select` must be an integer type, not `{}`",
+                    tn
+                ),
+            );
+            return Some(None);
+        }
+        let c = match (&t, &c.ty) {
+            (Type::Vector(k, n), Type::Vector(ck, cn)) => {
+                if n != cn || k.size_bytes() != ck.size_bytes() {
+                    let (x, y) = (self.type_name(&t), self.type_name(&c.ty));
+                    self.error(
+                        Diagnostic::error(c.span, format!("the condition `{}` of `select` does not match `{}`", y, x))
+                            .note("it needs the same number of components, each of the same size (e.g. `int4` for `float4`)"),
+                    );
+                    return Some(None);
+                }
+                c
+            }
+            (Type::Vector(..), Type::Scalar(_)) => {
+                self.error(
+                    Diagnostic::error(c.span, "a vector `select` needs a vector condition")
+                        .note("for a scalar condition use `c ? b : a`"),
+                );
+                return Some(None);
+            }
+            (Type::Scalar(k), Type::Scalar(_)) => {
+                let ct = Type::Scalar(k.to_signed_int());
+                let c = self.promote(c);
+                self.cast(c, &ct, CastKind::Implicit)
+            }
+            _ => {
+                self.err(c.span, "a scalar `select` needs a scalar condition");
+                return Some(None);
+            }
+        };
+        xs.push(c);
+        self.bi(Builtin::Select, xs, t, span)
+    }
+
+    /// `min`, `max`, `clamp`, `mad` and `abs`: gentype overloads with a fixed arity.
+    pub(super) fn common_fn(
+        &mut self,
+        name: &str,
+        args: Vec<Expr>,
+        span: Span,
+    ) -> Option<Option<Expr>> {
+        match name {
+            "min" | "max" => {
+                if !self.arity(name, &args, &[2], span) {
+                    return Some(None);
+                }
+                let (xs, t) = self.gentype(name, args, false, false, span)?;
+                let b = if name == "min" {
+                    Builtin::Min
+                } else {
+                    Builtin::Max
+                };
+                self.bi(b, xs, t, span)
+            }
+            "clamp" => {
+                if !self.arity(name, &args, &[3], span) {
+                    return Some(None);
+                }
+                let (xs, t) = self.gentype(name, args, false, false, span)?;
+                self.bi(Builtin::Clamp, xs, t, span)
+            }
+            "mad" => {
+                if !self.arity(name, &args, &[3], span) {
+                    return Some(None);
+                }
+                let (xs, t) = self.gentype(name, args, true, false, span)?;
+                self.bi(Builtin::Mad, xs, t, span)
+            }
+            "abs" => {
+                if !self.arity(name, &args, &[1], span) {
+                    return Some(None);
+                }
+                let (xs, t) = self.gentype(name, args, false, true, span)?;
+                let k = t.elem_kind().expect("int").to_unsigned();
+                self.bi(Builtin::Abs, xs, t.with_elem(k), span)
+            }
+            _ => unreachable!("called for min, max, clamp, mad and abs"),
+        }
+    }
+}
