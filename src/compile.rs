@@ -165,7 +165,14 @@ pub fn compile(
         );
     }
     for id in selected {
-        let mut ir = match hls_ir::lower::lower_kernel_with_warnings(&program, id, &mut warnings) {
+        let lower_opts = hls_ir::lower::LowerOptions {
+            max_reservations: opts
+                .pipe_reservations
+                .unwrap_or(hls_ir::lower::PIPE_MAX_RESERVATIONS),
+        };
+        let lowered =
+            hls_ir::lower::lower_kernel_with_warnings(&program, id, &lower_opts, &mut warnings);
+        let mut ir = match lowered {
             Ok(k) => k,
             Err(mut d) => {
                 diags.append(&mut d);
@@ -180,11 +187,6 @@ pub fn compile(
                 }
             }
         };
-        if let Some(n) = opts.pipe_reservations {
-            for p in &mut ir.pipes {
-                p.max_reservations = n;
-            }
-        }
         show("lower", &ir, &sm);
         let ir_lowered = ir.clone();
         let goal = |k: &Kernel, l: hls_ir::LoopId| scheduler::kernel::ii_goal(k, l, &lib);

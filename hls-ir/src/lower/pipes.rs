@@ -21,8 +21,8 @@ use frontend::diag::Diagnostic;
 use frontend::span::Span;
 use std::collections::BTreeMap;
 
-/// Reservation table entries per pipe side (`CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS`); the
-/// FIFO's `MAX_RES`.
+/// Reservation table entries per pipe side (`CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS`; the
+/// FIFO's `MAX_RES`) unless [`super::LowerOptions::max_reservations`] says otherwise.
 pub const PIPE_MAX_RESERVATIONS: u32 = 4;
 
 /// How a pipe is named in the source: a parameter (of the kernel, or of an inlined helper
@@ -90,7 +90,7 @@ impl Lower<'_> {
             side,
             depth,
             blocking,
-            max_reservations: PIPE_MAX_RESERVATIONS,
+            max_reservations: self.opts.max_reservations,
             span,
         });
         id
