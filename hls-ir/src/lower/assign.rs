@@ -5,10 +5,66 @@
 use super::aggregate::is_agg_array;
 use super::{Lower, Val};
 use crate::ops::OpKind;
-use frontend::ast::{Expr, ExprKind, Type, VarId};
+use frontend::ast::{self, Expr, ExprKind, Type, VarId};
 use frontend::span::Span;
 
 impl Lower<'_> {
+    /// `lhs = rhs` or `lhs op= rhs`: the value is the new value of `lhs`.
+    pub(super) fn assign_expr(
+        &mut self,
+        op: Option<ast::BinOp>,
+        lhs: &Expr,
+        rhs: &Expr,
+        op_ty: &Type,
+        span: Span,
+    ) -> Val {
+        let new = match op {
+            None => self.rvalue(rhs),
+            Some(b) => {
+                if let Some((_, new)) = self.update_memory(lhs, span, |l, cur| {
+                    l.compound(b, cur, lhs, rhs, op_ty, span)
+                }) {
+                    return new;
+                }
+                let cur = self.rvalue(lhs);
+                self.compound(b, cur, lhs, rhs, op_ty, span)
+            }
+        };
+        self.assign(lhs, new, span);
+        new
+    }
+
+    /// `++`/`--`, prefix (the value is the new value) or postfix (the old one).
+    pub(super) fn inc_dec(&mut self, inc: bool, prefix: bool, expr: &Expr, span: Span) -> Val {
+        let one_ty = match &expr.ty {
+            Type::Pointer { .. } => Type::INT,
+            t => t.clone(),
+        };
+        let one = Expr::new(ExprKind::IntLit(1), one_ty.clone(), span);
+        let b = if inc {
+            ast::BinOp::Add
+        } else {
+            ast::BinOp::Sub
+        };
+        let ty = expr.ty.clone();
+        let (cur, new) = match self.update_memory(expr, span, |l, cur| {
+            l.compound(b, cur, expr, &one, &ty, span)
+        }) {
+            Some(pair) => pair,
+            None => {
+                let cur = self.rvalue(expr);
+                let new = self.compound(b, cur, expr, &one, &ty, span);
+                self.assign(expr, new, span);
+                (cur, new)
+            }
+        };
+        if prefix {
+            new
+        } else {
+            cur
+        }
+    }
+
     pub(super) fn assign(&mut self, lhs: &Expr, v: Val, span: Span) {
         match &lhs.kind {
             ExprKind::Var(var) if self.local_scalars.contains_key(var) => {

@@ -69,7 +69,13 @@ impl Lower<'_> {
 
     /// Converts scalar `v` from `from` to `to` (C conversion rules): integers resize, anything
     /// to `bool` is `!= 0`; conversions involving floating point are diagnostics (`None`).
-    pub(super) fn convert(&mut self, v: OpId, from: ScalarKind, to: ScalarKind, span: Span) -> Option<OpId> {
+    pub(super) fn convert(
+        &mut self,
+        v: OpId,
+        from: ScalarKind,
+        to: ScalarKind,
+        span: Span,
+    ) -> Option<OpId> {
         if from == to {
             return Some(v);
         }

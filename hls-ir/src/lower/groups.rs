@@ -173,25 +173,8 @@ impl<'a> Lower<'a> {
                         },
                     );
                 }
-                StmtKind::For {
-                    init,
-                    cond,
-                    step,
-                    body,
-                } => self.pipelined_loop(
-                    s,
-                    init.as_deref(),
-                    cond.as_ref(),
-                    step.as_ref(),
-                    body,
-                    true,
-                    true,
-                ),
-                StmtKind::While { cond, body } => {
-                    self.pipelined_loop(s, None, Some(cond), None, body, true, true)
-                }
-                StmtKind::DoWhile { body, cond } => {
-                    self.pipelined_loop(s, None, Some(cond), None, body, false, true)
+                StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
+                    self.pipelined_loop(s, true)
                 }
                 _ => self.diags.push(
                     Diagnostic::error(

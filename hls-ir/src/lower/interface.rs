@@ -53,26 +53,8 @@ impl Lower<'_> {
                 space: sp @ (AddrSpace::Global | AddrSpace::Constant),
                 ..
             } => {
-                let mem = MemId::from_index(self.k.mems.len());
-                let (elem, bytes) = self.pointer_elem(pointee, "a pointer argument", span);
-                self.k.mems.push(Memory {
-                    name: name.clone(),
-                    kind: MemKind::Global {
-                        arg,
-                        constant: *sp == AddrSpace::Constant,
-                    },
-                    elem,
-                    elem_bytes: bytes,
-                    span,
-                });
-                self.k.args.push(KernelArg {
-                    name: name.clone(),
-                    kind: ArgKind::GlobalPtr(mem),
-                    span,
-                });
-                let id = self.op(OpKind::Arg(arg), Ty::I32, span, &[]);
-                self.k.op_mut(id).name = Some(name);
-                self.env.vars.insert(v, Val::Ptr { addr: id, mem });
+                let constant = *sp == AddrSpace::Constant;
+                self.global_ptr_param(arg, v, pointee, constant);
             }
             Type::Pipe { packet, access } => {
                 let (packet, access) = ((**packet).clone(), *access);
@@ -82,36 +64,7 @@ impl Lower<'_> {
                 pointee,
                 space: AddrSpace::Local,
                 ..
-            } => {
-                // The host gives the size at launch; the hardware holds the largest it allows:
-                // Intel's `local_mem_size(N)` bytes on the argument, or 16 KiB (Intel's
-                // default). `oclhls sim` refuses larger launches.
-                let (elem, bytes) = self.pointer_elem(pointee, "a `local` pointer argument", span);
-                let cap = info
-                    .attrs
-                    .iter()
-                    .find(|a| a.name == "local_mem_size")
-                    .and_then(|a| a.int_args())
-                    .and_then(|v| v.first().copied())
-                    .map(|n| n as u32)
-                    .unwrap_or(DEFAULT_LOCAL_ARG_BYTES);
-                let len = (cap / bytes.max(1)).max(1);
-                let mem = MemId::from_index(self.k.mems.len());
-                self.k.mems.push(Memory {
-                    name: name.clone(),
-                    kind: MemKind::Local { len },
-                    elem: if elem == Ty::BOOL { Ty::Int(8) } else { elem },
-                    elem_bytes: bytes,
-                    span,
-                });
-                self.k.args.push(KernelArg {
-                    name,
-                    kind: ArgKind::LocalPtr(mem),
-                    span,
-                });
-                let base = self.konst(0, Ty::I32, span);
-                self.env.vars.insert(v, Val::Ptr { addr: base, mem });
-            }
+            } => self.local_ptr_param(v, pointee),
             other => {
                 let what = match other {
                     Type::Counter32 | Type::Counter64 => "an atomic counter argument".to_string(),
@@ -125,6 +78,64 @@ impl Lower<'_> {
                 });
             }
         }
+    }
+
+    /// A `global` or `constant` pointer argument: a global memory of its own, and the
+    /// argument's value (the buffer's base address) as the pointer's address.
+    fn global_ptr_param(&mut self, arg: ArgId, v: VarId, pointee: &Type, constant: bool) {
+        let info = self.p.var(v);
+        let (span, name) = (info.span, info.name.clone());
+        let mem = MemId::from_index(self.k.mems.len());
+        let (elem, bytes) = self.pointer_elem(pointee, "a pointer argument", span);
+        self.k.mems.push(Memory {
+            name: name.clone(),
+            kind: MemKind::Global { arg, constant },
+            elem,
+            elem_bytes: bytes,
+            span,
+        });
+        self.k.args.push(KernelArg {
+            name: name.clone(),
+            kind: ArgKind::GlobalPtr(mem),
+            span,
+        });
+        let id = self.op(OpKind::Arg(arg), Ty::I32, span, &[]);
+        self.k.op_mut(id).name = Some(name);
+        self.env.vars.insert(v, Val::Ptr { addr: id, mem });
+    }
+
+    /// A `local` pointer argument: an on-chip memory of the largest size the host may give.
+    fn local_ptr_param(&mut self, v: VarId, pointee: &Type) {
+        let info = self.p.var(v);
+        let (span, name) = (info.span, info.name.clone());
+        // The host gives the size at launch; the hardware holds the largest it allows:
+        // Intel's `local_mem_size(N)` bytes on the argument, or 16 KiB (Intel's
+        // default). `oclhls sim` refuses larger launches.
+        let (elem, bytes) = self.pointer_elem(pointee, "a `local` pointer argument", span);
+        let cap = info
+            .attrs
+            .iter()
+            .find(|a| a.name == "local_mem_size")
+            .and_then(|a| a.int_args())
+            .and_then(|v| v.first().copied())
+            .map(|n| n as u32)
+            .unwrap_or(DEFAULT_LOCAL_ARG_BYTES);
+        let len = (cap / bytes.max(1)).max(1);
+        let mem = MemId::from_index(self.k.mems.len());
+        self.k.mems.push(Memory {
+            name: name.clone(),
+            kind: MemKind::Local { len },
+            elem: if elem == Ty::BOOL { Ty::Int(8) } else { elem },
+            elem_bytes: bytes,
+            span,
+        });
+        self.k.args.push(KernelArg {
+            name,
+            kind: ArgKind::LocalPtr(mem),
+            span,
+        });
+        let base = self.konst(0, Ty::I32, span);
+        self.env.vars.insert(v, Val::Ptr { addr: base, mem });
     }
 
     /// The element (IR type, bytes) a pointer argument (`what`) points to.

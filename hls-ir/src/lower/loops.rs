@@ -2,12 +2,12 @@
 //! time) and pipelined loop regions (every other loop), with their loop-carried values and
 //! `#pragma unroll N` copies of the body.
 
-use super::{Lower, Val};
+use super::{Env, Lower, Val};
 use crate::ids::{LoopId, MemId, OpId};
 use crate::kernel::Dep;
 use crate::ops::OpKind;
 use crate::types::Ty;
-use frontend::ast::{Expr, Stmt, Type, VarId};
+use frontend::ast::{Expr, Stmt, StmtKind, Type, VarId};
 use frontend::diag::Diagnostic;
 use frontend::span::Span;
 use std::collections::BTreeMap;
@@ -21,6 +21,50 @@ struct Carry {
     shape: Type,
     before: Val,
     leaves: Vec<(OpId, OpId)>,
+}
+
+/// The parts of a source loop (`for`, `while` or `do`).
+struct LoopParts<'s> {
+    init: Option<&'s Stmt>,
+    cond: Option<&'s Expr>,
+    step: Option<&'s Expr>,
+    body: &'s Stmt,
+    /// `false` for `do ... while`: the body runs once before the first test.
+    test_first: bool,
+}
+
+impl<'s> LoopParts<'s> {
+    fn of(s: &'s Stmt) -> LoopParts<'s> {
+        match &s.kind {
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => LoopParts {
+                init: init.as_deref(),
+                cond: cond.as_ref(),
+                step: step.as_ref(),
+                body,
+                test_first: true,
+            },
+            StmtKind::While { cond, body } => LoopParts {
+                init: None,
+                cond: Some(cond),
+                step: None,
+                body,
+                test_first: true,
+            },
+            StmtKind::DoWhile { body, cond } => LoopParts {
+                init: None,
+                cond: Some(cond),
+                step: None,
+                body,
+                test_first: false,
+            },
+            _ => panic!("a loop was expected at {:?}", s.span),
+        }
+    }
 }
 
 /// `#pragma unroll` without a count, or `__attribute__((opencl_unroll_hint))` without one.
@@ -38,14 +82,15 @@ impl Lower<'_> {
     /// so its condition must fold to a constant after each step (the loop variable starts
     /// from a constant and steps by constants). Variables declared in the loop are scoped to
     /// it.
-    pub(super) fn unroll_for(
-        &mut self,
-        init: Option<&Stmt>,
-        cond: Option<&Expr>,
-        step: Option<&Expr>,
-        body: &Stmt,
-        span: Span,
-    ) {
+    pub(super) fn unroll_for(&mut self, s: &Stmt) {
+        let LoopParts {
+            init,
+            cond,
+            step,
+            body,
+            ..
+        } = LoopParts::of(s);
+        let span = s.span;
         let outer: Vec<VarId> = self.env.vars.keys().copied().collect();
         if let Some(i) = init {
             self.stmt(i);
@@ -104,28 +149,78 @@ impl Lower<'_> {
     /// a loop that does not run at all (enter false) leaves every variable at its value before.
     /// With `group`, a loop containing a barrier: its body is work-group code (see `groups`),
     /// one iteration per work-group.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn pipelined_loop(
-        &mut self,
-        s: &Stmt,
-        init: Option<&Stmt>,
-        cond: Option<&Expr>,
-        step: Option<&Expr>,
-        body: &Stmt,
-        test_first: bool,
-        group: bool,
-    ) {
+    pub(super) fn pipelined_loop(&mut self, s: &Stmt, group: bool) {
+        let parts = LoopParts::of(s);
         let span = s.span;
         let outer: Vec<VarId> = self.env.vars.keys().copied().collect();
-        if let Some(i) = init {
+        if let Some(i) = parts.init {
             self.stmt(i);
         }
-        let enter = match (test_first, cond) {
+        let enter = match (parts.test_first, parts.cond) {
             (true, Some(c)) => self.cond(c),
             _ => self.konst(1, Ty::BOOL, span),
         };
         let alive = self.effect_pred(span);
         let enter = self.and1(enter, alive, span);
+        let (unroll, copies) = self.unroll_copies(s, group);
+        let lid = LoopId::from_index(self.k.loops.len());
+        self.k.loops.push(crate::kernel::Loop {
+            kind: crate::kernel::LoopKind::Source,
+            parent: Some(self.region),
+            name: format!("{}.loop{}", self.k.name, lid.index()),
+            span,
+            trip_count: None,
+            unroll,
+        });
+        let parent = self.region;
+        let saved_pred = self.pred;
+        let before = self.env.clone();
+        self.region = lid;
+        let t = self.konst(1, Ty::BOOL, span);
+        let f = self.konst(0, Ty::BOOL, span);
+        self.pred = t;
+        let carried = self.carry_in(span);
+        let ret_val_before = self.env.ret_val;
+        let onchip_from: BTreeMap<MemId, usize> =
+            self.onchip.iter().map(|(m, v)| (*m, v.len())).collect();
+        let pipes_from = self.pipe_marks();
+        let again = self.loop_copies(&parts, copies, (t, f), group, span);
+        if self.env.ret_val != ret_val_before {
+            self.unsupported(
+                span,
+                "`return` with a value inside a loop of a helper function",
+            );
+        }
+        let stop = self.not1(again, span);
+        let stop = self.or1(stop, self.env.brk, span);
+        let stop = self.or1(stop, self.env.returned, span);
+        self.op(OpKind::LoopExit, Ty::Token, span, &[stop]);
+        // Close the recurrences and leave the loop.
+        let after = self.env.clone();
+        self.region = parent;
+        self.pred = saved_pred;
+        self.env = before;
+        let loop_op = self.op(OpKind::Loop(lid), Ty::Token, span, &[enter]);
+        if group {
+            self.sync_in_order(loop_op);
+            self.check_group_carries(&carried, span);
+        }
+        self.carry_out(carried, &after, loop_op, span);
+        self.env.vars.retain(|v, _| outer.contains(v));
+        self.order_onchip_across_iterations(lid, &onchip_from);
+        self.order_pipes_across_iterations(lid, &pipes_from);
+        if !group {
+            // In a loop around barriers, each barrier orders global memory.
+            self.check_loop_memory(lid);
+        }
+    }
+
+    /// The unroll count the source asks for (`#pragma unroll N`, `nounroll`,
+    /// `opencl_unroll_hint(N)`), and how many copies of the body one pipelined iteration
+    /// holds: N copies of body + step + test, where a copy whose test fails masks the copies
+    /// after it like a `break`.
+    fn unroll_copies(&mut self, s: &Stmt, group: bool) -> (Option<u32>, u32) {
+        let span = s.span;
         let unroll = s
             .pragmas
             .iter()
@@ -141,8 +236,6 @@ impl Lower<'_> {
                     .and_then(|a| a.int_args())
                     .and_then(|v| v.first().map(|&n| n as u32))
             });
-        // `#pragma unroll N`: N copies of body + step + test in one pipelined iteration; a
-        // copy whose test fails masks the copies after it like a `break`.
         let copies = match unroll {
             Some(n) if n > 1 && group => {
                 self.diags.push(Diagnostic::warning(
@@ -161,26 +254,16 @@ impl Lower<'_> {
             Some(n) if n > 1 => n,
             _ => 1,
         };
-        let lid = LoopId::from_index(self.k.loops.len());
-        self.k.loops.push(crate::kernel::Loop {
-            kind: crate::kernel::LoopKind::Source,
-            parent: Some(self.region),
-            name: format!("{}.loop{}", self.k.name, lid.index()),
-            span,
-            trip_count: None,
-            unroll,
-        });
-        let parent = self.region;
-        let saved_pred = self.pred;
-        let before = self.env.clone();
-        self.region = lid;
-        let t = self.konst(1, Ty::BOOL, span);
-        let f = self.konst(0, Ty::BOOL, span);
-        self.pred = t;
-        // A `Carried` op per live variable (and for the `returned` flag); its first operand is
-        // the value before the loop, its second (added below) the value for the next iteration.
-        // Per variable: its shape, its value before the loop, and (carried, init) per leaf (a
-        // scalar, a pointer's address, each part of a vector or struct: see `flatten`).
+        (unroll, copies)
+    }
+
+    /// A `Carried` op per live variable (and for the `returned` flag), in the new loop region;
+    /// the environment then reads them. Its first operand is the value before the loop, its
+    /// second (added by `carry_out`) the value for the next iteration. Per variable: its shape,
+    /// its value before the loop, and (carried, init) per leaf (a scalar, a pointer's address,
+    /// each part of a vector or struct: see `flatten`).
+    fn carry_in(&mut self, span: Span) -> Vec<Carry> {
+        let returned = self.env.returned;
         let mut carried: Vec<Carry> = Vec::new();
         let vars: Vec<(VarId, Val)> = self.env.vars.iter().map(|(v, x)| (*v, *x)).collect();
         for (var, val) in vars {
@@ -218,18 +301,28 @@ impl Lower<'_> {
                 leaves: pairs,
             });
         }
-        let ret_c = self.op(OpKind::Carried, Ty::BOOL, span, &[before.returned]);
+        let ret_c = self.op(OpKind::Carried, Ty::BOOL, span, &[returned]);
         carried.push(Carry {
             var: None,
             shape: Type::BOOL,
             before: Val::Undef,
-            leaves: vec![(ret_c, before.returned)],
+            leaves: vec![(ret_c, returned)],
         });
         self.env.returned = ret_c;
-        let ret_val_before = self.env.ret_val;
-        let onchip_from: BTreeMap<MemId, usize> =
-            self.onchip.iter().map(|(m, v)| (*m, v.len())).collect();
-        let pipes_from = self.pipe_marks();
+        carried
+    }
+
+    /// The body of one pipelined iteration: `copies` times body + step + test, each copy after
+    /// the first masked once a test has failed. Returns the last test (`t`, `f`: the region's
+    /// constants true and false).
+    fn loop_copies(
+        &mut self,
+        parts: &LoopParts,
+        copies: u32,
+        (t, f): (OpId, OpId),
+        group: bool,
+        span: Span,
+    ) -> OpId {
         self.env.brk = f;
         self.env.cont = f;
         self.loops.push(true);
@@ -241,43 +334,30 @@ impl Lower<'_> {
                 self.env.brk = self.or1(self.env.brk, over, span);
             }
             if group {
-                self.group_block(std::slice::from_ref(body));
+                self.group_block(std::slice::from_ref(parts.body));
             } else {
-                self.stmt(body);
+                self.stmt(parts.body);
             }
             self.env.cont = f;
             // (The step of a copy that does not run changes nothing: assignments are masked
             // by the `break` flag.)
-            if let Some(st) = step {
+            if let Some(st) = parts.step {
                 self.rvalue(st);
             }
-            again = match cond {
+            again = match parts.cond {
                 Some(c) => self.cond(c),
                 None => t,
             };
         }
         self.loops.pop();
-        if self.env.ret_val != ret_val_before {
-            self.unsupported(
-                span,
-                "`return` with a value inside a loop of a helper function",
-            );
-        }
-        let stop = self.not1(again, span);
-        let stop = self.or1(stop, self.env.brk, span);
-        let stop = self.or1(stop, self.env.returned, span);
-        self.op(OpKind::LoopExit, Ty::Token, span, &[stop]);
-        // Close the recurrences and leave the loop.
-        let after = self.env.clone();
-        self.region = parent;
-        self.pred = saved_pred;
-        self.env = before;
-        let loop_op = self.op(OpKind::Loop(lid), Ty::Token, span, &[enter]);
-        if group {
-            self.sync_in_order(loop_op);
-        }
-        for c in &carried {
-            if let (true, Some(v)) = (group, c.var) {
+        again
+    }
+
+    /// In a loop around barriers, a variable of work-group code must not be assigned by a
+    /// work-item between the barriers.
+    fn check_group_carries(&mut self, carried: &[Carry], span: Span) {
+        for c in carried {
+            if let Some(v) = c.var {
                 if self.groups.ctx.contains_key(&v) {
                     let name = self.p.var(v).name.clone();
                     self.diags.push(
@@ -290,6 +370,12 @@ impl Lower<'_> {
                 }
             }
         }
+    }
+
+    /// Closes the recurrence of each carried leaf with its value after the body (`after`): a
+    /// leaf the body never changed is its value before the loop again; every other leaf gets a
+    /// distance-1 edge and a `LoopResult` after `loop_op`, which the environment then reads.
+    fn carry_out(&mut self, carried: Vec<Carry>, after: &Env, loop_op: OpId, span: Span) {
         for cr in carried {
             let nexts: Vec<OpId> = match cr.var {
                 Some(v) => match after.vars.get(&v) {
@@ -344,13 +430,6 @@ impl Lower<'_> {
                 }
                 None => self.env.returned = results[0],
             }
-        }
-        self.env.vars.retain(|v, _| outer.contains(v));
-        self.order_onchip_across_iterations(lid, &onchip_from);
-        self.order_pipes_across_iterations(lid, &pipes_from);
-        if !group {
-            // In a loop around barriers, each barrier orders global memory.
-            self.check_loop_memory(lid);
         }
     }
 }

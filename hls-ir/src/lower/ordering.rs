@@ -33,7 +33,11 @@ impl Lower<'_> {
     /// analysis finds, not at all when it proves them independent, and at distance 1 when it
     /// cannot tell. Pairs that both sit in one nested loop are ordered by that loop running
     /// to completion.
-    pub(super) fn order_onchip_across_iterations(&mut self, lid: LoopId, from: &BTreeMap<MemId, usize>) {
+    pub(super) fn order_onchip_across_iterations(
+        &mut self,
+        lid: LoopId,
+        from: &BTreeMap<MemId, usize>,
+    ) {
         let lists: Vec<Vec<(OpId, bool)>> = self
             .onchip
             .iter()

@@ -6,7 +6,7 @@ use super::loops::full_unroll_requested;
 use super::{Env, Lower, Val};
 use crate::ids::OpId;
 use crate::types::Ty;
-use frontend::ast::{AddrSpace, Expr, FuncId, Stmt, StmtKind, Type};
+use frontend::ast::{AddrSpace, Expr, FuncId, Init, Stmt, StmtKind, Type, VarId};
 use frontend::diag::Diagnostic;
 use frontend::span::Span;
 use std::collections::BTreeMap;
@@ -25,38 +25,7 @@ impl Lower<'_> {
         match &s.kind {
             StmtKind::Block(b) => self.block(&b.stmts),
             StmtKind::Empty => {}
-            StmtKind::Decl { var, init } if matches!(self.p.var(*var).ty, Type::Array(..)) => {
-                self.declare_array(*var, init.as_ref(), s.span)
-            }
-            StmtKind::Decl { var, init: None }
-                if self.p.var(*var).space == AddrSpace::Local
-                    && matches!(self.p.var(*var).ty, Type::Scalar(_) | Type::ReserveId) =>
-            {
-                self.declare_local_scalar(*var, s.span)
-            }
-            StmtKind::Decl { var, init } => {
-                let info = self.p.var(*var);
-                if info.space != AddrSpace::Private {
-                    self.unsupported(
-                        s.span,
-                        format!(
-                            "a `{}` variable of type `{}`",
-                            info.space,
-                            self.p.type_name(&info.ty)
-                        ),
-                    );
-                    return;
-                }
-                if !self.check_type(&info.ty, s.span) {
-                    return;
-                }
-                let val = match init {
-                    Some(i) => self.init_value(&info.ty, i),
-                    None => Val::Undef,
-                };
-                self.name_value(val, &info.ty, &info.name.clone());
-                self.env.vars.insert(*var, val);
-            }
+            StmtKind::Decl { var, init } => self.decl(*var, init.as_ref(), s.span),
             StmtKind::Expr(e) => {
                 self.rvalue(e);
             }
@@ -73,58 +42,78 @@ impl Lower<'_> {
                     },
                 );
             }
-            StmtKind::Return(v) => {
-                let span = s.span;
-                if let Some(e) = v {
-                    let val = self.rvalue(e);
-                    let now = self.effect_pred(span);
-                    self.env.ret_val = Some(match self.env.ret_val {
-                        Some(old) => self.merge_val(now, val, old, span),
-                        None => val,
-                    });
-                }
-                let r = self.or1(self.env.returned, self.pred, span);
-                self.env.returned = r;
-            }
-            StmtKind::For {
-                init,
-                cond,
-                step,
-                body,
-            } if full_unroll_requested(s) => {
-                self.unroll_for(init.as_deref(), cond.as_ref(), step.as_ref(), body, s.span)
-            }
-            StmtKind::For {
-                init,
-                cond,
-                step,
-                body,
-            } => self.pipelined_loop(
-                s,
-                init.as_deref(),
-                cond.as_ref(),
-                step.as_ref(),
-                body,
-                true,
-                false,
-            ),
-            StmtKind::While { cond, body } => {
-                self.pipelined_loop(s, None, Some(cond), None, body, true, false)
-            }
-            StmtKind::DoWhile { body, cond } => {
-                self.pipelined_loop(s, None, Some(cond), None, body, false, false)
+            StmtKind::Return(v) => self.return_stmt(v.as_ref(), s.span),
+            StmtKind::For { .. } if full_unroll_requested(s) => self.unroll_for(s),
+            StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
+                self.pipelined_loop(s, false)
             }
             StmtKind::Switch { .. } => self.unsupported(s.span, "`switch`"),
             StmtKind::Break | StmtKind::Continue => {
-                let brk = matches!(s.kind, StmtKind::Break);
-                match self.loops.last() {
-                    Some(true) if brk => self.env.brk = self.or1(self.env.brk, self.pred, s.span),
-                    Some(true) => self.env.cont = self.or1(self.env.cont, self.pred, s.span),
-                    Some(false) => self
-                        .unsupported(s.span, "`break`/`continue` in a loop with `#pragma unroll`"),
-                    None => self.unsupported(s.span, "`break` out of a `switch`"),
-                }
+                self.break_continue(matches!(s.kind, StmtKind::Break), s.span)
             }
+        }
+    }
+
+    /// A declaration: an array or a `local` scalar gets an on-chip memory; a private variable
+    /// its initial value (indeterminate without an initialiser).
+    fn decl(&mut self, var: VarId, init: Option<&Init>, span: Span) {
+        let info = self.p.var(var);
+        if matches!(info.ty, Type::Array(..)) {
+            return self.declare_array(var, init, span);
+        }
+        if init.is_none()
+            && info.space == AddrSpace::Local
+            && matches!(info.ty, Type::Scalar(_) | Type::ReserveId)
+        {
+            return self.declare_local_scalar(var, span);
+        }
+        if info.space != AddrSpace::Private {
+            self.unsupported(
+                span,
+                format!(
+                    "a `{}` variable of type `{}`",
+                    info.space,
+                    self.p.type_name(&info.ty)
+                ),
+            );
+            return;
+        }
+        if !self.check_type(&info.ty, span) {
+            return;
+        }
+        let val = match init {
+            Some(i) => self.init_value(&info.ty, i),
+            None => Val::Undef,
+        };
+        self.name_value(val, &info.ty, &info.name.clone());
+        self.env.vars.insert(var, val);
+    }
+
+    /// `return`: the value joins the helper's return value under the current predicate, and
+    /// the `returned` flag masks every later side effect.
+    fn return_stmt(&mut self, v: Option<&Expr>, span: Span) {
+        if let Some(e) = v {
+            let val = self.rvalue(e);
+            let now = self.effect_pred(span);
+            self.env.ret_val = Some(match self.env.ret_val {
+                Some(old) => self.merge_val(now, val, old, span),
+                None => val,
+            });
+        }
+        let r = self.or1(self.env.returned, self.pred, span);
+        self.env.returned = r;
+    }
+
+    /// `break` (`brk`) or `continue`: sets the flag that masks the rest of the iteration of a
+    /// pipelined loop.
+    fn break_continue(&mut self, brk: bool, span: Span) {
+        match self.loops.last() {
+            Some(true) if brk => self.env.brk = self.or1(self.env.brk, self.pred, span),
+            Some(true) => self.env.cont = self.or1(self.env.cont, self.pred, span),
+            Some(false) => {
+                self.unsupported(span, "`break`/`continue` in a loop with `#pragma unroll`")
+            }
+            None => self.unsupported(span, "`break` out of a `switch`"),
         }
     }
 

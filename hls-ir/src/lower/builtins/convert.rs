@@ -1,7 +1,7 @@
 //! Conversion built-ins: `convert_T[_sat][_rte|_rtz|...]` and `as_T`.
 
-use crate::lower::{scalar_ty, Lower, Val};
 use crate::ids::OpId;
+use crate::lower::{scalar_ty, Lower, Val};
 use crate::types::Ty;
 use frontend::ast::{Expr, Rounding, Type};
 use frontend::span::Span;

@@ -1,7 +1,7 @@
 //! Vector loads and stores: `vloadN`/`vstoreN`, one element access per lane.
 
-use crate::lower::{Lower, Val};
 use crate::ids::{MemId, OpId};
+use crate::lower::{Lower, Val};
 use crate::ops::BinOp;
 use crate::types::Ty;
 use frontend::ast::{Expr, Type};
