@@ -121,12 +121,8 @@ impl Lower<'_> {
             ConvOp::ZExt
         };
         if let Some(x) = self.const_val(v) {
-            let val = if conv == ConvOp::SExt {
-                let s = 64 - from.bits();
-                (((x << s) as i64) >> s) as u64
-            } else {
-                x
-            };
+            let val = crate::integer::convert(conv, from.bits(), to.bits(), x)
+                .expect("an integer conversion");
             return self.konst(val, to, span);
         }
         self.op(OpKind::Convert(conv), to, span, &[v])

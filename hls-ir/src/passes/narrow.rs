@@ -42,6 +42,7 @@
 use crate::analysis::known_bits::{self, has_facts, topo_order, Facts, KnownBits};
 use crate::analysis::trip_count::trip_count;
 use crate::ids::{LoopId, OpId};
+use crate::integer;
 use crate::kernel::{Dep, Kernel, Op};
 use crate::ops::{BinOp, CmpOp, ConvOp, OpKind, UnOp};
 use crate::types::Ty;
@@ -216,7 +217,7 @@ impl Planner<'_> {
             OpKind::Binary(BinOp::And) => {
                 let (n, ext) = low_width(f, dem, w);
                 // A mask that keeps all the bits still needed is no operation.
-                let ones = known_bits::mask(n);
+                let ones = integer::mask(n);
                 match (konst(k, a[0]), konst(k, a[1])) {
                     (_, Some(c)) if c & ones == ones => Plan::Operand { index: 0, n, ext },
                     (Some(c), _) if c & ones == ones => Plan::Operand { index: 1, n, ext },
@@ -486,7 +487,7 @@ impl Rewriter<'_> {
     }
 
     fn konst(&mut self, v: u64, bits: u32, at: LoopId, like: OpId) -> OpId {
-        let v = v & known_bits::mask(bits);
+        let v = v & integer::mask(bits);
         let key = (0, OpId(0), v, bits, at);
         if let Some(&c) = self.memo.get(&key) {
             return c;
@@ -530,7 +531,7 @@ impl Rewriter<'_> {
         }
         if let Some(v) = konst(self.k, x) {
             let v = if signed {
-                known_bits::sext(v, xw) as u64
+                integer::sext(v, xw) as u64
             } else {
                 v
             };
