@@ -68,7 +68,8 @@ impl Lower<'_> {
     }
 
     /// Converts scalar `v` from `from` to `to` (C conversion rules): integers resize, anything
-    /// to `bool` is `!= 0`; conversions involving floating point are diagnostics (`None`).
+    /// to `bool` is `!= 0`, integers and `float` convert into each other (`SIToF`, `UIToF`,
+    /// `FToSI`, `FToUI`); conversions involving `double` or `half` are diagnostics (`None`).
     pub(super) fn convert(
         &mut self,
         v: OpId,

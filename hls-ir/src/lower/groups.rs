@@ -37,6 +37,15 @@ struct Walk {
     reqd: Option<[u32; 3]>,
 }
 
+/// The variables after a phase, by where their values live afterwards.
+struct PhaseOutputs {
+    /// Values that differ between work-items: stored to their contexts.
+    per_item: Vec<(VarId, Val)>,
+    /// Values the same for the whole group (a `local` array, a constant): kept in work-group
+    /// code.
+    uniform: Vec<(VarId, Val)>,
+}
+
 /// The state of a kernel lowered in work-group mode.
 #[derive(Default)]
 pub(super) struct Groups {
@@ -246,8 +255,8 @@ impl<'a> Lower<'a> {
                 }
             }
         }
-        let (per_item, uniform) = self.phase_outputs(&before, &after, lid_loop, span);
-        self.store_contexts(per_item, &loaded, walk.lin, t, span);
+        let outputs = self.phase_outputs(&before, &after, lid_loop, span);
+        self.store_contexts(outputs.per_item, &loaded, walk.lin, t, span);
         let last = self.step_walk(&walk, (t, zero, one), span);
         self.op(OpKind::LoopExit, Ty::Token, span, &[last]);
         self.groups.phase = None;
@@ -255,7 +264,7 @@ impl<'a> Lower<'a> {
         self.pred = saved_pred;
         // Work-group code sees the variables it had; per-item ones live in their contexts.
         let mut env = before;
-        env.vars.extend(uniform);
+        env.vars.extend(outputs.uniform);
         for v in self.groups.ctx.keys() {
             env.vars.remove(v);
         }
@@ -325,7 +334,7 @@ impl<'a> Lower<'a> {
         after: &Env,
         phase_region: LoopId,
         span: Span,
-    ) -> (Vec<(VarId, Val)>, Vec<(VarId, Val)>) {
+    ) -> PhaseOutputs {
         let mut per_item = Vec::new();
         let mut uniform = Vec::new();
         for (v, val) in &after.vars {
@@ -355,7 +364,7 @@ impl<'a> Lower<'a> {
                 uniform.push((*v, *val));
             }
         }
-        (per_item, uniform)
+        PhaseOutputs { per_item, uniform }
     }
 
     /// Stores each per-work-item variable to its context (made on first use), at the
