@@ -10,8 +10,9 @@
 //! the IR relies on is exercised and nothing else is assumed.
 
 use crate::ids::{LoopId, MemId, OpId};
+use crate::integer::{self, truncate};
 use crate::kernel::{ArgKind, Kernel, MemKind};
-use crate::ops::{BinOp, CmpOp, ConvOp, OpKind, UnOp, WorkItemFn};
+use crate::ops::{ConvOp, OpKind, WorkItemFn};
 use std::collections::BTreeMap;
 
 /// The launch: argument values (scalars as bits, pointers as the base address of a buffer),
@@ -64,22 +65,6 @@ struct Interp<'a> {
     steps: u64,
     /// Per loop: did its last run execute at least one iteration.
     ran: Vec<bool>,
-}
-
-fn mask(v: u64, bits: u32) -> u64 {
-    if bits >= 64 {
-        v
-    } else {
-        v & ((1u64 << bits) - 1)
-    }
-}
-
-fn sext(v: u64, bits: u32) -> i64 {
-    if bits >= 64 {
-        v as i64
-    } else {
-        ((v << (64 - bits)) as i64) >> (64 - bits)
-    }
 }
 
 /// Bits `lo .. lo + w` of the little-endian words `src` (missing words are zero).
@@ -250,7 +235,7 @@ impl<'a> Interp<'a> {
             mask_words(&mut w, bits);
             self.wide[o.index()] = w;
         } else {
-            self.vals[o.index()] = mask(w.first().copied().unwrap_or(0), bits);
+            self.vals[o.index()] = truncate(w.first().copied().unwrap_or(0), bits);
         }
     }
 
@@ -414,13 +399,13 @@ impl<'a> Interp<'a> {
                 if !bit(self, 1) {
                     vec![0]
                 } else {
-                    let (mem, addr) = (*mem, mask(self.v(a[0]), 32));
+                    let (mem, addr) = (*mem, truncate(self.v(a[0]), 32));
                     self.load(mem, addr)?
                 }
             }
             OpKind::Store { mem, mask: m } => {
                 if bit(self, 2) {
-                    let (mem, addr, v) = (*mem, mask(self.v(a[0]), 32), self.words(a[1]));
+                    let (mem, addr, v) = (*mem, truncate(self.v(a[0]), 32), self.words(a[1]));
                     let m = m.clone();
                     self.store(mem, addr, &v, m.as_ref())?;
                 }
@@ -486,65 +471,31 @@ impl<'a> Interp<'a> {
                     (WorkItemFn::NumGroups, Some(i)) => i.num_groups[d] as u64,
                 }
             }
-            OpKind::Binary(b) => {
-                let (p, q) = (x(0), x(1));
-                let (sp, sq) = (sext(p, bits), sext(q, bits));
-                match b {
-                    BinOp::Add => p.wrapping_add(q),
-                    BinOp::Sub => p.wrapping_sub(q),
-                    BinOp::Mul => p.wrapping_mul(q),
-                    BinOp::MulHiU => ((p as u128 * q as u128) >> bits) as u64,
-                    BinOp::MulHiS => ((sp as i128 * sq as i128) >> bits) as u64,
-                    BinOp::DivU if q != 0 => p / q,
-                    BinOp::RemU if q != 0 => p % q,
-                    BinOp::DivS if q != 0 => sp.wrapping_div(sq) as u64,
-                    BinOp::RemS if q != 0 => sp.wrapping_rem(sq) as u64,
-                    BinOp::DivU | BinOp::RemU | BinOp::DivS | BinOp::RemS => 0,
-                    BinOp::Shl => p << (q % bits as u64),
-                    BinOp::ShrU => p >> (q % bits as u64),
-                    BinOp::ShrS => (sp >> (q % bits as u64)) as u64,
-                    BinOp::And => p & q,
-                    BinOp::Or => p | q,
-                    BinOp::Xor => p ^ q,
-                    BinOp::MinS => sp.min(sq) as u64,
-                    BinOp::MaxS => sp.max(sq) as u64,
-                    BinOp::MinU => p.min(q),
-                    BinOp::MaxU => p.max(q),
-                    other => crate::float::binary(*other, op_ty, p, q)
-                        .ok_or_else(|| InterpError::Unsupported(format!("{other:?}")))?,
-                }
-            }
-            OpKind::Unary(u) => match u {
-                UnOp::Not => !x(0),
-                UnOp::Neg => x(0).wrapping_neg(),
-                UnOp::AbsS => sext(x(0), bits).unsigned_abs(),
-                other => crate::float::unary(*other, op_ty, x(0))
-                    .ok_or_else(|| InterpError::Unsupported(format!("{other:?}")))?,
+            OpKind::Binary(b) => match integer::binary(*b, bits, x(0), x(1)) {
+                Some(r) => r,
+                // Undefined in OpenCL C; the interpreter's choice.
+                None if integer::is_division(*b) => 0,
+                None => crate::float::binary(*b, op_ty, x(0), x(1))
+                    .ok_or_else(|| InterpError::Unsupported(format!("{b:?}")))?,
+            },
+            OpKind::Unary(u) => match integer::unary(*u, bits, x(0)) {
+                Some(r) => r,
+                None => crate::float::unary(*u, op_ty, x(0))
+                    .ok_or_else(|| InterpError::Unsupported(format!("{u:?}")))?,
             },
             OpKind::Cmp(c) => {
                 let w = xb(0);
-                let (p, q) = (mask(x(0), w), mask(x(1), w));
-                let (sp, sq) = (sext(p, w), sext(q, w));
-                u64::from(match c {
-                    CmpOp::Eq => p == q,
-                    CmpOp::Ne => p != q,
-                    CmpOp::LtS => sp < sq,
-                    CmpOp::LeS => sp <= sq,
-                    CmpOp::GtS => sp > sq,
-                    CmpOp::GeS => sp >= sq,
-                    CmpOp::LtU => p < q,
-                    CmpOp::LeU => p <= q,
-                    CmpOp::GtU => p > q,
-                    CmpOp::GeU => p >= q,
-                    other => crate::float::compare(*other, p, q)
-                        .ok_or_else(|| InterpError::Unsupported(format!("{other:?}")))?,
+                let (p, q) = (truncate(x(0), w), truncate(x(1), w));
+                u64::from(match integer::compare(*c, w, p, q) {
+                    Some(r) => r,
+                    None => crate::float::compare(*c, p, q)
+                        .ok_or_else(|| InterpError::Unsupported(format!("{c:?}")))?,
                 })
             }
-            OpKind::Convert(c) => match c {
-                ConvOp::Trunc | ConvOp::ZExt => mask(x(0), xb(0)),
-                ConvOp::SExt => sext(x(0), xb(0)) as u64,
-                other => crate::float::convert(*other, self.k.op(a[0]).ty, op_ty, x(0))
-                    .ok_or_else(|| InterpError::Unsupported(format!("{other:?}")))?,
+            OpKind::Convert(c) => match integer::convert(*c, xb(0), bits, x(0)) {
+                Some(r) => r,
+                None => crate::float::convert(*c, self.k.op(a[0]).ty, op_ty, x(0))
+                    .ok_or_else(|| InterpError::Unsupported(format!("{c:?}")))?,
             },
             OpKind::Loop(l) => {
                 let l = *l;
@@ -558,7 +509,7 @@ impl<'a> Interp<'a> {
             OpKind::Carried | OpKind::LoopExit => return Ok(()),
             other => return Err(InterpError::Unsupported(other.mnemonic())),
         };
-        self.vals[o.index()] = mask(r, bits);
+        self.vals[o.index()] = truncate(r, bits);
         Ok(())
     }
 }

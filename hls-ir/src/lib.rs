@@ -18,6 +18,7 @@
 pub mod analysis;
 pub mod float;
 pub mod ids;
+pub mod integer;
 pub mod interp;
 pub mod kernel;
 pub mod lower;

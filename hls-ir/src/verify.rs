@@ -8,7 +8,7 @@
 //! (distance > 0) are removed.
 
 use crate::ids::{LoopId, OpId};
-use crate::kernel::{Dep, Kernel};
+use crate::kernel::{Dep, Kernel, Op};
 use crate::ops::{BinOp, ConvOp, OpKind, PipeSide, UnOp};
 use crate::types::Ty;
 
@@ -24,73 +24,146 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
     let mut errors = Vec::new();
     let ids = k.op_ids();
     for &id in &ids {
-        let op = k.op(id);
-        if op.region.index() >= k.loops.len() {
-            errors.push(format!("{id}: region {} does not exist", op.region));
+        check_op(k, id, &mut errors);
+    }
+    check_loops(k, &ids, &mut errors);
+    check_acyclic(k, &ids, &mut errors);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(VerifyError {
+            kernel: k.name.clone(),
+            after: String::new(),
+            errors,
+        })
+    }
+}
+
+/// The checks of one op: its region, operand indices (dense and single-driven), arity, widths
+/// and types, and its predicate.
+fn check_op(k: &Kernel, id: OpId, errors: &mut Vec<String>) {
+    let op = k.op(id);
+    if op.region.index() >= k.loops.len() {
+        errors.push(format!("{id}: region {} does not exist", op.region));
+    }
+    let mut seen: Vec<u8> = k
+        .preds(id)
+        .iter()
+        .filter_map(|(_, d)| match d {
+            Dep::Data { operand, .. } => Some(*operand),
+            _ => None,
+        })
+        .collect();
+    seen.sort();
+    for (i, o) in seen.iter().enumerate() {
+        if *o as usize != i {
+            errors.push(format!(
+                "{id}: operand {i} missing or driven twice ({seen:?})"
+            ));
+            break;
         }
-        // Operand indices: dense and single-driven.
-        let mut seen: Vec<u8> = k
-            .preds(id)
-            .iter()
-            .filter_map(|(_, d)| match d {
-                Dep::Data { operand, .. } => Some(*operand),
-                _ => None,
-            })
-            .collect();
-        seen.sort();
-        for (i, o) in seen.iter().enumerate() {
-            if *o as usize != i {
+    }
+    let operands = k.operands(id);
+    if let Some(n) = op.kind.arity() {
+        if operands.len() != n {
+            errors.push(format!(
+                "{id}: `{}` takes {n} operands, has {}",
+                op.kind,
+                operands.len()
+            ));
+            return;
+        }
+    }
+    let mut c = OpCheck {
+        k,
+        id,
+        op,
+        operands: &operands,
+        errors,
+    };
+    c.widths();
+    match &op.kind {
+        OpKind::Load { .. } | OpKind::Store { .. } | OpKind::Arg(_) => c.memory(),
+        OpKind::PipeRead { .. }
+        | OpKind::PipeWrite { .. }
+        | OpKind::PipeReserve { .. }
+        | OpKind::PipeCommit { .. }
+        | OpKind::PipeQuery { .. } => c.pipe(),
+        _ => c.types(),
+    }
+    if op.kind.is_predicated() {
+        if let Some(p) = operands.last() {
+            if k.op(*p).ty != Ty::BOOL {
                 errors.push(format!(
-                    "{id}: operand {i} missing or driven twice ({seen:?})"
+                    "{id}: predicate operand {p} is {} not i1",
+                    k.op(*p).ty
                 ));
-                break;
             }
         }
-        let operands = k.operands(id);
-        if let Some(n) = op.kind.arity() {
-            if operands.len() != n {
-                errors.push(format!(
-                    "{id}: `{}` takes {n} operands, has {}",
-                    op.kind,
-                    operands.len()
-                ));
-                continue;
-            }
+    }
+}
+
+/// One op under check, collecting what is wrong with it.
+struct OpCheck<'a> {
+    k: &'a Kernel,
+    id: OpId,
+    op: &'a Op,
+    operands: &'a [OpId],
+    errors: &'a mut Vec<String>,
+}
+
+impl OpCheck<'_> {
+    fn check(&mut self, cond: bool, what: &str) {
+        if !cond {
+            self.errors
+                .push(format!("{}: {} {what}", self.id, self.op.kind));
         }
-        let ty = |o: OpId| k.op(o).ty;
-        let mut check = |cond: bool, what: &str| {
-            if !cond {
-                errors.push(format!("{id}: {} {what}", op.kind));
-            }
-        };
+    }
+
+    fn ty(&self, o: OpId) -> Ty {
+        self.k.op(o).ty
+    }
+
+    /// Arithmetic at most 64 bits wide; no value wider than the widest.
+    fn widths(&mut self) {
+        let op = self.op;
         let arith = matches!(
             op.kind,
             OpKind::Binary(_) | OpKind::Unary(_) | OpKind::Cmp(_)
         ) || matches!(op.kind, OpKind::Convert(c) if c != ConvOp::Bitcast);
         if arith
             && (op.ty.bits() > Ty::MAX_ARITH_BITS
-                || operands.iter().any(|&o| ty(o).bits() > Ty::MAX_ARITH_BITS))
+                || self
+                    .operands
+                    .iter()
+                    .any(|&o| self.ty(o).bits() > Ty::MAX_ARITH_BITS))
         {
-            check(false, "computes on a value wider than 64 bits");
+            self.check(false, "computes on a value wider than 64 bits");
         }
         if op.ty.bits() > Ty::MAX_BITS {
-            check(false, "has a type wider than the widest value");
+            self.check(false, "has a type wider than the widest value");
         }
+    }
+
+    /// Operand and result types of computing ops and bit plumbing.
+    fn types(&mut self) {
+        let (op, operands) = (self.op, self.operands);
+        let me = self;
         match &op.kind {
-            OpKind::Extract { lo } => check(
+            OpKind::Extract { lo } => me.check(
                 op.ty != Ty::Token
-                    && ty(operands[0]) != Ty::Token
-                    && lo + op.ty.bits() <= ty(operands[0]).bits(),
+                    && me.ty(operands[0]) != Ty::Token
+                    && lo + op.ty.bits() <= me.ty(operands[0]).bits(),
                 "selects bits outside its operand",
             ),
-            OpKind::Concat => check(
+            OpKind::Concat => me.check(
                 !operands.is_empty()
-                    && operands.iter().all(|&o| ty(o) != Ty::Token)
+                    && operands.iter().all(|&o| me.ty(o) != Ty::Token)
                     && matches!(op.ty, Ty::Int(_))
-                    && operands.iter().map(|&o| ty(o).bits()).sum::<u32>() == op.ty.bits(),
+                    && operands.iter().map(|&o| me.ty(o).bits()).sum::<u32>() == op.ty.bits(),
                 "result is not an integer as wide as its parts together",
             ),
-            OpKind::Const(v) => check(
+            OpKind::Const(v) => me.check(
                 op.ty.bits() >= 64 || v & !op.ty.mask() == 0,
                 "constant wider than its type",
             ),
@@ -104,38 +177,41 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
                         | BinOp::FMin
                         | BinOp::FMax
                 );
-                check(
+                me.check(
                     op.ty.is_float() == float,
                     "result type does not match the operation",
                 );
                 match b {
                     // Shift amounts may have any width.
-                    BinOp::Shl | BinOp::ShrU | BinOp::ShrS => {
-                        check(ty(operands[0]) == op.ty, "operand type differs from result")
-                    }
-                    _ => check(
-                        ty(operands[0]) == op.ty && ty(operands[1]) == op.ty,
+                    BinOp::Shl | BinOp::ShrU | BinOp::ShrS => me.check(
+                        me.ty(operands[0]) == op.ty,
+                        "operand type differs from result",
+                    ),
+                    _ => me.check(
+                        me.ty(operands[0]) == op.ty && me.ty(operands[1]) == op.ty,
                         "operand types differ from result",
                     ),
                 }
             }
             OpKind::Unary(u) => {
                 let float = matches!(u, UnOp::FNeg | UnOp::FAbs | UnOp::FSqrt);
-                check(
-                    op.ty.is_float() == float && ty(operands[0]) == op.ty,
+                me.check(
+                    op.ty.is_float() == float && me.ty(operands[0]) == op.ty,
                     "operand/result type mismatch",
                 );
             }
-            OpKind::Cmp(_) => check(
-                op.ty == Ty::BOOL && ty(operands[0]) == ty(operands[1]),
+            OpKind::Cmp(_) => me.check(
+                op.ty == Ty::BOOL && me.ty(operands[0]) == me.ty(operands[1]),
                 "compares different types or does not yield i1",
             ),
-            OpKind::Select => check(
-                ty(operands[0]) == Ty::BOOL && ty(operands[1]) == op.ty && ty(operands[2]) == op.ty,
+            OpKind::Select => me.check(
+                me.ty(operands[0]) == Ty::BOOL
+                    && me.ty(operands[1]) == op.ty
+                    && me.ty(operands[2]) == op.ty,
                 "condition not i1 or arms differ from result",
             ),
             OpKind::Convert(c) => {
-                let (from, to) = (ty(operands[0]), op.ty);
+                let (from, to) = (me.ty(operands[0]), op.ty);
                 let ok = match c {
                     ConvOp::Trunc => !from.is_float() && !to.is_float() && to.bits() < from.bits(),
                     ConvOp::ZExt | ConvOp::SExt => {
@@ -149,49 +225,67 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
                     ConvOp::FExt => from.is_float() && to.is_float() && to.bits() > from.bits(),
                     ConvOp::FTrunc => from.is_float() && to.is_float() && to.bits() < from.bits(),
                 };
-                check(ok, &format!("cannot convert {from} to {to}"));
+                me.check(ok, &format!("cannot convert {from} to {to}"));
             }
+            _ => {}
+        }
+    }
+
+    /// Loads, stores and arguments: the memory or argument they name exists and matches.
+    fn memory(&mut self) {
+        let (op, operands, k) = (self.op, self.operands, self.k);
+        let me = self;
+        match &op.kind {
             OpKind::Load { mem } => {
-                check(
+                me.check(
                     mem.index() < k.mems.len(),
                     "names a memory that does not exist",
                 );
                 if mem.index() < k.mems.len() {
-                    check(
+                    me.check(
                         op.ty == k.mem(*mem).elem,
                         "type differs from the memory's element type",
                     );
                 }
-                check(ty(operands[0]) == Ty::I32, "address is not i32");
+                me.check(me.ty(operands[0]) == Ty::I32, "address is not i32");
             }
             OpKind::Store { mem, mask } => {
-                check(
+                me.check(
                     mem.index() < k.mems.len(),
                     "names a memory that does not exist",
                 );
                 if mem.index() < k.mems.len() {
                     let elem = k.mem(*mem).elem;
-                    check(
-                        ty(operands[1]) == elem,
+                    me.check(
+                        me.ty(operands[1]) == elem,
                         "data type differs from the memory's element type",
                     );
                     if let Some(m) = mask {
-                        check(
+                        me.check(
                             m.0.len() as u32 == elem.bits().div_ceil(8) && m.0.iter().any(|&b| b),
                             "byte mask does not fit the element or writes nothing",
                         );
                     }
                 }
-                check(ty(operands[0]) == Ty::I32, "address is not i32");
-                check(op.ty == Ty::Token, "store must yield a token");
+                me.check(me.ty(operands[0]) == Ty::I32, "address is not i32");
+                me.check(op.ty == Ty::Token, "store must yield a token");
             }
-            OpKind::Arg(a) => check(
+            OpKind::Arg(a) => me.check(
                 a.index() < k.args.len(),
                 "names an argument that does not exist",
             ),
+            _ => {}
+        }
+    }
+
+    /// Pipe ops: the pipe exists, is used on its side, and the widths match its packets.
+    fn pipe(&mut self) {
+        let (op, operands, k) = (self.op, self.operands, self.k);
+        let me = self;
+        match &op.kind {
             OpKind::PipeRead { pipe, reserved, .. } | OpKind::PipeWrite { pipe, reserved, .. } => {
                 let read = matches!(op.kind, OpKind::PipeRead { .. });
-                check(
+                me.check(
                     pipe.index() < k.pipes.len(),
                     "names a pipe that does not exist",
                 );
@@ -203,61 +297,59 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
                     } else {
                         PipeSide::Write
                     };
-                    check(p.side == side, "accesses the pipe on its other side");
+                    me.check(p.side == side, "accesses the pipe on its other side");
                     if read {
-                        check(op.ty == Ty::Int(w + 1), "is not status + packet wide");
+                        me.check(op.ty == Ty::Int(w + 1), "is not status + packet wide");
                     } else {
-                        check(op.ty == Ty::BOOL, "status is not i1");
+                        me.check(op.ty == Ty::BOOL, "status is not i1");
                         let d = operands.len().saturating_sub(2);
-                        check(
-                            ty(operands[d]) == Ty::Int(w),
+                        me.check(
+                            me.ty(operands[d]) == Ty::Int(w),
                             "packet is not the pipe's width",
                         );
                     }
                 }
                 if *reserved {
-                    check(ty(operands[0]) == Ty::I32, "reserve id is not i32");
-                    check(ty(operands[1]) == Ty::I32, "slot index is not i32");
+                    me.check(me.ty(operands[0]) == Ty::I32, "reserve id is not i32");
+                    me.check(me.ty(operands[1]) == Ty::I32, "slot index is not i32");
                 }
             }
             OpKind::PipeReserve { pipe, side, .. } | OpKind::PipeCommit { pipe, side, .. } => {
-                check(
+                me.check(
                     pipe.index() < k.pipes.len(),
                     "names a pipe that does not exist",
                 );
                 if pipe.index() < k.pipes.len() {
-                    check(
+                    me.check(
                         k.pipes[pipe.index()].side == *side,
                         "names the pipe's other side",
                     );
                 }
-                check(ty(operands[0]) == Ty::I32, "count or reserve id is not i32");
+                me.check(
+                    me.ty(operands[0]) == Ty::I32,
+                    "count or reserve id is not i32",
+                );
                 let want = if matches!(op.kind, OpKind::PipeReserve { .. }) {
                     Ty::I32
                 } else {
                     Ty::Token
                 };
-                check(op.ty == want, "has the wrong result type");
+                me.check(op.ty == want, "has the wrong result type");
             }
             OpKind::PipeQuery { pipe, .. } => {
-                check(
+                me.check(
                     pipe.index() < k.pipes.len(),
                     "names a pipe that does not exist",
                 );
-                check(op.ty == Ty::I32, "is not i32");
+                me.check(op.ty == Ty::I32, "is not i32");
             }
             _ => {}
         }
-        if op.kind.is_predicated() {
-            if let Some(p) = operands.last() {
-                if ty(*p) != Ty::BOOL {
-                    errors.push(format!("{id}: predicate operand {p} is {} not i1", ty(*p)));
-                }
-            }
-        }
     }
-    check_loops(k, &ids, &mut errors);
-    // Acyclic once loop-carried edges are removed (Kahn's algorithm over distance-0 edges).
+}
+
+/// Acyclic once loop-carried edges are removed (Kahn's algorithm over distance-0 edges).
+fn check_acyclic(k: &Kernel, ids: &[OpId], errors: &mut Vec<String>) {
     let bound = k.op_bound();
     let mut indeg = vec![0usize; bound];
     let mut succ: Vec<Vec<usize>> = vec![Vec::new(); bound];
@@ -287,15 +379,6 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
             "the graph has a cycle of distance 0 through {} ops",
             ids.len() - visited
         ));
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(VerifyError {
-            kernel: k.name.clone(),
-            after: String::new(),
-            errors,
-        })
     }
 }
 

@@ -271,10 +271,10 @@ impl Flow {
         warnings: &mut Vec<Diagnostic>,
         observe: &mut dyn FnMut(&str, &Kernel),
     ) -> std::result::Result<CompiledKernel, Vec<Diagnostic>> {
-        let mut ir = hls_ir::lower::lower_kernel_with_warnings(program, id, warnings)?;
-        for p in &mut ir.pipes {
-            p.max_reservations = self.pipe_reservations;
-        }
+        let lower_opts = hls_ir::lower::LowerOptions {
+            max_reservations: self.pipe_reservations,
+        };
+        let mut ir = hls_ir::lower::lower_kernel_with_warnings(program, id, &lower_opts, warnings)?;
         observe("lower", &ir);
         let ir_lowered = ir.clone();
         let goal = |k: &Kernel, l: hls_ir::LoopId| scheduler::kernel::ii_goal(k, l, &self.lib);

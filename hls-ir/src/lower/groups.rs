@@ -13,7 +13,7 @@
 //!
 //! The work-groups themselves run one after another, so `local` memory is the group's own.
 
-use super::{Lower, Val};
+use super::{Env, Lower, Val};
 use crate::ids::{LoopId, MemId, OpId};
 use crate::kernel::{Loop, LoopKind, MemKind, Memory};
 use crate::ops::{BinOp, CmpOp, OpKind, WorkItemFn};
@@ -26,6 +26,25 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Work-items per group that kernels with barriers support without `reqd_work_group_size`.
 pub const DEFAULT_MAX_GROUP: u32 = 256;
+
+/// The counters of a phase loop's walk over the work-items of a group.
+#[derive(Clone, Copy)]
+struct Walk {
+    /// Local ids (a constant 0 for a dimension of `reqd_work_group_size` 1).
+    lid: [OpId; 3],
+    /// The position in the walk (the index into contexts).
+    lin: OpId,
+    reqd: Option<[u32; 3]>,
+}
+
+/// The variables after a phase, by where their values live afterwards.
+struct PhaseOutputs {
+    /// Values that differ between work-items: stored to their contexts.
+    per_item: Vec<(VarId, Val)>,
+    /// Values the same for the whole group (a `local` array, a constant): kept in work-group
+    /// code.
+    uniform: Vec<(VarId, Val)>,
+}
 
 /// The state of a kernel lowered in work-group mode.
 #[derive(Default)]
@@ -173,25 +192,8 @@ impl<'a> Lower<'a> {
                         },
                     );
                 }
-                StmtKind::For {
-                    init,
-                    cond,
-                    step,
-                    body,
-                } => self.pipelined_loop(
-                    s,
-                    init.as_deref(),
-                    cond.as_ref(),
-                    step.as_ref(),
-                    body,
-                    true,
-                    true,
-                ),
-                StmtKind::While { cond, body } => {
-                    self.pipelined_loop(s, None, Some(cond), None, body, true, true)
-                }
-                StmtKind::DoWhile { body, cond } => {
-                    self.pipelined_loop(s, None, Some(cond), None, body, false, true)
+                StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
+                    self.pipelined_loop(s, true)
                 }
                 _ => self.diags.push(
                     Diagnostic::error(
@@ -231,9 +233,54 @@ impl<'a> Lower<'a> {
         self.pred = t;
         let zero = self.konst(0, Ty::I32, span);
         let one = self.konst(1, Ty::I32, span);
-        // The walk over the group: local ids x fastest, and the position `lin`.
-        // With `reqd_work_group_size`, the sizes are constants and a dimension of size 1 has
-        // local id 0 throughout.
+        let walk = self.walk_counters(zero, span);
+        self.groups.phase = Some(Phase { lid: walk.lid });
+        let loaded = self.load_contexts(walk.lin, span);
+        let pipes_from = self.pipe_marks();
+        for s in &stmts {
+            self.stmt(s);
+        }
+        self.order_pipes_across_iterations(lid_loop, &pipes_from);
+        if self.env.returned != before.returned {
+            // Fine after the last barrier (the work-item just stops); before a barrier the
+            // work-item would not reach it, which OpenCL leaves undefined.
+            self.groups.returned_at.get_or_insert(span);
+        }
+        // Variables this phase wrote (or declared) that later phases may read.
+        let after = self.env.clone();
+        for (v, val) in &after.vars {
+            if let (Val::Ptr { mem, .. }, false) = (val, before.vars.contains_key(v)) {
+                if matches!(self.k.mem(*mem).kind, MemKind::Private { .. }) {
+                    self.groups.phase_arrays.insert(*mem, lid_loop);
+                }
+            }
+        }
+        let outputs = self.phase_outputs(&before, &after, lid_loop, span);
+        self.store_contexts(outputs.per_item, &loaded, walk.lin, t, span);
+        let last = self.step_walk(&walk, (t, zero, one), span);
+        self.op(OpKind::LoopExit, Ty::Token, span, &[last]);
+        self.groups.phase = None;
+        self.region = parent;
+        self.pred = saved_pred;
+        // Work-group code sees the variables it had; per-item ones live in their contexts.
+        let mut env = before;
+        env.vars.extend(outputs.uniform);
+        for v in self.groups.ctx.keys() {
+            env.vars.remove(v);
+        }
+        self.env = env;
+        self.stores = stores_before
+            .into_iter()
+            .chain(self.stores.clone())
+            .collect();
+        let lp = self.op(OpKind::Loop(lid_loop), Ty::Token, span, &[enter]);
+        self.sync_in_order(lp);
+    }
+
+    /// The walk over the group: local ids x fastest, and the position `lin`, as carried
+    /// values of the phase loop. With `reqd_work_group_size`, the sizes are constants and a
+    /// dimension of size 1 has local id 0 (`zero`) throughout.
+    fn walk_counters(&mut self, zero: OpId, span: Span) -> Walk {
         let reqd = self.k.reqd_work_group_size;
         let mut lid = [zero; 3];
         for (d, l) in lid.iter_mut().enumerate() {
@@ -246,11 +293,15 @@ impl<'a> Lower<'a> {
         }
         let lin = self.op(OpKind::Carried, Ty::I32, span, &[zero]);
         self.k.op_mut(lin).name = Some("item".into());
-        self.groups.phase = Some(Phase { lid });
-        // Per-work-item variables of earlier phases.
+        Walk { lid, lin, reqd }
+    }
+
+    /// Loads the per-work-item variables of earlier phases from their contexts into the
+    /// environment; returns what each context held at the start of the phase (not stored
+    /// again if unchanged).
+    fn load_contexts(&mut self, lin: OpId, span: Span) -> BTreeMap<VarId, Val> {
         let ctx: Vec<(VarId, (MemId, Option<MemId>))> =
             self.groups.ctx.iter().map(|(v, m)| (*v, *m)).collect();
-        // What each context held at the start of the phase (not stored again if unchanged).
         let mut loaded: BTreeMap<VarId, Val> = BTreeMap::new();
         for (v, (mem, ptr)) in &ctx {
             let addr = self.ctx_addr(*mem, lin, span);
@@ -271,28 +322,20 @@ impl<'a> Lower<'a> {
             loaded.insert(*v, val);
             self.env.vars.insert(*v, val);
         }
-        let pipes_from = self.pipe_marks();
-        for s in &stmts {
-            self.stmt(s);
-        }
-        self.order_pipes_across_iterations(lid_loop, &pipes_from);
-        if self.env.returned != before.returned {
-            // Fine after the last barrier (the work-item just stops); before a barrier the
-            // work-item would not reach it, which OpenCL leaves undefined.
-            self.groups.returned_at.get_or_insert(span);
-        }
-        // Variables this phase wrote (or declared) that later phases may read.
-        let after = self.env.clone();
-        for (v, val) in &after.vars {
-            if let (Val::Ptr { mem, .. }, false) = (val, before.vars.contains_key(v)) {
-                if matches!(self.k.mem(*mem).kind, MemKind::Private { .. }) {
-                    self.groups.phase_arrays.insert(*mem, lid_loop);
-                }
-            }
-        }
-        let phase_region = lid_loop;
-        let mut new_ctx = Vec::new();
-        // Variables with the same value for the whole group (a `local` array, a constant).
+        loaded
+    }
+
+    /// The variables after a phase (`after`), split into those that differ between
+    /// work-items (they go to contexts) and those with the same value for the whole group (a
+    /// `local` array, a constant).
+    fn phase_outputs(
+        &mut self,
+        before: &Env,
+        after: &Env,
+        phase_region: LoopId,
+        span: Span,
+    ) -> PhaseOutputs {
+        let mut per_item = Vec::new();
         let mut uniform = Vec::new();
         for (v, val) in &after.vars {
             let vty = self.p.var(*v).ty.clone();
@@ -310,18 +353,31 @@ impl<'a> Lower<'a> {
             // constant here (`int acc = 0;` before a loop around barriers that accumulates).
             let written_scalar = before.vars.get(v) != Some(val)
                 && matches!(vty, Type::Scalar(_) | Type::Vector(..) | Type::Struct(_));
-            let per_item = written_scalar
+            let differs = written_scalar
                 || leaves.iter().any(|&op| {
                     self.k.encloses(phase_region, self.k.op(op).region)
                         && !self.k.op(op).kind.is_launch_invariant()
                 });
-            if per_item {
-                new_ctx.push((*v, *val));
+            if differs {
+                per_item.push((*v, *val));
             } else {
                 uniform.push((*v, *val));
             }
         }
-        for (v, val) in new_ctx {
+        PhaseOutputs { per_item, uniform }
+    }
+
+    /// Stores each per-work-item variable to its context (made on first use), at the
+    /// work-item's position `lin`, unless it still holds what was `loaded`. `t`: true.
+    fn store_contexts(
+        &mut self,
+        per_item: Vec<(VarId, Val)>,
+        loaded: &BTreeMap<VarId, Val>,
+        lin: OpId,
+        t: OpId,
+        span: Span,
+    ) {
+        for (v, val) in per_item {
             // An unchanged value loaded from the context need not be stored back.
             let unchanged = loaded.get(&v) == Some(&val);
             let (x, ptr) = match val {
@@ -336,21 +392,7 @@ impl<'a> Lower<'a> {
             let ty = self.k.op(x).ty;
             let mem = match self.groups.ctx.get(&v) {
                 Some((m, _)) => *m,
-                None => {
-                    let m = MemId::from_index(self.k.mems.len());
-                    let name = format!("{}_ctx", self.p.var(v).name);
-                    let bytes = ty.bits().div_ceil(8).next_power_of_two().max(1);
-                    self.k.mems.push(Memory {
-                        name,
-                        kind: MemKind::Private {
-                            len: self.groups.max_items,
-                        },
-                        elem: if ty == Ty::BOOL { Ty::Int(8) } else { ty },
-                        elem_bytes: bytes,
-                        span: self.p.var(v).span,
-                    });
-                    m
-                }
+                None => self.new_context(v, ty),
             };
             if unchanged {
                 self.groups.ctx.insert(v, (mem, ptr));
@@ -372,7 +414,29 @@ impl<'a> Lower<'a> {
             self.order_onchip(st, mem, true);
             self.groups.ctx.insert(v, (mem, ptr));
         }
-        // Next work-item of the walk; the last one ends the phase.
+    }
+
+    /// The context memory of variable `v` (values of type `ty`): one entry per work-item.
+    fn new_context(&mut self, v: VarId, ty: Ty) -> MemId {
+        let m = MemId::from_index(self.k.mems.len());
+        let name = format!("{}_ctx", self.p.var(v).name);
+        let bytes = ty.bits().div_ceil(8).next_power_of_two().max(1);
+        self.k.mems.push(Memory {
+            name,
+            kind: MemKind::Private {
+                len: self.groups.max_items,
+            },
+            elem: if ty == Ty::BOOL { Ty::Int(8) } else { ty },
+            elem_bytes: bytes,
+            span: self.p.var(v).span,
+        });
+        m
+    }
+
+    /// The next work-item of the walk (local ids stepped x fastest, and `lin`); returns i1:
+    /// this was the last one, which ends the phase. `(t, zero, one)`: constants.
+    fn step_walk(&mut self, walk: &Walk, (t, zero, one): (OpId, OpId, OpId), span: Span) -> OpId {
+        let Walk { lid, lin, reqd } = *walk;
         let size: Vec<OpId> = (0..3)
             .map(|d| {
                 if let Some(r) = reqd {
@@ -419,23 +483,7 @@ impl<'a> Lower<'a> {
                 distance: 1,
             },
         );
-        self.op(OpKind::LoopExit, Ty::Token, span, &[carry]);
-        self.groups.phase = None;
-        self.region = parent;
-        self.pred = saved_pred;
-        // Work-group code sees the variables it had; per-item ones live in their contexts.
-        let mut env = before;
-        env.vars.extend(uniform);
-        for v in self.groups.ctx.keys() {
-            env.vars.remove(v);
-        }
-        self.env = env;
-        self.stores = stores_before
-            .into_iter()
-            .chain(self.stores.clone())
-            .collect();
-        let lp = self.op(OpKind::Loop(lid_loop), Ty::Token, span, &[enter]);
-        self.sync_in_order(lp);
+        carry
     }
 
     /// An access `op` to a private array declared in another phase (before a barrier) is

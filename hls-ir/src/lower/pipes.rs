@@ -21,8 +21,8 @@ use frontend::diag::Diagnostic;
 use frontend::span::Span;
 use std::collections::BTreeMap;
 
-/// Reservation table entries per pipe side (`CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS`); the
-/// FIFO's `MAX_RES`.
+/// Reservation table entries per pipe side (`CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS`; the
+/// FIFO's `MAX_RES`) unless [`super::LowerOptions::max_reservations`] says otherwise.
 pub const PIPE_MAX_RESERVATIONS: u32 = 4;
 
 /// How a pipe is named in the source: a parameter (of the kernel, or of an inlined helper
@@ -90,7 +90,7 @@ impl Lower<'_> {
             side,
             depth,
             blocking,
-            max_reservations: PIPE_MAX_RESERVATIONS,
+            max_reservations: self.opts.max_reservations,
             span,
         });
         id
@@ -304,98 +304,64 @@ impl Lower<'_> {
 
     /// Lowers a pipe built-in; `None` when `b` is not one.
     pub(super) fn pipe_builtin(&mut self, b: Builtin, args: &[Expr], span: Span) -> Option<Val> {
-        use Builtin as B;
-        let write = matches!(
-            b,
-            B::WritePipe
-                | B::WritePipeBlock
-                | B::ReserveWritePipe
-                | B::CommitWritePipe
-                | B::WorkGroupReserveWritePipe
-                | B::WorkGroupCommitWritePipe
-                | B::SubGroupReserveWritePipe
-                | B::SubGroupCommitWritePipe
-        );
-        let side = if write {
-            PipeSide::Write
-        } else {
-            PipeSide::Read
-        };
-        let scope = match b {
-            B::WorkGroupReserveReadPipe
-            | B::WorkGroupReserveWritePipe
-            | B::WorkGroupCommitReadPipe
-            | B::WorkGroupCommitWritePipe => ReserveScope::WorkGroup,
-            B::SubGroupReserveReadPipe
-            | B::SubGroupReserveWritePipe
-            | B::SubGroupCommitReadPipe
-            | B::SubGroupCommitWritePipe => ReserveScope::SubGroup,
-            _ => ReserveScope::WorkItem,
-        };
         match b {
-            B::IsValidReserveId => {
-                let rid = self.scalar(&args[0]);
-                let rid = self.resize(rid, Ty::I32, false, span);
-                let sh = self.konst(u64::from(RESERVE_ID_VALID_BIT), Ty::I32, span);
-                let top = self.bin(BinOp::ShrU, rid, sh, span);
-                let v = self.op(OpKind::Convert(ConvOp::Trunc), Ty::BOOL, span, &[top]);
-                return Some(Val::Scalar(v));
+            Builtin::IsValidReserveId => Some(self.is_valid_reserve_id(args, span)),
+            Builtin::GetPipeNumPackets | Builtin::GetPipeMaxPackets => {
+                self.pipe_query(b, args, span)
             }
-            B::GetPipeNumPackets | B::GetPipeMaxPackets => {
-                // Either side may ask; the FIFO answers both.
-                let e = strip(&args[0]);
-                let p = match &e.kind {
-                    ExprKind::Var(v) => self.pipes.ids.get(&PipeKey::Var(*v)).copied(),
-                    _ => None,
+            _ if is_pipe_access(b) => Some(self.pipe_access(b, args, span)),
+            _ => None,
+        }
+    }
+
+    /// `is_valid_reserve_id(r)`: the valid bit of the reserve id.
+    fn is_valid_reserve_id(&mut self, args: &[Expr], span: Span) -> Val {
+        let rid = self.scalar(&args[0]);
+        let rid = self.resize(rid, Ty::I32, false, span);
+        let sh = self.konst(u64::from(RESERVE_ID_VALID_BIT), Ty::I32, span);
+        let top = self.bin(BinOp::ShrU, rid, sh, span);
+        let v = self.op(OpKind::Convert(ConvOp::Trunc), Ty::BOOL, span, &[top]);
+        Val::Scalar(v)
+    }
+
+    /// `get_pipe_num_packets`, `get_pipe_max_packets`: either side may ask; the FIFO answers
+    /// both.
+    fn pipe_query(&mut self, b: Builtin, args: &[Expr], span: Span) -> Option<Val> {
+        let e = strip(&args[0]);
+        let p = match &e.kind {
+            ExprKind::Var(v) => self.pipes.ids.get(&PipeKey::Var(*v)).copied(),
+            _ => None,
+        };
+        let p = match p {
+            Some(p) => p,
+            None => {
+                let side = match &args[0].ty {
+                    Type::Pipe {
+                        access: Access::WriteOnly,
+                        ..
+                    } => PipeSide::Write,
+                    _ => PipeSide::Read,
                 };
-                let p = match p {
-                    Some(p) => p,
-                    None => {
-                        let side = match &args[0].ty {
-                            Type::Pipe {
-                                access: Access::WriteOnly,
-                                ..
-                            } => PipeSide::Write,
-                            _ => PipeSide::Read,
-                        };
-                        self.pipe_of(&args[0], side)?
-                    }
-                };
-                let query = if b == B::GetPipeNumPackets {
-                    PipeQuery::NumPackets
-                } else {
-                    PipeQuery::MaxPackets
-                };
-                let pred = self.effect_pred(span);
-                let v = self.op(OpKind::PipeQuery { pipe: p, query }, Ty::I32, span, &[pred]);
-                return Some(Val::Scalar(v));
+                self.pipe_of(&args[0], side)?
             }
-            _ => {}
-        }
-        let is_pipe_builtin = matches!(
-            b,
-            B::ReadPipe
-                | B::WritePipe
-                | B::ReadPipeBlock
-                | B::WritePipeBlock
-                | B::ReserveReadPipe
-                | B::ReserveWritePipe
-                | B::CommitReadPipe
-                | B::CommitWritePipe
-                | B::WorkGroupReserveReadPipe
-                | B::WorkGroupReserveWritePipe
-                | B::WorkGroupCommitReadPipe
-                | B::WorkGroupCommitWritePipe
-                | B::SubGroupReserveReadPipe
-                | B::SubGroupReserveWritePipe
-                | B::SubGroupCommitReadPipe
-                | B::SubGroupCommitWritePipe
-        );
-        if !is_pipe_builtin {
-            return None;
-        }
+        };
+        let query = if b == Builtin::GetPipeNumPackets {
+            PipeQuery::NumPackets
+        } else {
+            PipeQuery::MaxPackets
+        };
+        let pred = self.effect_pred(span);
+        let v = self.op(OpKind::PipeQuery { pipe: p, query }, Ty::I32, span, &[pred]);
+        Some(Val::Scalar(v))
+    }
+
+    /// A packet read or write, a reservation or a commit.
+    fn pipe_access(&mut self, b: Builtin, args: &[Expr], span: Span) -> Val {
+        use Builtin as B;
+        let side = pipe_side(b);
+        let scope = reserve_scope(b);
         let Some(p) = self.pipe_of(&args[0], side) else {
-            return Some(Val::Undef);
+            return Val::Undef;
         };
         // Work-group (and sub-group) forms run in work-group code, once per group (see
         // `groups`): there they are the group's one reservation or commit.
@@ -409,52 +375,13 @@ impl Lower<'_> {
                 )
                 .note("write it as a statement of its own in the kernel body (`r = work_group_reserve_write_pipe(p, n);`, `work_group_commit_write_pipe(p, r);`), not inside an expression, a loop or a helper function"),
             );
-            return Some(Val::Undef);
+            return Val::Undef;
         }
         let blocking_pipe = self.k.pipes[p.index()].blocking;
         let pred = self.effect_pred(span);
-        Some(match b {
+        match b {
             B::ReadPipe | B::ReadPipeBlock | B::WritePipe | B::WritePipeBlock => {
-                let block = matches!(b, B::ReadPipeBlock | B::WritePipeBlock);
-                let (reserved, blocking) = (args.len() == 4, blocking_pipe || block);
-                let ptr = args.last().expect("the checker requires a packet pointer");
-                // A slot access: the reserve id and the slot index.
-                let mut ops = Vec::new();
-                if reserved {
-                    for a in &args[1..3] {
-                        let x = self.scalar(a);
-                        ops.push(self.resize(x, Ty::I32, false, span));
-                    }
-                }
-                let ok = if write {
-                    ops.push(self.packet_from(ptr, p, span));
-                    // The packet is read under the caller's predicate; the write after it.
-                    let pred = self.effect_pred(span);
-                    ops.push(pred);
-                    let kind = OpKind::PipeWrite {
-                        pipe: p,
-                        reserved,
-                        blocking,
-                    };
-                    self.pipe_op(p, kind, Ty::BOOL, span, &ops)
-                } else {
-                    ops.push(pred);
-                    let kind = OpKind::PipeRead {
-                        pipe: p,
-                        reserved,
-                        blocking,
-                    };
-                    let t = Ty::Int(self.k.pipes[p.index()].packet_bits as u16 + 1);
-                    let r = self.pipe_op(p, kind, t, span, &ops);
-                    let (ok, packet) = self.split_read(r, p, span);
-                    self.packet_to(ptr, packet, ok, span);
-                    ok
-                };
-                if block {
-                    Val::Undef
-                } else {
-                    self.status(ok, span)
-                }
+                self.pipe_packet(b, args, p, pred, span)
             }
             B::ReserveReadPipe
             | B::ReserveWritePipe
@@ -483,7 +410,116 @@ impl Lower<'_> {
                 self.pipe_op(p, kind, Ty::Token, span, &[rid, pred]);
                 Val::Undef
             }
-        })
+        }
+    }
+
+    /// `read_pipe`/`write_pipe` (and the `_block` forms), of the next packet or of a slot of a
+    /// reservation; `pred`: the predicate of a read.
+    fn pipe_packet(&mut self, b: Builtin, args: &[Expr], p: PipeId, pred: OpId, span: Span) -> Val {
+        use Builtin as B;
+        let write = pipe_side(b) == PipeSide::Write;
+        let block = matches!(b, B::ReadPipeBlock | B::WritePipeBlock);
+        let blocking_pipe = self.k.pipes[p.index()].blocking;
+        let (reserved, blocking) = (args.len() == 4, blocking_pipe || block);
+        let ptr = args.last().expect("the checker requires a packet pointer");
+        // A slot access: the reserve id and the slot index.
+        let mut ops = Vec::new();
+        if reserved {
+            for a in &args[1..3] {
+                let x = self.scalar(a);
+                ops.push(self.resize(x, Ty::I32, false, span));
+            }
+        }
+        let ok = if write {
+            ops.push(self.packet_from(ptr, p, span));
+            // The packet is read under the caller's predicate; the write after it.
+            let pred = self.effect_pred(span);
+            ops.push(pred);
+            let kind = OpKind::PipeWrite {
+                pipe: p,
+                reserved,
+                blocking,
+            };
+            self.pipe_op(p, kind, Ty::BOOL, span, &ops)
+        } else {
+            ops.push(pred);
+            let kind = OpKind::PipeRead {
+                pipe: p,
+                reserved,
+                blocking,
+            };
+            let t = Ty::Int(self.k.pipes[p.index()].packet_bits as u16 + 1);
+            let r = self.pipe_op(p, kind, t, span, &ops);
+            let (ok, packet) = self.split_read(r, p, span);
+            self.packet_to(ptr, packet, ok, span);
+            ok
+        };
+        if block {
+            Val::Undef
+        } else {
+            self.status(ok, span)
+        }
+    }
+}
+
+/// The pipe built-ins that read, write, reserve or commit (not the queries).
+fn is_pipe_access(b: Builtin) -> bool {
+    use Builtin as B;
+    matches!(
+        b,
+        B::ReadPipe
+            | B::WritePipe
+            | B::ReadPipeBlock
+            | B::WritePipeBlock
+            | B::ReserveReadPipe
+            | B::ReserveWritePipe
+            | B::CommitReadPipe
+            | B::CommitWritePipe
+            | B::WorkGroupReserveReadPipe
+            | B::WorkGroupReserveWritePipe
+            | B::WorkGroupCommitReadPipe
+            | B::WorkGroupCommitWritePipe
+            | B::SubGroupReserveReadPipe
+            | B::SubGroupReserveWritePipe
+            | B::SubGroupCommitReadPipe
+            | B::SubGroupCommitWritePipe
+    )
+}
+
+/// The side of the pipe a built-in uses.
+fn pipe_side(b: Builtin) -> PipeSide {
+    use Builtin as B;
+    let write = matches!(
+        b,
+        B::WritePipe
+            | B::WritePipeBlock
+            | B::ReserveWritePipe
+            | B::CommitWritePipe
+            | B::WorkGroupReserveWritePipe
+            | B::WorkGroupCommitWritePipe
+            | B::SubGroupReserveWritePipe
+            | B::SubGroupCommitWritePipe
+    );
+    if write {
+        PipeSide::Write
+    } else {
+        PipeSide::Read
+    }
+}
+
+/// Who a reservation or commit is for: the work-item, its work-group or its sub-group.
+fn reserve_scope(b: Builtin) -> ReserveScope {
+    use Builtin as B;
+    match b {
+        B::WorkGroupReserveReadPipe
+        | B::WorkGroupReserveWritePipe
+        | B::WorkGroupCommitReadPipe
+        | B::WorkGroupCommitWritePipe => ReserveScope::WorkGroup,
+        B::SubGroupReserveReadPipe
+        | B::SubGroupReserveWritePipe
+        | B::SubGroupCommitReadPipe
+        | B::SubGroupCommitWritePipe => ReserveScope::SubGroup,
+        _ => ReserveScope::WorkItem,
     }
 }
 

@@ -9,18 +9,10 @@
 //! Floating-point ops are left alone: folding them must follow the rounding the hardware uses.
 
 use crate::ids::OpId;
+use crate::integer;
 use crate::kernel::{Kernel, Op};
 use crate::ops::{BinOp, CmpOp, ConvOp, OpKind};
 use crate::types::Ty;
-
-fn sext(v: u64, bits: u32) -> i64 {
-    if bits >= 64 {
-        v as i64
-    } else {
-        let s = 64 - bits;
-        ((v << s) as i64) >> s
-    }
-}
 
 fn const_of(k: &Kernel, id: OpId) -> Option<u64> {
     match k.op(id).kind {
@@ -29,50 +21,19 @@ fn const_of(k: &Kernel, id: OpId) -> Option<u64> {
     }
 }
 
-/// Evaluate an integer binary op on constants, or `None` when it must not be folded
-/// (division by zero is left for the hardware path to report at run time).
+/// Evaluate an integer binary op on constants, or `None` when it must not be folded: division
+/// by zero is left for the hardware path to report at run time, and `mul_hi` is not folded
+/// (see [`crate::integer`]).
 pub fn eval_binary(b: BinOp, ty: Ty, x: u64, y: u64) -> Option<u64> {
-    let bits = ty.bits();
-    let (sx, sy) = (sext(x, bits), sext(y, bits));
-    let sh = (y % bits as u64) as u32; // OpenCL masks shift counts to the width
-    let r = match b {
-        BinOp::Add => x.wrapping_add(y),
-        BinOp::Sub => x.wrapping_sub(y),
-        BinOp::Mul => x.wrapping_mul(y),
-        BinOp::DivU if y != 0 => x / y,
-        BinOp::RemU if y != 0 => x % y,
-        BinOp::DivS if y != 0 => sx.wrapping_div(sy) as u64,
-        BinOp::RemS if y != 0 => sx.wrapping_rem(sy) as u64,
-        BinOp::Shl => x << sh,
-        BinOp::ShrU => x >> sh,
-        BinOp::ShrS => (sx >> sh) as u64,
-        BinOp::And => x & y,
-        BinOp::Or => x | y,
-        BinOp::Xor => x ^ y,
-        BinOp::MinS => sx.min(sy) as u64,
-        BinOp::MaxS => sx.max(sy) as u64,
-        BinOp::MinU => x.min(y),
-        BinOp::MaxU => x.max(y),
-        _ => return None,
-    };
-    Some(r & ty.mask())
+    if matches!(b, BinOp::MulHiU | BinOp::MulHiS) {
+        return None;
+    }
+    integer::binary(b, ty.bits(), x, y)
 }
 
+/// Evaluate an integer comparison of two `bits`-bit constants (`None` for a float comparison).
 pub fn eval_cmp(c: CmpOp, bits: u32, x: u64, y: u64) -> Option<bool> {
-    let (sx, sy) = (sext(x, bits), sext(y, bits));
-    Some(match c {
-        CmpOp::Eq => x == y,
-        CmpOp::Ne => x != y,
-        CmpOp::LtS => sx < sy,
-        CmpOp::LeS => sx <= sy,
-        CmpOp::GtS => sx > sy,
-        CmpOp::GeS => sx >= sy,
-        CmpOp::LtU => x < y,
-        CmpOp::LeU => x <= y,
-        CmpOp::GtU => x > y,
-        CmpOp::GeU => x >= y,
-        _ => return None,
-    })
+    integer::compare(c, bits, x, y)
 }
 
 fn fold(k: &Kernel, id: OpId) -> Option<Result<u64, OpId>> {
@@ -124,12 +85,7 @@ fn fold(k: &Kernel, id: OpId) -> Option<Result<u64, OpId>> {
                 return None;
             }
             let x = c[0]?;
-            let v = match cv {
-                ConvOp::Trunc | ConvOp::ZExt | ConvOp::Bitcast => x,
-                ConvOp::SExt => sext(x, from.bits()) as u64,
-                _ => return None,
-            };
-            Some(Ok(v & op.ty.mask()))
+            integer::convert(*cv, from.bits(), op.ty.bits(), x).map(Ok)
         }
         _ => None,
     }

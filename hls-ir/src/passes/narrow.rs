@@ -42,6 +42,7 @@
 use crate::analysis::known_bits::{self, has_facts, topo_order, Facts, KnownBits};
 use crate::analysis::trip_count::trip_count;
 use crate::ids::{LoopId, OpId};
+use crate::integer;
 use crate::kernel::{Dep, Kernel, Op};
 use crate::ops::{BinOp, CmpOp, ConvOp, OpKind, UnOp};
 use crate::types::Ty;
@@ -216,7 +217,7 @@ impl Planner<'_> {
             OpKind::Binary(BinOp::And) => {
                 let (n, ext) = low_width(f, dem, w);
                 // A mask that keeps all the bits still needed is no operation.
-                let ones = known_bits::mask(n);
+                let ones = integer::mask(n);
                 match (konst(k, a[0]), konst(k, a[1])) {
                     (_, Some(c)) if c & ones == ones => Plan::Operand { index: 0, n, ext },
                     (Some(c), _) if c & ones == ones => Plan::Operand { index: 1, n, ext },
@@ -486,7 +487,7 @@ impl Rewriter<'_> {
     }
 
     fn konst(&mut self, v: u64, bits: u32, at: LoopId, like: OpId) -> OpId {
-        let v = v & known_bits::mask(bits);
+        let v = v & integer::mask(bits);
         let key = (0, OpId(0), v, bits, at);
         if let Some(&c) = self.memo.get(&key) {
             return c;
@@ -530,7 +531,7 @@ impl Rewriter<'_> {
         }
         if let Some(v) = konst(self.k, x) {
             let v = if signed {
-                known_bits::sext(v, xw) as u64
+                integer::sext(v, xw) as u64
             } else {
                 v
             };
@@ -656,19 +657,7 @@ pub fn run(k: &mut Kernel) {
     }
     let kb = known_bits::analyse(k);
     let order = topo_order(k);
-    let frozen: BTreeSet<OpId> = k
-        .op_ids()
-        .into_iter()
-        .filter(|&o| {
-            let carried = k.op(o).kind == OpKind::Carried;
-            k.preds(o).iter().any(|(_, d)| match d {
-                Dep::Order { .. } => true,
-                Dep::Data { operand, distance } => {
-                    *distance > 0 && !(carried && *operand == 1 && *distance == 1)
-                }
-            })
-        })
-        .collect();
+    let frozen = frozen_ops(k);
     let planner = Planner { k, kb: &kb, frozen };
     let dem = demanded(&planner, &order);
     let plans: BTreeMap<OpId, Plan> = order
@@ -684,64 +673,79 @@ pub fn run(k: &mut Kernel) {
         new: BTreeMap::new(),
         memo: HashMap::new(),
     };
-    let mut carried_next: Vec<(OpId, OpId, u32)> = Vec::new();
+    let mut carried_next: Vec<CarriedNext> = Vec::new();
     for &o in &order {
         let Some(&plan) = plans.get(&o) else {
             continue;
         };
         let op = rw.k.op(o).clone();
+        let view = rw.apply(o, &op, plan, &mut carried_next);
+        if op.name.is_some()
+            && rw.k.op(view.op).name.is_none()
+            && !rw.k.op(view.op).kind.is_launch_invariant()
+        {
+            rw.k.op_mut(view.op).name = op.name.clone();
+        }
+        rw.new.insert(o, view);
+    }
+    for CarriedNext { carried, next, n } in carried_next {
+        let at = rw.k.op(carried).region;
+        let x = rw.bits_of(next, 0, n, at);
+        rw.k.add_dep(
+            x,
+            carried,
+            Dep::Data {
+                operand: 1,
+                distance: 1,
+            },
+        );
+    }
+    rw.replace_uses_with_extensions();
+}
+
+/// Ops that must keep their width: those ordered after another (side effects) and those that
+/// read a value of an earlier iteration (other than a carried value's `next`).
+fn frozen_ops(k: &Kernel) -> BTreeSet<OpId> {
+    k.op_ids()
+        .into_iter()
+        .filter(|&o| {
+            let carried = k.op(o).kind == OpKind::Carried;
+            k.preds(o).iter().any(|(_, d)| match d {
+                Dep::Order { .. } => true,
+                Dep::Data { operand, distance } => {
+                    *distance > 0 && !(carried && *operand == 1 && *distance == 1)
+                }
+            })
+        })
+        .collect()
+}
+
+/// A narrowed carried value whose `next` (of `n` bits) is connected once every op is
+/// rewritten.
+struct CarriedNext {
+    carried: OpId,
+    next: OpId,
+    n: u32,
+}
+
+impl Rewriter<'_> {
+    /// The narrow view of op `o` (a copy of the op before the rewrite: `op`) under `plan`.
+    fn apply(&mut self, o: OpId, op: &Op, plan: Plan, carried_next: &mut Vec<CarriedNext>) -> View {
         let at = op.region;
-        let a = rw.k.operands(o);
+        let a = self.k.operands(o);
         let w = op.ty.bits();
-        let view = match plan {
+        match plan {
             Plan::Keep => unreachable!("kept ops have no plan entry"),
             Plan::Const(v) => View {
-                op: rw.konst(v, w, at, o),
+                op: self.konst(v, w, at, o),
                 n: w,
                 ext: Ext::Zero,
             },
-            Plan::Low { n, ext } => {
-                let ty = Ty::Int(n as u16);
-                let new = match &op.kind {
-                    OpKind::Binary(BinOp::Shl) => {
-                        let c = const_amount(rw.k, o).expect("planned shifts are by constants");
-                        if c >= n {
-                            rw.konst(0, n, at, o)
-                        } else {
-                            let x = rw.bits_of(a[0], 0, n, at);
-                            let amount = if konst(rw.k, a[1]) == Some(c as u64) {
-                                a[1]
-                            } else {
-                                let aw = rw.k.op(a[1]).ty.bits();
-                                rw.konst(c as u64, aw, at, a[1])
-                            };
-                            rw.add(o, op.kind.clone(), ty, at, &[x, amount])
-                        }
-                    }
-                    OpKind::Select => {
-                        let c = rw.bits_of(a[0], 0, 1, at);
-                        let t = rw.bits_of(a[1], 0, n, at);
-                        let f = rw.bits_of(a[2], 0, n, at);
-                        rw.add(o, OpKind::Select, ty, at, &[c, t, f])
-                    }
-                    OpKind::Carried => {
-                        let init = rw.bits_of(a[0], 0, n, at);
-                        let c = rw.add(o, OpKind::Carried, ty, at, &[init]);
-                        carried_next.push((c, a[1], n));
-                        c
-                    }
-                    OpKind::LoopResult => {
-                        let next = rw.bits_of(a[1], 0, n, at);
-                        let init = rw.bits_of(a[2], 0, n, at);
-                        rw.add(o, OpKind::LoopResult, ty, at, &[a[0], next, init])
-                    }
-                    kind => {
-                        let xs: Vec<OpId> = a.iter().map(|&x| rw.bits_of(x, 0, n, at)).collect();
-                        rw.add(o, kind.clone(), ty, at, &xs)
-                    }
-                };
-                View { op: new, n, ext }
-            }
+            Plan::Low { n, ext } => View {
+                op: self.low(o, op, n, carried_next),
+                n,
+                ext,
+            },
             Plan::Exact { n, signed } => {
                 let kind = match &op.kind {
                     OpKind::Binary(BinOp::MinS) if !signed => OpKind::Binary(BinOp::MinU),
@@ -753,8 +757,8 @@ pub fn run(k: &mut Kernel) {
                 } else {
                     Ext::Zero
                 };
-                let xs: Vec<OpId> = a.iter().map(|&x| rw.bits_of(x, 0, n, at)).collect();
-                let new = rw.add(o, kind, Ty::Int(n as u16), at, &xs);
+                let xs: Vec<OpId> = a.iter().map(|&x| self.bits_of(x, 0, n, at)).collect();
+                let new = self.add(o, kind, Ty::Int(n as u16), at, &xs);
                 View { op: new, n, ext }
             }
             Plan::Cmp { n, signed } => {
@@ -762,9 +766,9 @@ pub fn run(k: &mut Kernel) {
                     unreachable!("planned as a comparison")
                 };
                 let c = if signed { c } else { unsigned(c) };
-                let x = rw.bits_of(a[0], 0, n, at);
-                let y = rw.bits_of(a[1], 0, n, at);
-                let new = rw.add(o, OpKind::Cmp(c), Ty::BOOL, at, &[x, y]);
+                let x = self.bits_of(a[0], 0, n, at);
+                let y = self.bits_of(a[1], 0, n, at);
+                let new = self.add(o, OpKind::Cmp(c), Ty::BOOL, at, &[x, y]);
                 View {
                     op: new,
                     n: 1,
@@ -772,52 +776,86 @@ pub fn run(k: &mut Kernel) {
                 }
             }
             Plan::Bits { lo, n, ext } => View {
-                op: rw.bits_of(a[0], lo, n, at),
+                op: self.bits_of(a[0], lo, n, at),
                 n,
                 ext,
             },
             Plan::Operand { index, n, ext } => View {
-                op: rw.bits_of(a[index], 0, n, at),
+                op: self.bits_of(a[index], 0, n, at),
                 n,
                 ext,
             },
-        };
-        if op.name.is_some()
-            && rw.k.op(view.op).name.is_none()
-            && !rw.k.op(view.op).kind.is_launch_invariant()
-        {
-            rw.k.op_mut(view.op).name = op.name.clone();
         }
-        rw.new.insert(o, view);
     }
-    for (c, next, n) in carried_next {
-        let at = rw.k.op(c).region;
-        let x = rw.bits_of(next, 0, n, at);
-        rw.k.add_dep(
-            x,
-            c,
-            Dep::Data {
-                operand: 1,
-                distance: 1,
-            },
-        );
-    }
-    // Uses of the replaced ops that stay read the narrow value, extended back.
-    let replaced: BTreeSet<OpId> = rw.new.keys().copied().collect();
-    for &o in &replaced {
-        let outside = rw.k.succs(o).iter().any(|(t, _)| !replaced.contains(t));
-        if !outside {
-            continue;
+
+    /// Op `o` computed on the low `n` bits of its operands (`Plan::Low`).
+    fn low(&mut self, o: OpId, op: &Op, n: u32, carried_next: &mut Vec<CarriedNext>) -> OpId {
+        let at = op.region;
+        let a = self.k.operands(o);
+        let ty = Ty::Int(n as u16);
+        match &op.kind {
+            OpKind::Binary(BinOp::Shl) => {
+                let c = const_amount(self.k, o).expect("planned shifts are by constants");
+                if c >= n {
+                    self.konst(0, n, at, o)
+                } else {
+                    let x = self.bits_of(a[0], 0, n, at);
+                    let amount = if konst(self.k, a[1]) == Some(c as u64) {
+                        a[1]
+                    } else {
+                        let aw = self.k.op(a[1]).ty.bits();
+                        self.konst(c as u64, aw, at, a[1])
+                    };
+                    self.add(o, op.kind.clone(), ty, at, &[x, amount])
+                }
+            }
+            OpKind::Select => {
+                let c = self.bits_of(a[0], 0, 1, at);
+                let t = self.bits_of(a[1], 0, n, at);
+                let f = self.bits_of(a[2], 0, n, at);
+                self.add(o, OpKind::Select, ty, at, &[c, t, f])
+            }
+            OpKind::Carried => {
+                let init = self.bits_of(a[0], 0, n, at);
+                let c = self.add(o, OpKind::Carried, ty, at, &[init]);
+                carried_next.push(CarriedNext {
+                    carried: c,
+                    next: a[1],
+                    n,
+                });
+                c
+            }
+            OpKind::LoopResult => {
+                let next = self.bits_of(a[1], 0, n, at);
+                let init = self.bits_of(a[2], 0, n, at);
+                self.add(o, OpKind::LoopResult, ty, at, &[a[0], next, init])
+            }
+            kind => {
+                let xs: Vec<OpId> = a.iter().map(|&x| self.bits_of(x, 0, n, at)).collect();
+                self.add(o, kind.clone(), ty, at, &xs)
+            }
         }
-        let View { op, n, ext } = rw.new[&o];
-        let at = rw.k.op(o).region;
-        let wide = rw.extend(op, rw.k.op(o).ty.bits().max(n), ext == Ext::Sign, at);
-        if rw.k.op(wide).name.is_none() && !rw.k.op(wide).kind.is_launch_invariant() {
-            rw.k.op_mut(wide).name = rw.k.op(o).name.clone();
-        }
-        rw.k.replace_uses(o, wide);
     }
-    for o in replaced {
-        rw.k.remove_op(o);
+
+    /// Uses of the replaced ops that stay read the narrow value, extended back; the replaced
+    /// ops go.
+    fn replace_uses_with_extensions(&mut self) {
+        let replaced: BTreeSet<OpId> = self.new.keys().copied().collect();
+        for &o in &replaced {
+            let outside = self.k.succs(o).iter().any(|(t, _)| !replaced.contains(t));
+            if !outside {
+                continue;
+            }
+            let View { op, n, ext } = self.new[&o];
+            let at = self.k.op(o).region;
+            let wide = self.extend(op, self.k.op(o).ty.bits().max(n), ext == Ext::Sign, at);
+            if self.k.op(wide).name.is_none() && !self.k.op(wide).kind.is_launch_invariant() {
+                self.k.op_mut(wide).name = self.k.op(o).name.clone();
+            }
+            self.k.replace_uses(o, wide);
+        }
+        for o in replaced {
+            self.k.remove_op(o);
+        }
     }
 }

@@ -1,0 +1,123 @@
+//! The value of integer operations on bit patterns: the one definition of the IR's integer
+//! semantics, used by the IR interpreter, by constant folding (`const-fold`, and lowering, which
+//! folds as it builds) and by the known-bits analysis. [`crate::float`] is its single-precision
+//! counterpart.
+//!
+//! A value of `bits` bits is a `u64` whose bits from `bits` on are zero; a signed operation
+//! reads it as two's complement of that width ([`sext`]). Results are truncated to the width.
+//! Values of 64 bits or more (aggregate images) are only ever moved, never computed on.
+//!
+//! Where OpenCL C leaves the result undefined, the callers differ on purpose:
+//! - division and remainder by zero have no value here (`None`): the interpreter takes 0, and
+//!   constant folding leaves the op for the hardware (lowering warns about it);
+//! - shift counts are taken modulo the width (OpenCL's rule, so no count is out of range);
+//! - `mul_hi` (`MulHiU`/`MulHiS`) is computed here for the interpreter, but constant folding does
+//!   not fold it (it never did; see `passes::const_fold::eval_binary`).
+
+use crate::ops::{BinOp, CmpOp, ConvOp, UnOp};
+
+/// Mask of the low `bits` bits (all ones from 64 bits on).
+pub fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// `v` truncated to its low `bits` bits.
+pub fn truncate(v: u64, bits: u32) -> u64 {
+    v & mask(bits)
+}
+
+/// `v` (low `bits` bits) read as a signed number.
+pub fn sext(v: u64, bits: u32) -> i64 {
+    if bits >= 64 {
+        v as i64
+    } else {
+        ((v << (64 - bits)) as i64) >> (64 - bits)
+    }
+}
+
+/// The shift count OpenCL C uses for a shift of a `bits`-bit value by `y`: `y` modulo the width.
+pub fn shift_amount(y: u64, bits: u32) -> u32 {
+    (y % bits as u64) as u32
+}
+
+/// True for the operations without a value when the divisor is zero.
+pub fn is_division(op: BinOp) -> bool {
+    matches!(op, BinOp::DivU | BinOp::DivS | BinOp::RemU | BinOp::RemS)
+}
+
+/// `op` on two `bits`-bit integers, truncated to `bits`. `None` when `op` is not an integer
+/// operation, and for a division or remainder by zero (see [`is_division`]).
+pub fn binary(op: BinOp, bits: u32, x: u64, y: u64) -> Option<u64> {
+    let (sx, sy) = (sext(x, bits), sext(y, bits));
+    let sh = shift_amount(y, bits);
+    let r = match op {
+        BinOp::Add => x.wrapping_add(y),
+        BinOp::Sub => x.wrapping_sub(y),
+        BinOp::Mul => x.wrapping_mul(y),
+        BinOp::MulHiU => ((x as u128 * y as u128) >> bits) as u64,
+        BinOp::MulHiS => ((sx as i128 * sy as i128) >> bits) as u64,
+        BinOp::DivU if y != 0 => x / y,
+        BinOp::RemU if y != 0 => x % y,
+        BinOp::DivS if y != 0 => sx.wrapping_div(sy) as u64,
+        BinOp::RemS if y != 0 => sx.wrapping_rem(sy) as u64,
+        BinOp::Shl => x << sh,
+        BinOp::ShrU => x >> sh,
+        BinOp::ShrS => (sx >> sh) as u64,
+        BinOp::And => x & y,
+        BinOp::Or => x | y,
+        BinOp::Xor => x ^ y,
+        BinOp::MinS => sx.min(sy) as u64,
+        BinOp::MaxS => sx.max(sy) as u64,
+        BinOp::MinU => x.min(y),
+        BinOp::MaxU => x.max(y),
+        _ => return None,
+    };
+    Some(truncate(r, bits))
+}
+
+/// `op` on a `bits`-bit integer, truncated to `bits`; `None` when `op` is not an integer
+/// operation.
+pub fn unary(op: UnOp, bits: u32, x: u64) -> Option<u64> {
+    let r = match op {
+        UnOp::Not => !x,
+        UnOp::Neg => x.wrapping_neg(),
+        UnOp::AbsS => sext(x, bits).unsigned_abs(),
+        _ => return None,
+    };
+    Some(truncate(r, bits))
+}
+
+/// The integer comparison `op` of two `bits`-bit operands (truncated to `bits` first); `None`
+/// when `op` is a floating-point comparison.
+pub fn compare(op: CmpOp, bits: u32, x: u64, y: u64) -> Option<bool> {
+    let (x, y) = (truncate(x, bits), truncate(y, bits));
+    let (sx, sy) = (sext(x, bits), sext(y, bits));
+    Some(match op {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::LtS => sx < sy,
+        CmpOp::LeS => sx <= sy,
+        CmpOp::GtS => sx > sy,
+        CmpOp::GeS => sx >= sy,
+        CmpOp::LtU => x < y,
+        CmpOp::LeU => x <= y,
+        CmpOp::GtU => x > y,
+        CmpOp::GeU => x >= y,
+        _ => return None,
+    })
+}
+
+/// The integer conversion `op` of a `from`-bit value to `to` bits (truncation, zero or sign
+/// extension, or a same-width bitcast); `None` for conversions involving floating point.
+pub fn convert(op: ConvOp, from: u32, to: u32, x: u64) -> Option<u64> {
+    let r = match op {
+        ConvOp::Trunc | ConvOp::ZExt | ConvOp::Bitcast => truncate(x, from),
+        ConvOp::SExt => sext(x, from) as u64,
+        _ => return None,
+    };
+    Some(truncate(r, to))
+}

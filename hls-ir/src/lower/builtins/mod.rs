@@ -1,0 +1,108 @@
+//! Built-in functions, dispatched by family: pipes (in `pipes`), work-item functions, integer
+//! built-ins, floating-point built-ins, bit plumbing (`select`, `bitselect`, `any`/`all`),
+//! conversions (`convert_T`, `as_T`), and vector loads and stores.
+
+mod bits;
+mod convert;
+mod float;
+mod integer;
+mod vector_memory;
+mod work_item;
+
+use super::{Lower, Val};
+use crate::ids::OpId;
+use frontend::ast::{Builtin, Expr, MathClass, MathFn, Type};
+use frontend::span::Span;
+
+impl Lower<'_> {
+    pub(super) fn builtin(&mut self, b: Builtin, args: &[Expr], ty: &Type, span: Span) -> Val {
+        if let Some(v) = self.pipe_builtin(b, args, span) {
+            return v;
+        }
+        if let Some(f) = work_item::work_item_fn(b) {
+            return self.work_item(f, args, ty, span);
+        }
+        let float_args = args.iter().any(|a| a.ty.is_float());
+        match b {
+            // `mad` is a floating-point built-in whatever its arguments.
+            Builtin::Min | Builtin::Max | Builtin::Clamp | Builtin::Abs if float_args => {
+                self.float_builtin(b, args, ty, span)
+            }
+            Builtin::Mad => self.float_builtin(b, args, ty, span),
+            Builtin::Min | Builtin::Max | Builtin::Clamp | Builtin::Abs => {
+                self.integer_builtin(b, args, ty, span)
+            }
+            Builtin::Select => self.select_builtin(args, ty, span),
+            Builtin::AsType => self.as_type(args, ty, span),
+            Builtin::Convert { sat, rounding } => {
+                self.convert_builtin(sat, rounding, args, ty, span)
+            }
+            Builtin::VLoad(n) => self.vload(n, args, ty, span),
+            Builtin::VStore(n) => self.vstore(n, args, span),
+            Builtin::Math(f) | Builtin::NativeMath(f) => {
+                self.math_builtin(f, args, ty, float_args, span)
+            }
+            other => {
+                self.unsupported(span, format!("the built-in `{other:?}`"));
+                self.dummy(ty, span)
+            }
+        }
+    }
+
+    /// The `math` family (`native_` variants alike): bit plumbing on integer and float lanes,
+    /// the exact operations of the float units, and diagnostics for the rest.
+    fn math_builtin(
+        &mut self,
+        f: MathFn,
+        args: &[Expr],
+        ty: &Type,
+        float_args: bool,
+        span: Span,
+    ) -> Val {
+        match f {
+            _ if matches!(f.class(), MathClass::AnyAll) && !float_args => {
+                self.any_all(f, args, ty, span)
+            }
+            MathFn::Bitselect => self.bitselect(args, ty, span),
+            MathFn::Fabs | MathFn::Fmin | MathFn::Fmax | MathFn::Sqrt | MathFn::Divide
+                if float_args =>
+            {
+                self.float_math(f, args, ty, span)
+            }
+            _ if float_args || ty.is_float() => {
+                for a in args {
+                    self.rvalue(a);
+                }
+                self.unsupported(span, format!("floating-point arithmetic (`{}`)", f.name()));
+                self.dummy(ty, span)
+            }
+            _ => {
+                self.unsupported(span, format!("the built-in `{}`", f.name()));
+                self.dummy(ty, span)
+            }
+        }
+    }
+
+    /// Applies `f` lane by lane to the arguments (scalar arguments of a vector built-in are
+    /// used for every lane) and builds a value of type `ty`.
+    fn lane_map(
+        &mut self,
+        args: &[Expr],
+        ty: &Type,
+        _span: Span,
+        mut f: impl FnMut(&mut Self, &[OpId]) -> OpId,
+    ) -> Val {
+        let lanes: Vec<Vec<OpId>> = args.iter().map(|a| self.lanes_of_expr(a)).collect();
+        let n = ty.lanes() as usize;
+        let mut out = Vec::new();
+        for i in 0..n {
+            let x: Vec<OpId> = lanes.iter().map(|l| l[i.min(l.len() - 1)]).collect();
+            out.push(f(self, &x));
+        }
+        if ty.is_vector() {
+            self.vector(out)
+        } else {
+            Val::Scalar(out[0])
+        }
+    }
+}

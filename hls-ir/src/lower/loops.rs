@@ -1,0 +1,435 @@
+//! Loops: full unrolling (`#pragma unroll` without a count: the loop is simulated at compile
+//! time) and pipelined loop regions (every other loop), with their loop-carried values and
+//! `#pragma unroll N` copies of the body.
+
+use super::{Env, Lower, Val};
+use crate::ids::{LoopId, MemId, OpId};
+use crate::kernel::Dep;
+use crate::ops::OpKind;
+use crate::types::Ty;
+use frontend::ast::{Expr, Stmt, StmtKind, Type, VarId};
+use frontend::diag::Diagnostic;
+use frontend::span::Span;
+use std::collections::BTreeMap;
+
+/// Most iterations `#pragma unroll` may copy.
+const MAX_UNROLL: u32 = 1024;
+
+/// A variable carried around a pipelined loop (`None`: the `returned` flag).
+struct Carry {
+    var: Option<VarId>,
+    shape: Type,
+    before: Val,
+    leaves: Vec<(OpId, OpId)>,
+}
+
+/// The parts of a source loop (`for`, `while` or `do`).
+struct LoopParts<'s> {
+    init: Option<&'s Stmt>,
+    cond: Option<&'s Expr>,
+    step: Option<&'s Expr>,
+    body: &'s Stmt,
+    /// `false` for `do ... while`: the body runs once before the first test.
+    test_first: bool,
+}
+
+impl<'s> LoopParts<'s> {
+    fn of(s: &'s Stmt) -> LoopParts<'s> {
+        match &s.kind {
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => LoopParts {
+                init: init.as_deref(),
+                cond: cond.as_ref(),
+                step: step.as_ref(),
+                body,
+                test_first: true,
+            },
+            StmtKind::While { cond, body } => LoopParts {
+                init: None,
+                cond: Some(cond),
+                step: None,
+                body,
+                test_first: true,
+            },
+            StmtKind::DoWhile { body, cond } => LoopParts {
+                init: None,
+                cond: Some(cond),
+                step: None,
+                body,
+                test_first: false,
+            },
+            _ => panic!("a loop was expected at {:?}", s.span),
+        }
+    }
+}
+
+/// `#pragma unroll` without a count, or `__attribute__((opencl_unroll_hint))` without one.
+pub(super) fn full_unroll_requested(s: &Stmt) -> bool {
+    s.pragmas
+        .iter()
+        .any(|p| p.name == "unroll" && p.arg.is_none())
+        || s.attrs
+            .iter()
+            .any(|a| a.name == "opencl_unroll_hint" && a.args.is_empty())
+}
+
+impl Lower<'_> {
+    /// Full unrolling of `for (init; cond; step) body`: the loop is simulated at compile time,
+    /// so its condition must fold to a constant after each step (the loop variable starts
+    /// from a constant and steps by constants). Variables declared in the loop are scoped to
+    /// it.
+    pub(super) fn unroll_for(&mut self, s: &Stmt) {
+        let LoopParts {
+            init,
+            cond,
+            step,
+            body,
+            ..
+        } = LoopParts::of(s);
+        let span = s.span;
+        let outer: Vec<VarId> = self.env.vars.keys().copied().collect();
+        if let Some(i) = init {
+            self.stmt(i);
+        }
+        let mut iterations = 0u32;
+        self.loops.push(false);
+        loop {
+            let c = match cond {
+                Some(c) => self.cond(c),
+                None => self.konst(1, Ty::BOOL, span),
+            };
+            match self.const_val(c) {
+                Some(0) => break,
+                Some(_) => {}
+                None => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            cond.map_or(span, |c| c.span),
+                            "`#pragma unroll` needs a loop whose condition is a compile-time constant in every iteration",
+                        )
+                        .note("start the loop variable from a constant, step it by a constant, and compare it with a constant or a macro"),
+                    );
+                    break;
+                }
+            }
+            if iterations == MAX_UNROLL {
+                self.diags.push(Diagnostic::error(
+                    span,
+                    format!("this loop runs more than {MAX_UNROLL} iterations; fully unrolling it would build that many copies of its body"),
+                ).note("unroll a smaller loop, or remove `#pragma unroll` (loop pipelining comes in a later version)"));
+                break;
+            }
+            self.stmt(body);
+            if let Some(st) = step {
+                self.rvalue(st);
+            }
+            iterations += 1;
+            if !self.diags.is_empty() {
+                break;
+            }
+        }
+        self.loops.pop();
+        self.env.vars.retain(|v, _| outer.contains(v));
+    }
+
+    /// A loop that is not fully unrolled becomes a pipelined loop region (see [`OpKind::Loop`]):
+    ///
+    /// - in the parent: `enter` = the condition on the values before the loop (true for `do`),
+    ///   and the `Loop` op taking it;
+    /// - in the loop region: a `Carried` op per variable live in the parent (dropped again when
+    ///   the body never changes it), the body, the `for` step, the condition evaluated again on
+    ///   the new values, and `LoopExit` = !condition | break | return;
+    /// - back in the parent: a `LoopResult` per changed variable, its value after the loop.
+    ///
+    /// So every iteration runs body + step + test, exactly the order C evaluates them in, and
+    /// a loop that does not run at all (enter false) leaves every variable at its value before.
+    /// With `group`, a loop containing a barrier: its body is work-group code (see `groups`),
+    /// one iteration per work-group.
+    pub(super) fn pipelined_loop(&mut self, s: &Stmt, group: bool) {
+        let parts = LoopParts::of(s);
+        let span = s.span;
+        let outer: Vec<VarId> = self.env.vars.keys().copied().collect();
+        if let Some(i) = parts.init {
+            self.stmt(i);
+        }
+        let enter = match (parts.test_first, parts.cond) {
+            (true, Some(c)) => self.cond(c),
+            _ => self.konst(1, Ty::BOOL, span),
+        };
+        let alive = self.effect_pred(span);
+        let enter = self.and1(enter, alive, span);
+        let (unroll, copies) = self.unroll_copies(s, group);
+        let lid = LoopId::from_index(self.k.loops.len());
+        self.k.loops.push(crate::kernel::Loop {
+            kind: crate::kernel::LoopKind::Source,
+            parent: Some(self.region),
+            name: format!("{}.loop{}", self.k.name, lid.index()),
+            span,
+            trip_count: None,
+            unroll,
+        });
+        let parent = self.region;
+        let saved_pred = self.pred;
+        let before = self.env.clone();
+        self.region = lid;
+        let t = self.konst(1, Ty::BOOL, span);
+        let f = self.konst(0, Ty::BOOL, span);
+        self.pred = t;
+        let carried = self.carry_in(span);
+        let ret_val_before = self.env.ret_val;
+        let onchip_from: BTreeMap<MemId, usize> =
+            self.onchip.iter().map(|(m, v)| (*m, v.len())).collect();
+        let pipes_from = self.pipe_marks();
+        let again = self.loop_copies(&parts, copies, (t, f), group, span);
+        if self.env.ret_val != ret_val_before {
+            self.unsupported(
+                span,
+                "`return` with a value inside a loop of a helper function",
+            );
+        }
+        let stop = self.not1(again, span);
+        let stop = self.or1(stop, self.env.brk, span);
+        let stop = self.or1(stop, self.env.returned, span);
+        self.op(OpKind::LoopExit, Ty::Token, span, &[stop]);
+        // Close the recurrences and leave the loop.
+        let after = self.env.clone();
+        self.region = parent;
+        self.pred = saved_pred;
+        self.env = before;
+        let loop_op = self.op(OpKind::Loop(lid), Ty::Token, span, &[enter]);
+        if group {
+            self.sync_in_order(loop_op);
+            self.check_group_carries(&carried, span);
+        }
+        self.carry_out(carried, &after, loop_op, span);
+        self.env.vars.retain(|v, _| outer.contains(v));
+        self.order_onchip_across_iterations(lid, &onchip_from);
+        self.order_pipes_across_iterations(lid, &pipes_from);
+        if !group {
+            // In a loop around barriers, each barrier orders global memory.
+            self.check_loop_memory(lid);
+        }
+    }
+
+    /// The unroll count the source asks for (`#pragma unroll N`, `nounroll`,
+    /// `opencl_unroll_hint(N)`), and how many copies of the body one pipelined iteration
+    /// holds: N copies of body + step + test, where a copy whose test fails masks the copies
+    /// after it like a `break`.
+    fn unroll_copies(&mut self, s: &Stmt, group: bool) -> (Option<u32>, u32) {
+        let span = s.span;
+        let unroll = s
+            .pragmas
+            .iter()
+            .find_map(|p| match p.name.as_str() {
+                "nounroll" => Some(1),
+                "unroll" => p.arg.map(|n| n as u32),
+                _ => None,
+            })
+            .or_else(|| {
+                s.attrs
+                    .iter()
+                    .find(|a| a.name == "opencl_unroll_hint")
+                    .and_then(|a| a.int_args())
+                    .and_then(|v| v.first().map(|&n| n as u32))
+            });
+        let copies = match unroll {
+            Some(n) if n > 1 && group => {
+                self.diags.push(Diagnostic::warning(
+                    span,
+                    "a loop containing a barrier runs once per work-group step; its unroll count is ignored",
+                ));
+                1
+            }
+            Some(n) if n > MAX_UNROLL => {
+                self.diags.push(Diagnostic::error(
+                    span,
+                    format!("unrolling by {n} would build more than {MAX_UNROLL} copies of the loop body"),
+                ));
+                1
+            }
+            Some(n) if n > 1 => n,
+            _ => 1,
+        };
+        (unroll, copies)
+    }
+
+    /// A `Carried` op per live variable (and for the `returned` flag), in the new loop region;
+    /// the environment then reads them. Its first operand is the value before the loop, its
+    /// second (added by `carry_out`) the value for the next iteration. Per variable: its shape,
+    /// its value before the loop, and (carried, init) per leaf (a scalar, a pointer's address,
+    /// each part of a vector or struct: see `flatten`).
+    fn carry_in(&mut self, span: Span) -> Vec<Carry> {
+        let returned = self.env.returned;
+        let mut carried: Vec<Carry> = Vec::new();
+        let vars: Vec<(VarId, Val)> = self.env.vars.iter().map(|(v, x)| (*v, *x)).collect();
+        for (var, val) in vars {
+            let ty = match &self.p.var(var).ty {
+                // A reserve id is an i32 (`CLK_NULL_RESERVE_ID` = 0).
+                Type::ReserveId => Type::UINT,
+                t => t.clone(),
+            };
+            let shape = match val {
+                Val::Ptr { .. } => Type::UINT,
+                Val::Undef
+                    if !matches!(ty, Type::Scalar(_) | Type::Vector(..) | Type::Struct(_)) =>
+                {
+                    continue
+                }
+                _ => ty,
+            };
+            // An indeterminate value (C) starts from 0, so the hardware is deterministic.
+            let mut inits = Vec::new();
+            self.flatten(val, &shape, span, &mut inits);
+            let name = self.p.var(var).name.clone();
+            let mut pairs = Vec::new();
+            for init in inits {
+                let t = self.k.op(init).ty;
+                let c = self.op(OpKind::Carried, t, span, &[init]);
+                self.k.op_mut(c).name = Some(name.clone());
+                pairs.push((c, init));
+            }
+            let inside = self.rebuild(val, &shape, &mut pairs.iter().map(|p| p.0));
+            self.env.vars.insert(var, inside);
+            carried.push(Carry {
+                var: Some(var),
+                shape,
+                before: val,
+                leaves: pairs,
+            });
+        }
+        let ret_c = self.op(OpKind::Carried, Ty::BOOL, span, &[returned]);
+        carried.push(Carry {
+            var: None,
+            shape: Type::BOOL,
+            before: Val::Undef,
+            leaves: vec![(ret_c, returned)],
+        });
+        self.env.returned = ret_c;
+        carried
+    }
+
+    /// The body of one pipelined iteration: `copies` times body + step + test, each copy after
+    /// the first masked once a test has failed. Returns the last test (`t`, `f`: the region's
+    /// constants true and false).
+    fn loop_copies(
+        &mut self,
+        parts: &LoopParts,
+        copies: u32,
+        (t, f): (OpId, OpId),
+        group: bool,
+        span: Span,
+    ) -> OpId {
+        self.env.brk = f;
+        self.env.cont = f;
+        self.loops.push(true);
+        let mut again = t;
+        for copy in 0..copies {
+            if copy > 0 {
+                // The previous copy's test failed: the loop is over, as after a `break`.
+                let over = self.not1(again, span);
+                self.env.brk = self.or1(self.env.brk, over, span);
+            }
+            if group {
+                self.group_block(std::slice::from_ref(parts.body));
+            } else {
+                self.stmt(parts.body);
+            }
+            self.env.cont = f;
+            // (The step of a copy that does not run changes nothing: assignments are masked
+            // by the `break` flag.)
+            if let Some(st) = parts.step {
+                self.rvalue(st);
+            }
+            again = match parts.cond {
+                Some(c) => self.cond(c),
+                None => t,
+            };
+        }
+        self.loops.pop();
+        again
+    }
+
+    /// In a loop around barriers, a variable of work-group code must not be assigned by a
+    /// work-item between the barriers.
+    fn check_group_carries(&mut self, carried: &[Carry], span: Span) {
+        for c in carried {
+            if let Some(v) = c.var {
+                if self.groups.ctx.contains_key(&v) {
+                    let name = self.p.var(v).name.clone();
+                    self.diags.push(
+                        Diagnostic::error(
+                            span,
+                            format!("`{name}` is work-group code's variable here, but a work-item assigns it between the barriers of this loop"),
+                        )
+                        .note("declare a separate variable for each work-item's value before the loop, or assign it outside the code between barriers"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Closes the recurrence of each carried leaf with its value after the body (`after`): a
+    /// leaf the body never changed is its value before the loop again; every other leaf gets a
+    /// distance-1 edge and a `LoopResult` after `loop_op`, which the environment then reads.
+    fn carry_out(&mut self, carried: Vec<Carry>, after: &Env, loop_op: OpId, span: Span) {
+        for cr in carried {
+            let nexts: Vec<OpId> = match cr.var {
+                Some(v) => match after.vars.get(&v) {
+                    Some(val) => {
+                        if let Val::Ptr { mem, .. } = val {
+                            if !matches!(cr.before, Val::Ptr { mem: m, .. } if m == *mem) {
+                                self.unsupported(
+                                    span,
+                                    "a pointer that may point into different buffers",
+                                );
+                            }
+                        }
+                        let mut out = Vec::new();
+                        self.flatten(*val, &cr.shape, span, &mut out);
+                        out
+                    }
+                    None => cr.leaves.iter().map(|l| l.0).collect(),
+                },
+                None => vec![after.returned],
+            };
+            let mut results = Vec::new();
+            for (&(c, init), next) in cr.leaves.iter().zip(nexts) {
+                if next == c {
+                    // Never changed in the loop: every use is the value from before the loop.
+                    self.k.replace_uses(c, init);
+                    self.k.remove_op(c);
+                    results.push(init);
+                    continue;
+                }
+                self.k.add_dep(
+                    next,
+                    c,
+                    Dep::Data {
+                        operand: 1,
+                        distance: 1,
+                    },
+                );
+                let ty = self.k.op(c).ty;
+                let r = self.op(OpKind::LoopResult, ty, span, &[loop_op, next, init]);
+                if let Some(v) = cr.var {
+                    let name = self.p.var(v).name.clone();
+                    self.k.op_mut(r).name = Some(name);
+                }
+                results.push(r);
+            }
+            match cr.var {
+                Some(v) => {
+                    if results.iter().zip(&cr.leaves).any(|(r, l)| *r != l.1) {
+                        let val = self.rebuild(cr.before, &cr.shape, &mut results.into_iter());
+                        self.env.vars.insert(v, val);
+                    }
+                }
+                None => self.env.returned = results[0],
+            }
+        }
+    }
+}
