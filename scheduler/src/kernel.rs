@@ -46,10 +46,7 @@ pub enum LimitedBy {
     },
     /// The loop's pipeline holds one iteration at a time (`hls_ir::analysis::serial`), so
     /// the next iteration starts when the previous one has left its `stages` stages.
-    Serial {
-        reason: SerialReason,
-        stages: u32,
-    },
+    Serial { reason: SerialReason, stages: u32 },
 }
 
 /// The schedule of one loop region.

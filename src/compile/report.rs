@@ -230,7 +230,7 @@ fn kept_in_memory(sm: &SourceMap, k: &Kernel, m: hls_ir::MemId) -> String {
     match partition_of(k, m) {
         Some(Partition::Whole { reason, at, .. }) => format!(
             " (not in registers: {reason}{})",
-            at.map(|s| format!(", {}", sm.describe(*s)))
+            at.map(|s| format!(", {}", sm.describe(s)))
                 .unwrap_or_default()
         ),
         _ => String::new(),
