@@ -113,12 +113,8 @@ impl Lower<'_> {
         // default). `oclhls sim` refuses larger launches.
         let (elem, bytes) = self.pointer_elem(pointee, "a `local` pointer argument", span);
         let cap = info
-            .attrs
-            .iter()
-            .find(|a| a.name == "local_mem_size")
-            .and_then(|a| a.int_args())
-            .and_then(|v| v.first().copied())
-            .map(|n| n as u32)
+            .param_attrs
+            .local_mem_size
             .unwrap_or(DEFAULT_LOCAL_ARG_BYTES);
         let len = (cap / bytes.max(1)).max(1);
         let mem = MemId::from_index(self.k.mems.len());

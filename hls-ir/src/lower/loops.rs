@@ -72,9 +72,7 @@ pub(super) fn full_unroll_requested(s: &Stmt) -> bool {
     s.pragmas
         .iter()
         .any(|p| p.name == "unroll" && p.arg.is_none())
-        || s.attrs
-            .iter()
-            .any(|a| a.name == "opencl_unroll_hint" && a.args.is_empty())
+        || s.loop_attrs.unroll_hint == Some(frontend::ast::Unroll::Full)
 }
 
 impl Lower<'_> {
@@ -229,12 +227,9 @@ impl Lower<'_> {
                 "unroll" => p.arg.map(|n| n as u32),
                 _ => None,
             })
-            .or_else(|| {
-                s.attrs
-                    .iter()
-                    .find(|a| a.name == "opencl_unroll_hint")
-                    .and_then(|a| a.int_args())
-                    .and_then(|v| v.first().map(|&n| n as u32))
+            .or(match s.loop_attrs.unroll_hint {
+                Some(frontend::ast::Unroll::Count(n)) => Some(n),
+                _ => None,
             });
         let copies = match unroll {
             Some(n) if n > 1 && group => {

@@ -140,13 +140,7 @@ pub fn lower_kernel_with_warnings(
 ) -> Result<Kernel, Vec<Diagnostic>> {
     let f = p.func(func);
     let mut k = Kernel::new(f.name.clone(), f.span);
-    if let Some(a) = f.attr("reqd_work_group_size") {
-        if let Some(v) = a.int_args() {
-            if v.len() == 3 {
-                k.reqd_work_group_size = Some([v[0] as u32, v[1] as u32, v[2] as u32]);
-            }
-        }
-    }
+    k.reqd_work_group_size = f.kernel_attrs.reqd_work_group_size;
     let mut l = Lower {
         p,
         opts: *opts,

@@ -51,7 +51,7 @@ impl Lower<'_> {
             Access::WriteOnly => PipeSide::Write,
             _ => PipeSide::Read,
         };
-        let blocking = info.attrs.iter().any(|a| a.name == "blocking");
+        let blocking = info.param_attrs.pipe.blocking;
         let id = self.new_pipe(name.clone(), packet, side, None, blocking, span);
         self.k.args.push(KernelArg {
             name,
@@ -140,13 +140,7 @@ impl Lower<'_> {
                     self.unsupported(e.span, "this pipe");
                     return None;
                 };
-                let depth = gv
-                    .attrs
-                    .iter()
-                    .find(|a| a.name == "xcl_reqd_pipe_depth")
-                    .and_then(|a| a.int_args())
-                    .and_then(|v| v.first().copied())
-                    .map(|d| d as u32);
+                let depth = gv.pipe_attrs.depth;
                 let (name, packet, span) = (gv.name.clone(), packet.as_ref().clone(), gv.span);
                 let id = self.new_pipe(name, &packet, side, depth, false, span);
                 self.pipes
