@@ -590,7 +590,7 @@ fn run_test(
         work_dim: t.dimensions,
     };
     // The IR interpreter, on the IR as lowered and after the passes.
-    let launch = hls_ir::interp::Launch {
+    let launch = hls_ir::interp::InterpLaunch {
         args: ir_args,
         wide_args: ir_wide_args,
         buffers: ir_buffers,

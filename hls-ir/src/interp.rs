@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 /// The launch: argument values (scalars as bits, pointers as the base address of a buffer),
 /// the buffers of global memory, and the NDRange.
 #[derive(Clone, Debug, Default)]
-pub struct Launch {
+pub struct InterpLaunch {
     pub args: Vec<u64>,
     /// By-value arguments wider than 64 bits (vectors, structs) as their little-endian memory
     /// image, by argument index; they take precedence over `args`.
@@ -53,7 +53,7 @@ struct Item {
 
 struct Interp<'a> {
     k: &'a Kernel,
-    l: &'a Launch,
+    l: &'a InterpLaunch,
     /// Values of at most 64 bits.
     vals: Vec<u64>,
     /// Values wider than 64 bits (aggregate images), as little-endian 64-bit words.
@@ -127,7 +127,7 @@ fn bytes_to_words(bytes: &[u8]) -> Vec<u64> {
 }
 
 /// Run `k` for the launch; returns the global buffers afterwards.
-pub fn run(k: &Kernel, launch: &Launch) -> Result<Vec<(u32, Vec<u8>)>, InterpError> {
+pub fn run(k: &Kernel, launch: &InterpLaunch) -> Result<Vec<(u32, Vec<u8>)>, InterpError> {
     let mut it = Interp {
         k,
         l: launch,

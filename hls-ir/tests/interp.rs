@@ -4,7 +4,7 @@
 
 mod common;
 
-use hls_ir::interp::{run, Launch};
+use hls_ir::interp::{run, InterpLaunch};
 use hls_ir::{BinOp, Kernel, OpKind};
 
 /// Lowered and run through the pass pipeline (what is scheduled).
@@ -29,8 +29,8 @@ const ROWSUM: &str = "kernel void k(global const int *restrict a, global int *re
   for (int j = 0; j < n; j++) acc += a[i * n + j];
   o[i] = acc; }";
 
-fn rowsum_launch() -> Launch {
-    Launch {
+fn rowsum_launch() -> InterpLaunch {
+    InterpLaunch {
         args: vec![0x1000, 0x2000, 3],
         buffers: vec![
             (0x1000, words(&[1, 2, 3, 4, 5, 6])),
@@ -76,7 +76,7 @@ fn barriers_and_local_memory() {
   barrier(CLK_LOCAL_MEM_FENCE);
   o[get_global_id(0)] = t[(l + 1) & 3]; }",
     );
-    let launch = Launch {
+    let launch = InterpLaunch {
         args: vec![0x1000, 0x2000],
         buffers: vec![
             (0x1000, words(&[10, 11, 12, 13, 20, 21, 22, 23])),
@@ -102,7 +102,7 @@ fn out_of_bounds_and_step_limits_are_errors() {
         .to_string()
         .contains("outside every buffer"));
     let k = lower("kernel void k(global int *o) { int x = 0; while (1) x++; o[0] = x; }");
-    let l = Launch {
+    let l = InterpLaunch {
         args: vec![0x1000],
         buffers: vec![(0x1000, words(&[0]))],
         global_size: [1, 1, 1],

@@ -6,7 +6,7 @@
 mod common;
 
 use frontend::span::SourceMap;
-use hls_ir::interp::{self, Launch};
+use hls_ir::interp::{self, InterpLaunch};
 use hls_ir::passes::{run_pipeline, PIPELINE};
 use hls_ir::{CmpOp, ConvOp, Kernel, MemId, OpId, OpKind, Ty};
 use rand::rngs::StdRng;
@@ -351,7 +351,7 @@ struct Case {
     what: String,
     before: Kernel,
     after: Kernel,
-    launch: Launch,
+    launch: InterpLaunch,
     /// Per buffer of `launch`: the size of its scalar lanes in bytes.
     lanes: Vec<usize>,
     /// Scalar arguments: index and size in bytes.
@@ -424,7 +424,7 @@ fn case(
         what: format!("{path}: {}", t.name),
         before,
         after,
-        launch: Launch {
+        launch: InterpLaunch {
             args,
             wide_args,
             buffers,

@@ -4,7 +4,7 @@
 
 mod common;
 
-use hls_ir::interp::{run, Launch};
+use hls_ir::interp::{run, InterpLaunch};
 use hls_ir::{Kernel, LoopId, MemId, MemKind, OpKind, Partition};
 
 /// Lowered, then through the pass pipeline with `bank` aiming at II `goal` in every loop.
@@ -71,7 +71,7 @@ fn words(v: &[i32]) -> Vec<u8> {
 }
 
 /// Runs `a` and `b` on `runs` random launches made by `make` and requires the same buffers.
-fn same_results(a: &Kernel, b: &Kernel, runs: usize, make: impl Fn(&mut Rng) -> Launch) {
+fn same_results(a: &Kernel, b: &Kernel, runs: usize, make: impl Fn(&mut Rng) -> InterpLaunch) {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for i in 0..runs {
         let l = make(&mut rng);
@@ -88,7 +88,7 @@ fn same_results(a: &Kernel, b: &Kernel, runs: usize, make: impl Fn(&mut Rng) -> 
 
 /// `items` work-items (one group), buffers of `ints` random values each at 0x1000, 0x2000 ...,
 /// then the scalar arguments `scalars`.
-fn launch(rng: &mut Rng, items: u32, ints: &[usize], scalars: &[u64], range: i32) -> Launch {
+fn launch(rng: &mut Rng, items: u32, ints: &[usize], scalars: &[u64], range: i32) -> InterpLaunch {
     let mut args = Vec::new();
     let mut buffers = Vec::new();
     for (i, &n) in ints.iter().enumerate() {
@@ -297,7 +297,7 @@ kernel void k(global const int *restrict in, global int *restrict out, int n) {
   }
   for (int j = 0; j < n; j++) out[j] = dst[j]; }";
 
-fn tile_launch(r: &mut Rng) -> Launch {
+fn tile_launch(r: &mut Rng) -> InterpLaunch {
     let n = 4 * r.int(0, 16) as u64;
     let mut l = launch(r, 1, &[64, 64], &[n], 1000);
     l.local_size = [1, 1, 1];

@@ -1,7 +1,7 @@
 //! Shared by the integration tests: a kernel lowered from OpenCL C source.
 
 use frontend::span::SourceMap;
-use hls_ir::interp::Launch;
+use hls_ir::interp::InterpLaunch;
 use hls_ir::Kernel;
 
 /// The first kernel of `src`, checked and lowered (no passes run).
@@ -24,8 +24,8 @@ pub fn lower_named(src: &str, name: Option<&str>) -> Kernel {
 
 /// A 1-D launch of `items` work-items in one group.
 #[allow(dead_code)] // not every test file launches
-pub fn launch_of(args: Vec<u64>, buffers: Vec<(u32, Vec<u8>)>, items: u32) -> Launch {
-    Launch {
+pub fn launch_of(args: Vec<u64>, buffers: Vec<(u32, Vec<u8>)>, items: u32) -> InterpLaunch {
+    InterpLaunch {
         args,
         buffers,
         global_size: [items, 1, 1],
