@@ -5,7 +5,7 @@
 //! concurrently, so at any time one work-group of each running launch is live. The next
 //! work-item to run is drawn with a seeded SplitMix64 generator among the runnable work-items
 //! of all live work-groups. A work-item is a stackful coroutine (corosensei) on the caller's
-//! thread: it runs until it yields (see `interp.rs`), so only one runs at a time and a switch
+//! thread: it runs until it yields (see `interp`), so only one runs at a time and a switch
 //! costs no system call. Coroutine stacks are pooled and reused.
 //!
 //! `setup` builds the memories and the launches, `group` starts work-groups and settles their
@@ -183,10 +183,9 @@ fn schedule(
         }
         let pick = runnable[(rng.next() % runnable.len() as u64) as usize];
         slots[pick].status = Status::Runnable;
-        let idx = pick;
-        let msg = resume(&mut slots[idx], &mut stacks)?;
-        record(&mut slots[idx], msg)?;
-        let li = slots[idx].group;
+        let msg = resume(&mut slots[pick], &mut stacks)?;
+        record(&mut slots[pick], msg)?;
+        let li = slots[pick].group;
         settle(prog, sm, shared, launches, &mut slots, li)?;
     }
 }
