@@ -20,10 +20,10 @@
 //! `erf`/`erfc` in double precision. A sub-group is the whole work-group (`sub_group_*` pipe
 //! reservations act like the `work_group_*` ones), which OpenCL allows.
 //!
-//! Design: the interpreter (`interp.rs`) walks the AST with an explicit per-work-item state
+//! Design: the interpreter (`interp/`) walks the AST with an explicit per-work-item state
 //! (private memory, variable addresses). Work-items are stackful coroutines (corosensei) on
 //! the caller's thread: a work-item runs until it hands control back to the scheduler
-//! (`sched.rs`) at a barrier, a work-group function, a pipe operation, or every thousand
+//! (`sched/`) at a barrier, a work-group function, a pipe operation, or every thousand
 //! steps. The scheduler picks the next work-item with a seeded generator among all launches
 //! that run concurrently, which is what makes barriers, blocking pipes and fair interleaving of
 //! several kernels work without any true parallelism.

@@ -194,13 +194,44 @@ pub(crate) fn too_large(spec: &Spec) -> bool {
 }
 
 pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
-    let (g, p, ii) = (spec.g, spec.p, spec.ii);
-    let n = g.n;
+    let ii = spec.ii;
     let mut vars = ProblemVariables::new();
     let mut all = Vec::new();
     let mut cons: Vec<Constraint> = Vec::new();
-    let mut ops = Vec::with_capacity(n);
+    let ops = op_vars(spec, &mut vars, &mut all, &mut cons)?;
+    let length = vars.add(
+        variable()
+            .min(spec.l_min as f64)
+            .max(spec.horizon.max(spec.l_min) as f64),
+    );
+    all.push(length);
+    dependence_rows(spec, &ops, length, &mut cons)?;
+    resource_rows(spec, &ops, &mut cons)?;
+    length_rows(spec, &ops, length, &mut cons);
+    let objective = objective(spec, &ops, length);
+    let warm = warm_start(spec, &ops, length);
+    Ok(Model {
+        vars,
+        all,
+        objective,
+        constraints: cons,
+        warm,
+        ops,
+        ii,
+    })
+}
 
+/// The variables of every operation (row binaries, stage, start time) within its window,
+/// with their one-row and linking constraints.
+fn op_vars(
+    spec: &Spec,
+    vars: &mut ProblemVariables,
+    all: &mut Vec<Variable>,
+    cons: &mut Vec<Constraint>,
+) -> Result<Vec<OpVars>, Empty> {
+    let ii = spec.ii;
+    let n = spec.g.n;
+    let mut ops = Vec::with_capacity(n);
     for v in 0..n {
         let (a, b) = (spec.lo[v], spec.hi[v]);
         if a > b {
@@ -254,16 +285,18 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
         cons.push((Expression::from(t) - op.folded_t(ii)).eq(0.0));
         ops.push(op);
     }
+    Ok(ops)
+}
 
-    let length = vars.add(
-        variable()
-            .min(spec.l_min as f64)
-            .max(spec.horizon.max(spec.l_min) as f64),
-    );
-    let hi = &spec.hi;
-    all.push(length);
-
-    // Dependences.
+/// Dependences, in the form `spec.form` asks for; for flat problems, loop-carried edges
+/// against the length variable.
+fn dependence_rows(
+    spec: &Spec,
+    ops: &[OpVars],
+    length: Variable,
+    cons: &mut Vec<Constraint>,
+) -> Result<(), Empty> {
+    let (g, ii, hi) = (spec.g, spec.ii, &spec.hi);
     for dep in &g.deps {
         let (i, j) = (dep.src, dep.dst);
         if i == j {
@@ -290,45 +323,62 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
                 cons.push(e.geq(w as f64));
             }
             DependenceForm::Structured | DependenceForm::Auto => {
-                let (_, ki_hi) = ops[i].k_bounds();
-                let (kj_lo, _) = ops[j].k_bounds();
-                for (idx, &r) in ops[i].rows.iter().enumerate() {
-                    let q = r + dep.d;
-                    let m = q.div_euclid(ii);
-                    let s = q.rem_euclid(ii);
-                    let rhs = (omega - m + 1) as f64;
-                    let (a_expr, a_vars) = if idx == 0 {
-                        (Expression::from(1.0), false)
-                    } else {
-                        let (e, _) = ops[i].partial(r, true);
-                        (e, true)
-                    };
-                    let (b_expr, b_any) = ops[j].partial(s, false);
-                    let max_lhs = 1.0 + f64::from(u8::from(b_any)) + (ki_hi - kj_lo) as f64;
-                    let lhs = a_expr + b_expr + ops[i].k_expr() - ops[j].k_expr();
-                    let has_vars = a_vars
-                        || (b_any && ops[j].x.iter().any(Option::is_some))
-                        || !matches!(ops[i].stage, Stage::Const(_))
-                        || !matches!(ops[j].stage, Stage::Const(_));
-                    if !has_vars {
-                        // Constant: evaluate exactly.
-                        let value = 1.0
-                            + f64::from(u8::from(b_any))
-                            + (ops[i].k_bounds().0 - ops[j].k_bounds().0) as f64;
-                        if value > rhs + 1e-9 {
-                            return Err(Empty);
-                        }
-                        continue;
-                    }
-                    if needed(has_vars, max_lhs, rhs)? {
-                        cons.push(lhs.leq(rhs));
-                    }
-                }
+                structured_rows(ii, &ops[i], &ops[j], dep.d, omega, cons)?;
             }
         }
     }
+    Ok(())
+}
 
-    // Modulo resource constraints: one row per resource and congruence class.
+/// E&D's structured rows of an edge `i -> j` of delay `d` and distance `omega`, one per row
+/// of `i`; `Err` if a constant one is violated.
+fn structured_rows(
+    ii: i64,
+    oi: &OpVars,
+    oj: &OpVars,
+    d: i64,
+    omega: i64,
+    cons: &mut Vec<Constraint>,
+) -> Result<(), Empty> {
+    let (_, ki_hi) = oi.k_bounds();
+    let (kj_lo, _) = oj.k_bounds();
+    for (idx, &r) in oi.rows.iter().enumerate() {
+        let q = r + d;
+        let m = q.div_euclid(ii);
+        let s = q.rem_euclid(ii);
+        let rhs = (omega - m + 1) as f64;
+        let (a_expr, a_vars) = if idx == 0 {
+            (Expression::from(1.0), false)
+        } else {
+            let (e, _) = oi.partial(r, true);
+            (e, true)
+        };
+        let (b_expr, b_any) = oj.partial(s, false);
+        let max_lhs = 1.0 + f64::from(u8::from(b_any)) + (ki_hi - kj_lo) as f64;
+        let lhs = a_expr + b_expr + oi.k_expr() - oj.k_expr();
+        let has_vars = a_vars
+            || (b_any && oj.x.iter().any(Option::is_some))
+            || !matches!(oi.stage, Stage::Const(_))
+            || !matches!(oj.stage, Stage::Const(_));
+        if !has_vars {
+            // Constant: evaluate exactly.
+            let value =
+                1.0 + f64::from(u8::from(b_any)) + (oi.k_bounds().0 - oj.k_bounds().0) as f64;
+            if value > rhs + 1e-9 {
+                return Err(Empty);
+            }
+            continue;
+        }
+        if needed(has_vars, max_lhs, rhs)? {
+            cons.push(lhs.leq(rhs));
+        }
+    }
+    Ok(())
+}
+
+/// Modulo resource constraints: one row per resource and congruence class.
+fn resource_rows(spec: &Spec, ops: &[OpVars], cons: &mut Vec<Constraint>) -> Result<(), Empty> {
+    let (p, ii, n) = (spec.p, spec.ii, spec.g.n);
     for (r, res) in p.resources.iter().enumerate() {
         let Some(limit) = res.limit else { continue };
         let bt = i64::from(res.blocking_time);
@@ -366,9 +416,13 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
             }
         }
     }
+    Ok(())
+}
 
-    // Length: L >= t(v) + max(latency, 1), and for flat problems also t(v) + blocking time
-    // (the next iteration must find the unit free). Skipped where a successor implies it.
+/// Length: L >= t(v) + max(latency, 1), and for flat problems also t(v) + blocking time
+/// (the next iteration must find the unit free). Skipped where a successor implies it.
+fn length_rows(spec: &Spec, ops: &[OpVars], length: Variable, cons: &mut Vec<Constraint>) {
+    let (g, p, hi, n) = (spec.g, spec.p, &spec.hi, spec.g.n);
     let needs_length = spec.flat || spec.objective != Objective::Feasibility;
     for v in (0..n).filter(|_| needs_length) {
         let mut end = g.lat1[v];
@@ -390,9 +444,12 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
         let e = Expression::from(length) - ops[v].t_expr();
         cons.push(e.geq(end as f64));
     }
+}
 
-    // Objective.
-    let objective = match spec.objective {
+/// The objective of `spec.objective`.
+fn objective(spec: &Spec, ops: &[OpVars], length: Variable) -> Expression {
+    let (p, hi, n) = (spec.p, &spec.hi, spec.g.n);
+    match spec.objective {
         Objective::Feasibility => Expression::default(),
         Objective::Length => Expression::from(length),
         Objective::LengthThenRegisters => {
@@ -426,9 +483,13 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
                 obj
             }
         }
-    };
+    }
+}
 
-    let warm = spec.warm.as_ref().and_then(|(times, l)| {
+/// Solver values for the known solution of `spec.warm`, if every time lies in its window.
+fn warm_start(spec: &Spec, ops: &[OpVars], length: Variable) -> Option<Vec<(Variable, f64)>> {
+    let ii = spec.ii;
+    spec.warm.as_ref().and_then(|(times, l)| {
         let mut values = Vec::new();
         for (v, op) in ops.iter().enumerate() {
             let t = times[v];
@@ -447,16 +508,6 @@ pub(crate) fn build(spec: &Spec) -> Result<Model, Empty> {
         }
         values.push((length, *l as f64));
         Some(values)
-    });
-
-    Ok(Model {
-        vars,
-        all,
-        objective,
-        constraints: cons,
-        warm,
-        ops,
-        ii,
     })
 }
 
