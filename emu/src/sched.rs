@@ -118,17 +118,19 @@ pub fn run(
     for g in &prog.globals {
         let size = prog.size_of(&g.ty) as usize;
         let mut bytes = vec![0; size];
-        // A program-scope pipe (the Xilinx dialect): a pipe of its own, `xcl_reqd_pipe_depth`
-        // packets deep, shared by every launch; the variable holds its handle.
+        // A program-scope pipe (the Xilinx dialect): a pipe of its own, shared by every
+        // launch; the variable holds its handle. It holds as many packets as the hardware's
+        // FIFO for it (`xcl_reqd_pipe_depth`, by the hardware contract's rule, read as
+        // lowering reads it).
         if let Type::Pipe { packet, .. } = &g.ty {
-            let depth = g
+            let requested = g
                 .attrs
                 .iter()
                 .find(|a| a.name == "xcl_reqd_pipe_depth")
                 .and_then(|a| a.int_args())
                 .and_then(|v| v.first().copied())
-                .unwrap_or(1)
-                .max(1) as u32;
+                .map(|d| d as u32);
+            let depth = hwcontract::pipe::effective_depth(requested);
             let handle = shared.pipes.pipes.len() as u32;
             shared.pipes.pipes.push(Pipe {
                 name: g.name.clone(),

@@ -9,8 +9,8 @@
 
 use crate::kernel::{Interface, Port};
 use crate::namer::legal;
-use crate::pipe_fifo::{PIPE_FIFO, PIPE_FIFO_PLAIN};
 use crate::writer::{range, VWriter};
+use hwcontract::pipe::{count_width, Dir, FifoParams, MIN_DEPTH};
 
 /// One pipe of the system.
 #[derive(Clone, Debug)]
@@ -18,7 +18,8 @@ pub struct SystemPipe {
     /// The pipe's name (the test's `pipe:` name or the program-scope pipe).
     pub name: String,
     pub packet_bits: u32,
-    /// Capacity in packets (`max_packets`), at least 2.
+    /// Capacity in packets (`max_packets`), at least [`MIN_DEPTH`]
+    /// (`hwcontract::pipe::effective_depth` of what the source asked for).
     pub depth: u32,
     /// Reservation table entries per side.
     pub max_reservations: u32,
@@ -34,43 +35,6 @@ fn pipe_of_port<'k>(k: &'k Interface, name: &str) -> Option<&'k crate::kernel::P
         .iter()
         .find(|q| q.ports.iter().any(|s| name == format!("{}_{s}", q.prefix)))
 }
-
-/// `clog2(n)` for `n >= 1` (0 for 1).
-fn clog2(n: u32) -> u32 {
-    32 - (n.max(1) - 1).leading_zeros()
-}
-
-/// FIFO ports: (name, dir as seen from the FIFO, width; 0 = packet width, u32::MAX = IDW,
-/// u32::MAX - 1 = CW), and whether it exists without reservation logic (clk and rst are
-/// connected separately).
-const FIFO_PORTS: &[(&str, &str, u32, bool)] = &[
-    ("wr_valid", "in", 1, true),
-    ("wr_slot", "in", 1, false),
-    ("wr_slot_id", "in", u32::MAX, false),
-    ("wr_slot_idx", "in", 32, false),
-    ("wr_data", "in", 0, true),
-    ("wr_ok", "out", 1, true),
-    ("wr_res_req", "in", 1, false),
-    ("wr_res_n", "in", 32, false),
-    ("wr_res_ok", "out", 1, false),
-    ("wr_res_id", "out", u32::MAX, false),
-    ("wr_commit", "in", 1, false),
-    ("wr_commit_id", "in", u32::MAX, false),
-    ("rd_valid", "in", 1, true),
-    ("rd_slot", "in", 1, false),
-    ("rd_slot_id", "in", u32::MAX, false),
-    ("rd_slot_idx", "in", 32, false),
-    ("rd_ok", "out", 1, true),
-    ("rd_data", "out", 0, true),
-    ("rd_res_req", "in", 1, false),
-    ("rd_res_n", "in", 32, false),
-    ("rd_res_ok", "out", 1, false),
-    ("rd_res_id", "out", u32::MAX, false),
-    ("rd_commit", "in", 1, false),
-    ("rd_commit_id", "in", u32::MAX, false),
-    ("num_packets", "out", u32::MAX - 1, true),
-    ("max_packets", "out", u32::MAX - 1, true),
-];
 
 /// A generated system top.
 pub struct SystemTop {
@@ -103,7 +67,7 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
         }
     }
     for p in pipes {
-        let cw = clog2(p.depth + 1);
+        let cw = count_width(p.depth);
         let n = legal(&p.name);
         ports.push((format!("pipe__{n}__count"), "out", cw));
         ports.push((format!("pipe__{n}__max"), "out", cw));
@@ -126,9 +90,13 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
     let mut unused: Vec<String> = Vec::new();
     // Pipes: one FIFO each; every FIFO port gets a wire `p_<pipe>_<port>`.
     for p in pipes {
+        debug_assert!(
+            p.depth >= MIN_DEPTH,
+            "pipe `{}` of depth {}",
+            p.name,
+            p.depth
+        );
         let n = legal(&p.name);
-        let idw = clog2(p.max_reservations).max(1);
-        let cw = clog2(p.depth + 1);
         let ends: Vec<(&Interface, &str)> = [&p.writer, &p.reader]
             .into_iter()
             .flatten()
@@ -164,20 +132,17 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
                 .map(|(k, _)| format!("`{}`", kernels[*k].module))
                 .unwrap_or_else(|| "none".into()),
         ));
-        let width_of = |wd: u32| match wd {
-            0 => p.packet_bits,
-            u32::MAX => idw,
-            x if x == u32::MAX - 1 => cw,
-            x => x,
+        let fifo = FifoParams {
+            width: p.packet_bits,
+            depth: p.depth,
+            max_res: reservations.then_some(p.max_reservations),
         };
         let mut conns = Vec::new();
-        for &(port, dir, wd, plain) in FIFO_PORTS.iter() {
-            if !reservations && !plain {
-                continue;
-            }
+        for fp in fifo.ports() {
+            let port = fp.name;
             let wire = format!("p_{n}_{port}");
-            let bits = width_of(wd);
-            if dir == "in" {
+            let bits = fifo.bits(fp.width);
+            if fp.dir == Dir::In {
                 if kernel_has(port) {
                     w.line(format!("wire {}{wire};", range(bits)));
                 } else {
@@ -202,21 +167,16 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
             }
             conns.push(format!(".{port}({wire})"));
         }
-        let (module_name, params) = if reservations {
-            (
-                PIPE_FIFO,
-                format!(
-                    "#(.WIDTH({}), .DEPTH({}), .MAX_RES({}))",
-                    p.packet_bits, p.depth, p.max_reservations
-                ),
-            )
-        } else {
-            (
-                PIPE_FIFO_PLAIN,
-                format!("#(.WIDTH({}), .DEPTH({}))", p.packet_bits, p.depth),
-            )
-        };
-        w.line(format!("{module_name} {params} fifo_{n} ("));
+        let params: Vec<String> = fifo
+            .overrides()
+            .iter()
+            .map(|(name, value)| format!(".{name}({value})"))
+            .collect();
+        w.line(format!(
+            "{} #({}) fifo_{n} (",
+            fifo.module(),
+            params.join(", ")
+        ));
         w.line(format!(
             "    .clk(clk), .rst(rst),\n        {}",
             conns.join(",\n        ")
@@ -270,7 +230,7 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
                             let n = legal(&sp.name);
                             let wire = format!("p_{n}_{suffix}");
                             if suffix == "num_packets" || suffix == "max_packets" {
-                                let cw = clog2(sp.depth + 1);
+                                let cw = count_width(sp.depth);
                                 if cw < 32 {
                                     format!("{{{}'d0, {wire}}}", 32 - cw)
                                 } else {
