@@ -81,10 +81,14 @@ pub fn run_spec(prog: &Program, t: &TestCase) -> Result<(emu::RunSpec, Vec<Check
                         )
                     })?,
             };
+            // The hardware's FIFO for this pipe holds exactly `max_packets` and cannot hold
+            // fewer than two: refuse what `oclhls sim` refuses, so both run the same pipes.
+            let capacity = hwcontract::pipe::exact_depth(p.max_packets)
+                .map_err(|e| format!("line {}: pipe `{}` {e}", p.line, p.name))?;
             spec.pipes.push(emu::PipeSpec {
                 name: p.name.clone(),
                 packet_size,
-                capacity: p.max_packets,
+                capacity,
             });
         }
         for l in &m.launches {

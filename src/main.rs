@@ -58,7 +58,11 @@ struct BuildArgs {
     clock_mhz: f64,
     /// Reservations each pipe side can hold at once (CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS,
     /// 1 to 256; default 4): the size of the FIFO's reservation tables.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    // The range and the default are `hwcontract::pipe`'s (MAX_RESERVATIONS_RANGE,
+    // DEFAULT_MAX_RESERVATIONS); a test there checks this text.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(
+        i64::from(*hwcontract::pipe::MAX_RESERVATIONS_RANGE.start())
+            ..=i64::from(*hwcontract::pipe::MAX_RESERVATIONS_RANGE.end())))]
     pipe_reservations: Option<u32>,
 }
 

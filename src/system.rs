@@ -21,9 +21,6 @@ struct PipeEnd {
     packet_bits: u32,
 }
 
-/// Depth of a pipe whose packet count nobody gave (inferred topology).
-pub const DEFAULT_PIPE_DEPTH: u32 = 16;
-
 /// A system: kernels (indices into `Compiled::kernels`) and pipes (kernel indices in
 /// `SystemPipe` are positions in `kernels`).
 #[derive(Debug)]
@@ -93,12 +90,8 @@ pub fn from_test(c: &Compiled, m: &MultiTest, module: &str) -> Result<Plan, Stri
                 ));
             };
             let decl = &m.pipes[pi];
-            if decl.max_packets < 2 {
-                return Err(format!(
-                    "line {}: pipe `{}` holds {} packet(s); the hardware FIFO needs at least 2",
-                    decl.line, decl.name, decl.max_packets
-                ));
-            }
+            hwcontract::pipe::exact_depth(decl.max_packets)
+                .map_err(|e| format!("line {}: pipe `{}` {e}", decl.line, decl.name))?;
             let sp = &mut pipes[pi];
             if sp.packet_bits != 0 && sp.packet_bits != ap.bits {
                 return Err(format!(
@@ -146,7 +139,7 @@ fn add_program_scope(
             pipes.push(SystemPipe {
                 name: p.name.clone(),
                 packet_bits: p.packet_bits,
-                depth: p.depth.unwrap_or(DEFAULT_PIPE_DEPTH).max(2),
+                depth: hwcontract::pipe::effective_depth(p.depth),
                 max_reservations: p.max_reservations,
                 writer: None,
                 reader: None,
@@ -223,7 +216,8 @@ pub fn from_source(c: &Compiled, module: &str) -> Result<Option<Plan>, String> {
                     c.kernels[w.kernel].ir.name, w.arg, c.kernels[r.kernel].ir.name, r.arg
                 ),
                 packet_bits: w.packet_bits,
-                depth: DEFAULT_PIPE_DEPTH,
+                // Nobody gave a depth: the contract's default.
+                depth: hwcontract::pipe::effective_depth(None),
                 max_reservations: c.pipe_reservations,
                 writer: Some((w.kernel, w.prefix.clone())),
                 reader: Some((r.kernel, r.prefix.clone())),

@@ -327,3 +327,53 @@ fn reservation_table_size_is_an_option_and_reported() {
     );
     assert_eq!(bad.code, 2, "{}", bad.stderr);
 }
+
+#[test]
+fn reservation_table_help_states_the_contract() {
+    // The `--pipe-reservations` help is a doc comment; it must say the contract's numbers.
+    let o = oclhls(&["--help"], &root());
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let help = o.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    let range = hwcontract::pipe::MAX_RESERVATIONS_RANGE;
+    let want = format!(
+        "{} to {}; default {}",
+        range.start(),
+        range.end(),
+        hwcontract::pipe::DEFAULT_MAX_RESERVATIONS
+    );
+    assert!(help.contains(&want), "`{want}` not in:\n{}", o.stdout);
+}
+
+/// `xcl_reqd_pipe_depth(1)`: the FIFO holds `hwcontract::pipe::effective_depth(Some(1))` = 2
+/// packets, and the emulator's pipe as many (`oclhls sim` checks both against the expected
+/// values): non-blocking writes succeed twice, `get_pipe_max_packets` says 2, the reader finds
+/// 2 packets.
+#[test]
+fn program_scope_pipe_depth_is_the_same_in_emulator_and_hardware() {
+    let depth = hwcontract::pipe::effective_depth(Some(1));
+    assert_eq!(depth, 2);
+    let dir = tempfile::tempdir().unwrap();
+    let src = common::write(
+        dir.path(),
+        "depth1.cl",
+        &format!(
+            "/*!\n[config]\nname: a program-scope pipe of depth 1\n\n[test]\n\
+             name: it holds {depth} packets\nlaunch: fill 1\nlaunch: drain 1 after fill\n\
+             buffer: out int[3] repeat -1\narg: fill 0 out\narg: drain 0 out\n\
+             expect: out int[3] {depth} {depth} {depth}\n!*/\n\
+             pipe int gp __attribute__((xcl_reqd_pipe_depth(1)));\n\
+             kernel void fill(global int *out) {{\n\
+             \x20   int n = 0;\n\
+             \x20   for (int i = 0; i < 5; i++) {{ int v = i; if (write_pipe(gp, &v) == 0) n++; }}\n\
+             \x20   out[0] = n;\n\
+             }}\n\
+             kernel void drain(global int *out) {{\n\
+             \x20   out[1] = (int)get_pipe_max_packets(gp);\n\
+             \x20   int v, n = 0;\n\
+             \x20   while (read_pipe(gp, &v) == 0) n++;\n\
+             \x20   out[2] = n;\n\
+             }}\n"
+        ),
+    );
+    sim(&src, &[]);
+}

@@ -303,8 +303,11 @@ fn designs() -> Vec<Design> {
     v
 }
 
-// The float units' latencies (`rtl_templates::fp`; this example cannot depend on that crate).
-include!("../../rtl-templates/src/fp_latency.rs");
+// The float units' latencies: the hardware contract's, which `rtl_templates::fp` builds.
+use hwcontract::fp::{
+    FP_ADD_LATENCY, FP_DIV_LATENCY, FP_FROM_INT_LATENCY, FP_MUL_LATENCY, FP_SQRT_LATENCY,
+    FP_TO_INT_LATENCY,
+};
 
 /// A float unit's template with its placeholders filled.
 fn fp_template(text: &str, latency: u32) -> String {

@@ -1,6 +1,8 @@
 //! Pipes: finite FIFOs of packets with reservations (OpenCL C 2.0 6.13.16).
 //!
-//! Capacity is `max_packets`: a packet occupies a slot from the moment a write reserves it (or
+//! Capacity is `max_packets`, the depth of the pipe's hardware FIFO (`hwcontract::pipe`: a test's
+//! `pipe:` count, or `effective_depth` of a program-scope pipe's `xcl_reqd_pipe_depth`, so
+//! `xcl_reqd_pipe_depth(1)` holds 2 packets here as in hardware): a packet occupies a slot from the moment a write reserves it (or
 //! a plain write stores it) until a read takes it and, for a read reservation, until the
 //! reservation is committed. Write reservations become visible to readers in reservation order:
 //! a reservation's packets enter the FIFO once it and every earlier write reservation of the

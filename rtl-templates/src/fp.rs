@@ -25,12 +25,12 @@
 
 use askama::Template;
 
-include!("fp_latency.rs");
-
-/// Combinational delay of `oclhls_fp_cmp` (ns, ECP5 -6), inputs to `lt`/`eq`/`unordered`:
-/// the path of the registered unit minus the register overhead, like the operator library's
-/// other delays (docs/benchmarks.md, "ECP5 operator library: measurements").
-pub const FP_CMP_DELAY_NS: f64 = 5.15;
+// The latencies and the compare's delay are the hardware contract's, shared with the
+// scheduler's operator library.
+pub use hwcontract::fp::{
+    FP_ADD_LATENCY, FP_CMP_DELAY_NS, FP_DIV_LATENCY, FP_FROM_INT_LATENCY, FP_MUL_LATENCY,
+    FP_SQRT_LATENCY, FP_TO_INT_LATENCY,
+};
 
 /// One float unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

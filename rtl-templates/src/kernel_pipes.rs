@@ -42,7 +42,7 @@ pub(super) struct PipeReq {
 
 /// Width of a reservation table index.
 pub(super) fn id_bits(max_res: u32) -> u32 {
-    (32 - (max_res.max(2) - 1).leading_zeros()).max(1)
+    hwcontract::pipe::id_width(max_res)
 }
 
 /// The kernel-side ports of pipe `p` used by the kernel: (suffix, dir, width).

@@ -3,16 +3,19 @@
 //! Two askama templates: `oclhls_pipe_side.v` (one side's reserve/commit pointers and
 //! reservation table) and `oclhls_pipe_fifo.v` (storage, queries, and either two sides or plain
 //! pointers). Widths, depth and table size are Verilog parameters, so one rendering serves every
-//! pipe of a system. The port contract is `docs/hardware-interface.md`, "Pipe FIFOs".
+//! pipe of a system. The port contract is `docs/hardware-interface.md`, "Pipe FIFOs", and
+//! in code `hwcontract::pipe` (module names, parameters, ports, the depth rule).
 
 use askama::Template;
 
+// The module names, parameters and ports are the hardware contract's (`hwcontract::pipe`);
+// the templates implement them (tests/pipe_fifo_contract.rs checks the rendered port list).
 /// Module name of the FIFO with reservation logic.
-pub const PIPE_FIFO: &str = "oclhls_pipe_fifo";
+pub use hwcontract::pipe::MODULE as PIPE_FIFO;
 /// Module name of the FIFO without reservation logic (plain non-blocking reads and writes).
-pub const PIPE_FIFO_PLAIN: &str = "oclhls_pipe_fifo_plain";
+pub use hwcontract::pipe::MODULE_PLAIN as PIPE_FIFO_PLAIN;
 /// Module name of one side of [`PIPE_FIFO`].
-pub const PIPE_SIDE: &str = "oclhls_pipe_side";
+pub use hwcontract::pipe::MODULE_SIDE as PIPE_SIDE;
 
 #[derive(Template)]
 #[template(path = "oclhls_pipe_fifo.v", escape = "none")]

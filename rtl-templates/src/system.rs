@@ -9,8 +9,8 @@
 
 use crate::kernel::{Interface, Port};
 use crate::namer::legal;
-use crate::pipe_fifo::{PIPE_FIFO, PIPE_FIFO_PLAIN};
 use crate::writer::{range, VWriter};
+use hwcontract::pipe::{count_width, Dir, FifoParams, MIN_DEPTH};
 
 /// One pipe of the system.
 #[derive(Clone, Debug)]
@@ -18,7 +18,8 @@ pub struct SystemPipe {
     /// The pipe's name (the test's `pipe:` name or the program-scope pipe).
     pub name: String,
     pub packet_bits: u32,
-    /// Capacity in packets (`max_packets`), at least 2.
+    /// Capacity in packets (`max_packets`), at least [`MIN_DEPTH`]
+    /// (`hwcontract::pipe::effective_depth` of what the source asked for).
     pub depth: u32,
     /// Reservation table entries per side.
     pub max_reservations: u32,
@@ -34,43 +35,6 @@ fn pipe_of_port<'k>(k: &'k Interface, name: &str) -> Option<&'k crate::kernel::P
         .iter()
         .find(|q| q.ports.iter().any(|s| name == format!("{}_{s}", q.prefix)))
 }
-
-/// `clog2(n)` for `n >= 1` (0 for 1).
-fn clog2(n: u32) -> u32 {
-    32 - (n.max(1) - 1).leading_zeros()
-}
-
-/// FIFO ports: (name, dir as seen from the FIFO, width; 0 = packet width, u32::MAX = IDW,
-/// u32::MAX - 1 = CW), and whether it exists without reservation logic (clk and rst are
-/// connected separately).
-const FIFO_PORTS: &[(&str, &str, u32, bool)] = &[
-    ("wr_valid", "in", 1, true),
-    ("wr_slot", "in", 1, false),
-    ("wr_slot_id", "in", u32::MAX, false),
-    ("wr_slot_idx", "in", 32, false),
-    ("wr_data", "in", 0, true),
-    ("wr_ok", "out", 1, true),
-    ("wr_res_req", "in", 1, false),
-    ("wr_res_n", "in", 32, false),
-    ("wr_res_ok", "out", 1, false),
-    ("wr_res_id", "out", u32::MAX, false),
-    ("wr_commit", "in", 1, false),
-    ("wr_commit_id", "in", u32::MAX, false),
-    ("rd_valid", "in", 1, true),
-    ("rd_slot", "in", 1, false),
-    ("rd_slot_id", "in", u32::MAX, false),
-    ("rd_slot_idx", "in", 32, false),
-    ("rd_ok", "out", 1, true),
-    ("rd_data", "out", 0, true),
-    ("rd_res_req", "in", 1, false),
-    ("rd_res_n", "in", 32, false),
-    ("rd_res_ok", "out", 1, false),
-    ("rd_res_id", "out", u32::MAX, false),
-    ("rd_commit", "in", 1, false),
-    ("rd_commit_id", "in", u32::MAX, false),
-    ("num_packets", "out", u32::MAX - 1, true),
-    ("max_packets", "out", u32::MAX - 1, true),
-];
 
 /// A generated system top.
 pub struct SystemTop {
@@ -91,26 +55,7 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
     ));
     w.line("// Interface: docs/hardware-interface.md, \"System top\".");
     w.line("`default_nettype none");
-    // Ports.
-    let mut ports: Vec<(String, &str, u32)> =
-        vec![("clk".into(), "in", 1), ("rst".into(), "in", 1)];
-    for k in kernels {
-        for p in &k.ports {
-            if p.name == "clk" || p.name == "rst" || pipe_of_port(k, &p.name).is_some() {
-                continue;
-            }
-            ports.push((format!("{}__{}", k.module, p.name), p.dir, p.width));
-        }
-    }
-    for p in pipes {
-        let cw = clog2(p.depth + 1);
-        let n = legal(&p.name);
-        ports.push((format!("pipe__{n}__count"), "out", cw));
-        ports.push((format!("pipe__{n}__max"), "out", cw));
-        ports.push((format!("pipe__{n}__wr_wait"), "out", 1));
-        ports.push((format!("pipe__{n}__rd_wait"), "out", 1));
-        ports.push((format!("pipe__{n}__active"), "out", 1));
-    }
+    let ports = top_ports(kernels, pipes);
     w.line(format!("module {module} ("));
     for (i, (name, dir, width)) in ports.iter().enumerate() {
         let d = if *dir == "in" {
@@ -126,179 +71,10 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
     let mut unused: Vec<String> = Vec::new();
     // Pipes: one FIFO each; every FIFO port gets a wire `p_<pipe>_<port>`.
     for p in pipes {
-        let n = legal(&p.name);
-        let idw = clog2(p.max_reservations).max(1);
-        let cw = clog2(p.depth + 1);
-        let ends: Vec<(&Interface, &str)> = [&p.writer, &p.reader]
-            .into_iter()
-            .flatten()
-            .map(|(k, pre)| (kernels[*k], pre.as_str()))
-            .collect();
-        let kernel_has = |suffix: &str| {
-            ends.iter().any(|(k, pre)| {
-                k.pipes
-                    .iter()
-                    .any(|q| q.prefix == *pre && q.ports.iter().any(|s| s == suffix))
-            })
-        };
-        let reservations = ["wr_res_req", "rd_res_req", "wr_slot", "rd_slot"]
-            .iter()
-            .any(|s| kernel_has(s));
-        w.line("");
-        w.comment(format!(
-            "---- Pipe `{}`: {} packets of {} bits{}; writer {}, reader {}",
-            p.name,
-            p.depth,
-            p.packet_bits,
-            if reservations {
-                format!(", reservations ({} per side)", p.max_reservations)
-            } else {
-                String::new()
-            },
-            p.writer
-                .as_ref()
-                .map(|(k, _)| format!("`{}`", kernels[*k].module))
-                .unwrap_or_else(|| "none".into()),
-            p.reader
-                .as_ref()
-                .map(|(k, _)| format!("`{}`", kernels[*k].module))
-                .unwrap_or_else(|| "none".into()),
-        ));
-        let width_of = |wd: u32| match wd {
-            0 => p.packet_bits,
-            u32::MAX => idw,
-            x if x == u32::MAX - 1 => cw,
-            x => x,
-        };
-        let mut conns = Vec::new();
-        for &(port, dir, wd, plain) in FIFO_PORTS.iter() {
-            if !reservations && !plain {
-                continue;
-            }
-            let wire = format!("p_{n}_{port}");
-            let bits = width_of(wd);
-            if dir == "in" {
-                if kernel_has(port) {
-                    w.line(format!("wire {}{wire};", range(bits)));
-                } else {
-                    // Nobody drives it: no such operation on this pipe.
-                    w.wire(&wire, bits, &format!("{bits}'d0"));
-                }
-            } else {
-                w.line(format!("wire {}{wire};", range(bits)));
-                let used = kernel_has(port)
-                    || matches!(
-                        port,
-                        "wr_ok"
-                            | "rd_ok"
-                            | "wr_res_ok"
-                            | "rd_res_ok"
-                            | "num_packets"
-                            | "max_packets"
-                    );
-                if !used {
-                    unused.push(wire.clone());
-                }
-            }
-            conns.push(format!(".{port}({wire})"));
-        }
-        let (module_name, params) = if reservations {
-            (
-                PIPE_FIFO,
-                format!(
-                    "#(.WIDTH({}), .DEPTH({}), .MAX_RES({}))",
-                    p.packet_bits, p.depth, p.max_reservations
-                ),
-            )
-        } else {
-            (
-                PIPE_FIFO_PLAIN,
-                format!("#(.WIDTH({}), .DEPTH({}))", p.packet_bits, p.depth),
-            )
-        };
-        w.line(format!("{module_name} {params} fifo_{n} ("));
-        w.line(format!(
-            "    .clk(clk), .rst(rst),\n        {}",
-            conns.join(",\n        ")
-        ));
-        w.line(");");
-        // Observation outputs.
-        let wait = |side: &str| {
-            let mut t = vec![format!("(p_{n}_{side}_valid && !p_{n}_{side}_ok)")];
-            if reservations {
-                t.push(format!("(p_{n}_{side}_res_req && !p_{n}_{side}_res_ok)"));
-            }
-            t.join(" || ")
-        };
-        w.assign(&format!("pipe__{n}__count"), &format!("p_{n}_num_packets"));
-        w.assign(&format!("pipe__{n}__max"), &format!("p_{n}_max_packets"));
-        w.assign(&format!("pipe__{n}__wr_wait"), &wait("wr"));
-        w.assign(&format!("pipe__{n}__rd_wait"), &wait("rd"));
-        let mut act = vec![
-            format!("(p_{n}_wr_valid && p_{n}_wr_ok)"),
-            format!("(p_{n}_rd_valid && p_{n}_rd_ok)"),
-        ];
-        if reservations {
-            for s in ["wr", "rd"] {
-                act.push(format!("(p_{n}_{s}_res_req && p_{n}_{s}_res_ok)"));
-                act.push(format!("p_{n}_{s}_commit"));
-            }
-        }
-        w.assign(&format!("pipe__{n}__active"), &act.join(" || "));
+        emit_pipe(&mut w, kernels, p, &mut unused);
     }
-    // Kernels.
     for (ki, k) in kernels.iter().enumerate() {
-        w.line("");
-        w.comment(format!("---- Kernel `{}`", k.module));
-        let mut conns = vec![".clk(clk)".to_string(), ".rst(rst)".to_string()];
-        for port in &k.ports {
-            if port.name == "clk" || port.name == "rst" {
-                continue;
-            }
-            let target = match pipe_of_port(k, &port.name) {
-                None => format!("{}__{}", k.module, port.name),
-                Some(q) => {
-                    let suffix = &port.name[q.prefix.len() + 1..];
-                    let bound = pipes.iter().find(|sp| {
-                        [&sp.writer, &sp.reader]
-                            .into_iter()
-                            .flatten()
-                            .any(|(kk, pre)| *kk == ki && *pre == q.prefix)
-                    });
-                    match bound {
-                        Some(sp) => {
-                            let n = legal(&sp.name);
-                            let wire = format!("p_{n}_{suffix}");
-                            if suffix == "num_packets" || suffix == "max_packets" {
-                                let cw = clog2(sp.depth + 1);
-                                if cw < 32 {
-                                    format!("{{{}'d0, {wire}}}", 32 - cw)
-                                } else {
-                                    wire
-                                }
-                            } else {
-                                wire
-                            }
-                        }
-                        None => {
-                            // A pipe argument the system leaves unconnected: it never has
-                            // room and never has data.
-                            if port.dir == "in" {
-                                format!("{}'d0", port.width)
-                            } else {
-                                let wire = format!("u_{}_{}_unused", k.module, port.name);
-                                w.line(format!("wire {}{wire};", range(port.width)));
-                                wire
-                            }
-                        }
-                    }
-                }
-            };
-            conns.push(format!(".{}({target})", port.name));
-        }
-        w.line(format!("{} u_{} (", k.module, k.module));
-        w.line(format!("    {}", conns.join(",\n        ")));
-        w.line(");");
+        emit_kernel_instance(&mut w, ki, k, pipes);
     }
     if !unused.is_empty() {
         w.line("");
@@ -324,6 +100,202 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
             })
             .collect(),
     }
+}
+
+/// The system top's ports: `clk`, `rst`, the kernels' own ports except pipe ports (prefixed
+/// `<kernel>__`), and each pipe's observation outputs.
+fn top_ports<'k>(kernels: &[&'k Interface], pipes: &[SystemPipe]) -> Vec<(String, &'k str, u32)> {
+    let mut ports: Vec<(String, &str, u32)> =
+        vec![("clk".into(), "in", 1), ("rst".into(), "in", 1)];
+    for k in kernels {
+        for p in &k.ports {
+            if p.name == "clk" || p.name == "rst" || pipe_of_port(k, &p.name).is_some() {
+                continue;
+            }
+            ports.push((format!("{}__{}", k.module, p.name), p.dir, p.width));
+        }
+    }
+    for p in pipes {
+        let cw = count_width(p.depth);
+        let n = legal(&p.name);
+        ports.push((format!("pipe__{n}__count"), "out", cw));
+        ports.push((format!("pipe__{n}__max"), "out", cw));
+        ports.push((format!("pipe__{n}__wr_wait"), "out", 1));
+        ports.push((format!("pipe__{n}__rd_wait"), "out", 1));
+        ports.push((format!("pipe__{n}__active"), "out", 1));
+    }
+    ports
+}
+
+/// One pipe's FIFO (`fifo_<pipe>`), its wires, and its observation outputs; FIFO outputs no
+/// kernel reads are added to `unused`.
+fn emit_pipe(w: &mut VWriter, kernels: &[&Interface], p: &SystemPipe, unused: &mut Vec<String>) {
+    debug_assert!(
+        p.depth >= MIN_DEPTH,
+        "pipe `{}` of depth {}",
+        p.name,
+        p.depth
+    );
+    let n = legal(&p.name);
+    let ends: Vec<(&Interface, &str)> = [&p.writer, &p.reader]
+        .into_iter()
+        .flatten()
+        .map(|(k, pre)| (kernels[*k], pre.as_str()))
+        .collect();
+    let kernel_has = |suffix: &str| {
+        ends.iter().any(|(k, pre)| {
+            k.pipes
+                .iter()
+                .any(|q| q.prefix == *pre && q.ports.iter().any(|s| s == suffix))
+        })
+    };
+    let reservations = ["wr_res_req", "rd_res_req", "wr_slot", "rd_slot"]
+        .iter()
+        .any(|s| kernel_has(s));
+    w.line("");
+    w.comment(format!(
+        "---- Pipe `{}`: {} packets of {} bits{}; writer {}, reader {}",
+        p.name,
+        p.depth,
+        p.packet_bits,
+        if reservations {
+            format!(", reservations ({} per side)", p.max_reservations)
+        } else {
+            String::new()
+        },
+        p.writer
+            .as_ref()
+            .map(|(k, _)| format!("`{}`", kernels[*k].module))
+            .unwrap_or_else(|| "none".into()),
+        p.reader
+            .as_ref()
+            .map(|(k, _)| format!("`{}`", kernels[*k].module))
+            .unwrap_or_else(|| "none".into()),
+    ));
+    let fifo = FifoParams {
+        width: p.packet_bits,
+        depth: p.depth,
+        max_res: reservations.then_some(p.max_reservations),
+    };
+    let mut conns = Vec::new();
+    for fp in fifo.ports() {
+        let port = fp.name;
+        let wire = format!("p_{n}_{port}");
+        let bits = fifo.bits(fp.width);
+        if fp.dir == Dir::In {
+            if kernel_has(port) {
+                w.line(format!("wire {}{wire};", range(bits)));
+            } else {
+                // Nobody drives it: no such operation on this pipe.
+                w.wire(&wire, bits, &format!("{bits}'d0"));
+            }
+        } else {
+            w.line(format!("wire {}{wire};", range(bits)));
+            let used = kernel_has(port)
+                || matches!(
+                    port,
+                    "wr_ok" | "rd_ok" | "wr_res_ok" | "rd_res_ok" | "num_packets" | "max_packets"
+                );
+            if !used {
+                unused.push(wire.clone());
+            }
+        }
+        conns.push(format!(".{port}({wire})"));
+    }
+    let params: Vec<String> = fifo
+        .overrides()
+        .iter()
+        .map(|(name, value)| format!(".{name}({value})"))
+        .collect();
+    w.line(format!(
+        "{} #({}) fifo_{n} (",
+        fifo.module(),
+        params.join(", ")
+    ));
+    w.line(format!(
+        "    .clk(clk), .rst(rst),\n        {}",
+        conns.join(",\n        ")
+    ));
+    w.line(");");
+    // Observation outputs.
+    let wait = |side: &str| {
+        let mut t = vec![format!("(p_{n}_{side}_valid && !p_{n}_{side}_ok)")];
+        if reservations {
+            t.push(format!("(p_{n}_{side}_res_req && !p_{n}_{side}_res_ok)"));
+        }
+        t.join(" || ")
+    };
+    w.assign(&format!("pipe__{n}__count"), &format!("p_{n}_num_packets"));
+    w.assign(&format!("pipe__{n}__max"), &format!("p_{n}_max_packets"));
+    w.assign(&format!("pipe__{n}__wr_wait"), &wait("wr"));
+    w.assign(&format!("pipe__{n}__rd_wait"), &wait("rd"));
+    let mut act = vec![
+        format!("(p_{n}_wr_valid && p_{n}_wr_ok)"),
+        format!("(p_{n}_rd_valid && p_{n}_rd_ok)"),
+    ];
+    if reservations {
+        for s in ["wr", "rd"] {
+            act.push(format!("(p_{n}_{s}_res_req && p_{n}_{s}_res_ok)"));
+            act.push(format!("p_{n}_{s}_commit"));
+        }
+    }
+    w.assign(&format!("pipe__{n}__active"), &act.join(" || "));
+}
+
+/// Kernel `ki`'s instance (`u_<kernel>`): its pipe ports on the wires of the FIFOs they are
+/// bound to, its other ports on the top's.
+fn emit_kernel_instance(w: &mut VWriter, ki: usize, k: &Interface, pipes: &[SystemPipe]) {
+    w.line("");
+    w.comment(format!("---- Kernel `{}`", k.module));
+    let mut conns = vec![".clk(clk)".to_string(), ".rst(rst)".to_string()];
+    for port in &k.ports {
+        if port.name == "clk" || port.name == "rst" {
+            continue;
+        }
+        let target = match pipe_of_port(k, &port.name) {
+            None => format!("{}__{}", k.module, port.name),
+            Some(q) => {
+                let suffix = &port.name[q.prefix.len() + 1..];
+                let bound = pipes.iter().find(|sp| {
+                    [&sp.writer, &sp.reader]
+                        .into_iter()
+                        .flatten()
+                        .any(|(kk, pre)| *kk == ki && *pre == q.prefix)
+                });
+                match bound {
+                    Some(sp) => {
+                        let n = legal(&sp.name);
+                        let wire = format!("p_{n}_{suffix}");
+                        if suffix == "num_packets" || suffix == "max_packets" {
+                            let cw = count_width(sp.depth);
+                            if cw < 32 {
+                                format!("{{{}'d0, {wire}}}", 32 - cw)
+                            } else {
+                                wire
+                            }
+                        } else {
+                            wire
+                        }
+                    }
+                    None => {
+                        // A pipe argument the system leaves unconnected: it never has
+                        // room and never has data.
+                        if port.dir == "in" {
+                            format!("{}'d0", port.width)
+                        } else {
+                            let wire = format!("u_{}_{}_unused", k.module, port.name);
+                            w.line(format!("wire {}{wire};", range(port.width)));
+                            wire
+                        }
+                    }
+                }
+            }
+        };
+        conns.push(format!(".{}({target})", port.name));
+    }
+    w.line(format!("{} u_{} (", k.module, k.module));
+    w.line(format!("    {}", conns.join(",\n        ")));
+    w.line(");");
 }
 
 /// The support files a system needs besides its kernels' (the FIFO modules used).

@@ -12,6 +12,12 @@
 //! guessed.
 
 use hls_ir::{BinOp, CmpOp, ConvOp, Kernel, OpId, OpKind, Ty, UnOp};
+// The float units' pipeline stages (operands to registered result) and the compare's delay:
+// the hardware contract, which `rtl_templates::fp` builds.
+use hwcontract::fp::{
+    FP_ADD_LATENCY, FP_CMP_DELAY_NS, FP_DIV_LATENCY, FP_FROM_INT_LATENCY, FP_MUL_LATENCY,
+    FP_SQRT_LATENCY, FP_TO_INT_LATENCY,
+};
 
 /// What the library says about one operation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -82,15 +88,9 @@ pub const LOAD_FIFO_READ_NS: f64 = 2.36;
 /// read (`load_fifo_32`) plus a 2-input select level for the DPR16X4 banks (not measured
 /// separately).
 pub const LUTRAM_READ_NS: f64 = LOAD_FIFO_READ_NS + 0.89;
-// Pipeline stages of the single-precision float units (`rtl-templates`, `oclhls_fp_*`): from
-// the operands to the registered result. One file, included by `rtl_templates::fp` (whose RTL
-// tests check the modules against it), by `op_char` and here.
-include!("../../rtl-templates/src/fp_latency.rs");
 /// Logic of a float unit's first stage, before its first register: at most the slowest stage
 /// of any unit (4.24–4.73 ns measured, `fp_*` in docs/benchmarks.md).
 pub const FP_INPUT_NS: f64 = 4.75;
-/// The combinational float compare (`oclhls_fp_cmp`, measured).
-pub const FP_CMP_NS: f64 = 5.15;
 /// Register-to-register path without logic (`reg_32`): clock-to-out, routing, setup.
 pub const REG_TO_REG_NS: f64 = 1.05;
 /// Routing margin added to the register overhead for chaining. Not measured: the operators
@@ -165,7 +165,7 @@ impl OpLibrary {
                 // Compare, then a NaN/flush select.
                 BinOp::FMin | BinOp::FMax => {
                     single(o.ty)?;
-                    unit(0, FP_CMP_NS + 2.0 * measured(&SELECT_NS, 32))
+                    unit(0, FP_CMP_DELAY_NS + 2.0 * measured(&SELECT_NS, 32))
                 }
                 BinOp::FDiv => {
                     single(o.ty)?;
@@ -186,7 +186,7 @@ impl OpLibrary {
                 CmpOp::FEq | CmpOp::FNe | CmpOp::FLt | CmpOp::FLe | CmpOp::FGt | CmpOp::FGe,
             ) => {
                 single(k.op(k.operands(op)[0]).ty)?;
-                unit(0, FP_CMP_NS + measured(&LOGIC_NS, 8))
+                unit(0, FP_CMP_DELAY_NS + measured(&LOGIC_NS, 8))
             }
             OpKind::Convert(c) => {
                 let from = k.op(k.operands(op)[0]).ty;

@@ -19,7 +19,8 @@ use std::path::PathBuf;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::{BuiltModel, Model, ModelSource, PortId, PortSpec, SimError};
+use crate::{BuiltModel, Dir, Model, ModelSource, PortId, PortSpec, SimError};
+use hwcontract::pipe::{self, FifoParams};
 
 /// Parameters of one FIFO instance. `max_res == 0` is the FIFO without reservations
 /// (`oclhls_pipe_fifo_plain`).
@@ -27,82 +28,49 @@ use crate::{BuiltModel, Model, ModelSource, PortId, PortSpec, SimError};
 pub struct PipeFifoParams {
     /// Packet width in bits, 1..=128.
     pub width: u32,
-    /// Capacity in packets, at least 2.
+    /// Capacity in packets, at least `hwcontract::pipe::MIN_DEPTH`.
     pub depth: u32,
     /// Reservation table entries per side; 0 = no reservation logic.
     pub max_res: u32,
 }
 
 impl PipeFifoParams {
+    /// The same parameters in the hardware contract's terms.
+    pub fn contract(&self) -> FifoParams {
+        FifoParams {
+            width: self.width,
+            depth: self.depth,
+            max_res: (self.max_res > 0).then_some(self.max_res),
+        }
+    }
+
     pub fn top(&self) -> &'static str {
-        if self.max_res == 0 {
-            "oclhls_pipe_fifo_plain"
-        } else {
-            "oclhls_pipe_fifo"
-        }
+        self.contract().module()
     }
 
-    fn idw(&self) -> u32 {
-        if self.max_res > 1 {
-            clog2(self.max_res)
-        } else {
-            1
-        }
-    }
-
-    fn cw(&self) -> u32 {
-        clog2(self.depth + 1)
-    }
-
-    /// The ports of the top module, as `docs/hardware-interface.md` lists them.
+    /// The ports of the top module (`hwcontract::pipe`, as `docs/hardware-interface.md` lists
+    /// them).
     pub fn ports(&self) -> Vec<PortSpec> {
-        let (i, o) = (PortSpec::input, PortSpec::output);
-        let res = self.max_res > 0;
-        let idw = self.idw();
-        let mut p = vec![i("clk", 1), i("rst", 1), i("wr_valid", 1)];
-        if res {
-            p.extend([i("wr_slot", 1), i("wr_slot_id", idw), i("wr_slot_idx", 32)]);
-        }
-        p.extend([i("wr_data", self.width), o("wr_ok", 1)]);
-        if res {
-            p.extend([
-                i("wr_res_req", 1),
-                i("wr_res_n", 32),
-                o("wr_res_ok", 1),
-                o("wr_res_id", idw),
-                i("wr_commit", 1),
-                i("wr_commit_id", idw),
-            ]);
-        }
-        p.push(i("rd_valid", 1));
-        if res {
-            p.extend([i("rd_slot", 1), i("rd_slot_id", idw), i("rd_slot_idx", 32)]);
-        }
-        p.extend([o("rd_ok", 1), o("rd_data", self.width)]);
-        if res {
-            p.extend([
-                i("rd_res_req", 1),
-                i("rd_res_n", 32),
-                o("rd_res_ok", 1),
-                o("rd_res_id", idw),
-                i("rd_commit", 1),
-                i("rd_commit_id", idw),
-            ]);
-        }
-        p.extend([o("num_packets", self.cw()), o("max_packets", self.cw())]);
-        p
+        let fifo = self.contract();
+        fifo.module_ports()
+            .map(|p| PortSpec {
+                name: p.name.to_string(),
+                dir: match p.dir {
+                    pipe::Dir::In => Dir::In,
+                    pipe::Dir::Out => Dir::Out,
+                },
+                width: fifo.bits(p.width),
+            })
+            .collect()
     }
 
     /// Verilator `-G` arguments for these parameters.
     pub fn verilator_args(&self) -> Vec<String> {
-        let mut a = vec![
-            format!("-GWIDTH={}", self.width),
-            format!("-GDEPTH={}", self.depth),
-        ];
-        if self.max_res > 0 {
-            a.push(format!("-GMAX_RES={}", self.max_res));
-        }
-        a
+        self.contract()
+            .overrides()
+            .into_iter()
+            .map(|(name, value)| format!("-G{name}={value}"))
+            .collect()
     }
 
     /// What to build, from the rendered Verilog files.
@@ -112,14 +80,6 @@ impl PipeFifoParams {
             files,
             ports: self.ports(),
         }
-    }
-}
-
-fn clog2(x: u32) -> u32 {
-    if x <= 1 {
-        0
-    } else {
-        32 - (x - 1).leading_zeros()
     }
 }
 
@@ -518,7 +478,7 @@ impl Driver {
     fn side(&mut self, write: bool, counts: &mut RunCounts) -> SideIn {
         let ph = if write { self.wr_phase } else { self.rd_phase };
         let res = self.p.max_res > 0;
-        let id_space = 1u32 << self.p.idw();
+        let id_space = 1u32 << pipe::id_width(self.p.max_res);
         let mut s = SideIn::default();
         let held = if write { &self.wr_held } else { &self.rd_held };
         // Reservations retire only after as many slot accesses as their size, so while some
@@ -858,7 +818,10 @@ pub fn run_random(
     cycles: u64,
     seed: u64,
 ) -> Result<RunCounts, RunError> {
-    assert!((1..=128).contains(&p.width) && p.depth >= 2, "{p:?}");
+    assert!(
+        (1..=128).contains(&p.width) && p.depth >= pipe::MIN_DEPTH,
+        "{p:?}"
+    );
     let mut m = model.instantiate()?;
     let ports = Ports::new(&m, p.max_res > 0)?;
     let mask = if p.width == 128 {

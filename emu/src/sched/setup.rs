@@ -50,10 +50,11 @@ pub(super) fn memories(prog: &Program, spec: &RunSpec) -> Result<Memories, EmuEr
     for g in &prog.globals {
         let size = prog.size_of(&g.ty) as usize;
         let mut bytes = vec![0; size];
-        // A program-scope pipe (the Xilinx dialect): a pipe of its own, `xcl_reqd_pipe_depth`
-        // packets deep, shared by every launch; the variable holds its handle.
+        // A program-scope pipe (the Xilinx dialect): a pipe of its own, shared by every
+        // launch; the variable holds its handle. It holds as many packets as the hardware's
+        // FIFO for it (`xcl_reqd_pipe_depth`, by the hardware contract's rule).
         if let Type::Pipe { packet, .. } = &g.ty {
-            let depth = g.pipe_attrs.depth.unwrap_or(1).max(1);
+            let depth = hwcontract::pipe::effective_depth(g.pipe_attrs.depth);
             let handle = shared.pipes.pipes.len() as u32;
             shared.pipes.pipes.push(Pipe {
                 name: g.name.clone(),

@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 
 /// Reservation table entries per pipe side (`CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS`; the
 /// FIFO's `MAX_RES`) unless [`super::LowerOptions::max_reservations`] says otherwise.
-pub const PIPE_MAX_RESERVATIONS: u32 = 4;
+pub use hwcontract::pipe::DEFAULT_MAX_RESERVATIONS as PIPE_MAX_RESERVATIONS;
 
 /// How a pipe is named in the source: a parameter (of the kernel, or of an inlined helper
 /// bound to the kernel's pipe) or a program-scope pipe, used for reading or writing.
