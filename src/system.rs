@@ -77,7 +77,7 @@ pub fn from_test(c: &Compiled, m: &MultiTest, module: &str) -> Result<Plan, Stri
                     a.line, l.kernel, a.index
                 ));
             };
-            let Some(pre) = ap.mem_prefix.clone().filter(|_| ap.kind == "pipe") else {
+            let Some(pre) = ap.mem_prefix.clone().filter(|_| ap.kind == rtl_templates::ArgPortKind::Pipe) else {
                 return Err(format!(
                     "line {}: argument {} of `{}` (`{}`) is not a pipe",
                     a.line, a.index, l.kernel, ap.name

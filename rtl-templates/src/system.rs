@@ -7,7 +7,7 @@
 //! `__active` (some operation on the pipe takes effect at the coming edge), which simulators
 //! use for statistics and deadlock reports.
 
-use crate::kernel::{Interface, Port};
+use crate::kernel::{Interface, Port, PortDir};
 use crate::namer::legal;
 use crate::pipe_fifo::{PIPE_FIFO, PIPE_FIFO_PLAIN};
 use crate::writer::{range, VWriter};
@@ -92,8 +92,8 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
     w.line("// Interface: docs/hardware-interface.md, \"System top\".");
     w.line("`default_nettype none");
     // Ports.
-    let mut ports: Vec<(String, &str, u32)> =
-        vec![("clk".into(), "in", 1), ("rst".into(), "in", 1)];
+    let mut ports: Vec<(String, PortDir, u32)> =
+        vec![("clk".into(), PortDir::In, 1), ("rst".into(), PortDir::In, 1)];
     for k in kernels {
         for p in &k.ports {
             if p.name == "clk" || p.name == "rst" || pipe_of_port(k, &p.name).is_some() {
@@ -105,19 +105,15 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
     for p in pipes {
         let cw = clog2(p.depth + 1);
         let n = legal(&p.name);
-        ports.push((format!("pipe__{n}__count"), "out", cw));
-        ports.push((format!("pipe__{n}__max"), "out", cw));
-        ports.push((format!("pipe__{n}__wr_wait"), "out", 1));
-        ports.push((format!("pipe__{n}__rd_wait"), "out", 1));
-        ports.push((format!("pipe__{n}__active"), "out", 1));
+        ports.push((format!("pipe__{n}__count"), PortDir::Out, cw));
+        ports.push((format!("pipe__{n}__max"), PortDir::Out, cw));
+        ports.push((format!("pipe__{n}__wr_wait"), PortDir::Out, 1));
+        ports.push((format!("pipe__{n}__rd_wait"), PortDir::Out, 1));
+        ports.push((format!("pipe__{n}__active"), PortDir::Out, 1));
     }
     w.line(format!("module {module} ("));
     for (i, (name, dir, width)) in ports.iter().enumerate() {
-        let d = if *dir == "in" {
-            "input  wire"
-        } else {
-            "output wire"
-        };
+        let d = dir.declaration();
         let comma = if i + 1 < ports.len() { "," } else { "" };
         w.line(format!("    {d} {}{name}{comma}", range(*width)));
     }
@@ -283,7 +279,7 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
                         None => {
                             // A pipe argument the system leaves unconnected: it never has
                             // room and never has data.
-                            if port.dir == "in" {
+                            if port.dir == PortDir::In {
                                 format!("{}'d0", port.width)
                             } else {
                                 let wire = format!("u_{}_{}_unused", k.module, port.name);
@@ -317,11 +313,7 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
         verilog: w.finish(),
         ports: ports
             .into_iter()
-            .map(|(name, dir, width)| Port {
-                name,
-                dir: if dir == "in" { "in" } else { "out" },
-                width,
-            })
+            .map(|(name, dir, width)| Port { name, dir, width })
             .collect(),
     }
 }
