@@ -6,6 +6,7 @@
 
 use crate::compile::Compiled;
 use rtl_templates::system::SystemPipe;
+use rtl_templates::ArgPortKind;
 use sim::testfile::{LaunchArgValue, MultiTest};
 use std::collections::BTreeMap;
 
@@ -77,7 +78,11 @@ pub fn from_test(c: &Compiled, m: &MultiTest, module: &str) -> Result<Plan, Stri
                     a.line, l.kernel, a.index
                 ));
             };
-            let Some(pre) = ap.mem_prefix.clone().filter(|_| ap.kind == rtl_templates::ArgPortKind::Pipe) else {
+            let Some(pre) = ap
+                .mem_prefix
+                .clone()
+                .filter(|_| ap.kind == ArgPortKind::Pipe)
+            else {
                 return Err(format!(
                     "line {}: argument {} of `{}` (`{}`) is not a pipe",
                     a.line, a.index, l.kernel, ap.name

@@ -92,8 +92,10 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
     w.line("// Interface: docs/hardware-interface.md, \"System top\".");
     w.line("`default_nettype none");
     // Ports.
-    let mut ports: Vec<(String, PortDir, u32)> =
-        vec![("clk".into(), PortDir::In, 1), ("rst".into(), PortDir::In, 1)];
+    let mut ports: Vec<(String, PortDir, u32)> = vec![
+        ("clk".into(), PortDir::In, 1),
+        ("rst".into(), PortDir::In, 1),
+    ];
     for k in kernels {
         for p in &k.ports {
             if p.name == "clk" || p.name == "rst" || pipe_of_port(k, &p.name).is_some() {

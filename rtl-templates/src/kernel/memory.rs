@@ -191,8 +191,7 @@ impl Emitter<'_> {
     /// (the kernel is done only then).
     pub(super) fn emit_memory_ports(&mut self, w: &mut VWriter, hs: &Handshakes) -> Vec<String> {
         let mut idle_terms: Vec<String> = Vec::new();
-        let plan = &self.plan;
-        let ids: Vec<MemId> = plan.mems.mems.keys().copied().collect();
+        let ids: Vec<MemId> = self.plan.mems.mems.keys().copied().collect();
         for id in ids {
             let m = &self.plan.mems.mems[&id];
             let p = m.prefix.clone();
@@ -238,7 +237,12 @@ impl Emitter<'_> {
         let mut earlier: Vec<String> = Vec::new();
         let (mut addr, mut tag) = (Vec::new(), Vec::new());
         let mut full = Vec::new();
-        for PipelineReads { region: r, req, addr: a } in &per_region {
+        for PipelineReads {
+            region: r,
+            req,
+            addr: a,
+        } in &per_region
+        {
             let rq = format!("{p}_rreq_r{r}");
             w.wire(&rq, 1, req);
             let gnt = format!("{p}_rgnt_r{r}");
@@ -490,8 +494,8 @@ impl Emitter<'_> {
         let m = &self.plan.mems.mems[&id];
         let p = m.prefix.clone();
         let loads = m.loads.clone();
-        let onchip_port = |l: &OpId| self.plan.mems.onchip_port[l];
-        let ports = loads.iter().map(|l| onchip_port(l) + 1).max().unwrap_or(0);
+        let port_of = |l: &OpId| self.plan.mems.onchip_port[l];
+        let ports = loads.iter().map(|l| port_of(l) + 1).max().unwrap_or(0);
         for port in 0..ports {
             let mut addr = Vec::new();
             let mut res = Vec::new();

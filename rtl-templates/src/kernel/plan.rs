@@ -51,6 +51,7 @@ pub(super) struct WorkItemUse {
     pub work_dim: bool,
 }
 
+/// The side tables of one kernel module, keyed by op id or region index.
 pub(super) struct Plan<'a> {
     pub k: &'a Kernel,
     /// Per loop region, indexed by `LoopId::index()` (`[0]` is the work-item pipeline); every
@@ -68,6 +69,7 @@ pub(super) struct Plan<'a> {
     /// pipelined parts) instead of being pipelined whole.
     pub remat: BTreeSet<OpId>,
     pub work_items: WorkItemUse,
+    /// The memories the loads and stores use (planned last, once the values are timed).
     pub mems: MemPlan,
 }
 

@@ -121,10 +121,7 @@ impl Emitter<'_> {
         if self.plan.remat.contains(&cx.o) && !self.plan.use_cycles.get(&cx.o).is_some_and(here) {
             return None;
         }
-        let parts: Vec<String> = (0..cx.args.len())
-            .rev()
-            .map(|i| self.arg(cx, i))
-            .collect();
+        let parts: Vec<String> = (0..cx.args.len()).rev().map(|i| self.arg(cx, i)).collect();
         Some(format!("{{{}}}", parts.join(", ")))
     }
 

@@ -158,7 +158,11 @@ impl Emitter<'_> {
                 None
             }
             OpKind::Binary(
-                b @ (BinOp::FAdd | BinOp::FSub | BinOp::FMul | BinOp::FDiv | BinOp::FMin
+                b @ (BinOp::FAdd
+                | BinOp::FSub
+                | BinOp::FMul
+                | BinOp::FDiv
+                | BinOp::FMin
                 | BinOp::FMax),
             ) => self.float_binary(w, &cx, *b),
             OpKind::Binary(b) => Some(self.int_binary(&cx, *b)),
@@ -166,9 +170,7 @@ impl Emitter<'_> {
                 self.float_unary(w, &cx, *u)
             }
             OpKind::Unary(u) => Some(self.int_unary(&cx, *u)),
-            OpKind::Cmp(cmp) if float::is_float_cmp(*cmp) => {
-                Some(self.float_compare(w, &cx, *cmp))
-            }
+            OpKind::Cmp(cmp) if float::is_float_cmp(*cmp) => Some(self.float_compare(w, &cx, *cmp)),
             OpKind::Cmp(cmp) => Some(self.int_compare(&cx, *cmp)),
             OpKind::Select => Some(format!(
                 "{} ? {} : {}",
