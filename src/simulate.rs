@@ -9,6 +9,7 @@ use crate::compile::{self, CompileOptions, Compiled};
 use crate::emulate;
 use anyhow::Result;
 use clap::Args;
+use rtl_templates::ArgPortKind;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -114,7 +115,7 @@ pub(crate) fn port_specs(ports: &[rtl_templates::Port]) -> Vec<sim::PortSpec> {
         .iter()
         .map(|p| sim::PortSpec {
             name: p.name.clone(),
-            dir: if p.dir == "in" {
+            dir: if p.dir == rtl_templates::PortDir::In {
                 sim::Dir::In
             } else {
                 sim::Dir::Out
@@ -452,7 +453,7 @@ fn run_test(
             .as_ref()
             .map(|p| p.trim_start_matches("arg_").to_string());
         match (&arg.kind, ap.kind) {
-            (ArgKind::Scalar { bytes, .. }, "scalar") => {
+            (ArgKind::Scalar { bytes, .. }, ArgPortKind::Scalar) => {
                 if bytes.len() * 8 != ap.bits as usize && ap.bits > 64 {
                     return Err(format!(
                         "line {}: argument {} (`{}`) has {} bits, the test gives {} bytes",
@@ -488,7 +489,7 @@ fn run_test(
                     input,
                     expect,
                 },
-                "global",
+                ArgPortKind::Global,
             ) => {
                 let elem = ty.byte_size();
                 let size = (*len as usize) * elem;
@@ -524,11 +525,11 @@ fn run_test(
                     outputs.push((arg.index, ap.name.clone(), *ty, addr, size, e.clone()));
                 }
             }
-            (ArgKind::Local { ty, len }, "local") => {
+            (ArgKind::Local { ty, len }, ArgPortKind::Local) => {
                 let what = format!("line {}: argument {} (`{}`)", arg.line, arg.index, ap.name);
                 check_local_size(ty, *len, ap, &what)?;
             }
-            (ArgKind::NullBuffer { .. }, "global") => {
+            (ArgKind::NullBuffer { .. }, ArgPortKind::Global) => {
                 if let Some(p) = &port_name {
                     run = run.arg(p, 0);
                 }

@@ -8,6 +8,7 @@ use crate::emulate;
 use crate::simulate::{check_local_size, memory_config, port_specs, scalar_value, SimArgs};
 use frontend::ast::Program;
 use rtl_templates::namer::legal;
+use rtl_templates::ArgPortKind;
 use std::path::{Path, PathBuf};
 use testfile::{LaunchArgValue, MultiTest, TestCase};
 
@@ -83,18 +84,18 @@ pub fn run(
                 .as_ref()
                 .map(|p| p.trim_start_matches("arg_").to_string());
             match (&arg.value, ap.kind) {
-                (LaunchArgValue::Pipe(_), "pipe") => {}
-                (LaunchArgValue::Buffer(b), "global") => {
+                (LaunchArgValue::Pipe(_), ArgPortKind::Pipe) => {}
+                (LaunchArgValue::Buffer(b), ArgPortKind::Global) => {
                     if let Some(p) = &port {
                         launch = launch.arg(p, addrs[*b].0 as u64);
                     }
                 }
-                (LaunchArgValue::Value { bytes, .. }, "scalar") => {
+                (LaunchArgValue::Value { bytes, .. }, ArgPortKind::Scalar) => {
                     if let Some(p) = &port {
                         launch = launch.arg(p, scalar_value(bytes));
                     }
                 }
-                (LaunchArgValue::Local { ty, len }, "local") => {
+                (LaunchArgValue::Local { ty, len }, ArgPortKind::Local) => {
                     let what = format!(
                         "line {}: argument {} of `{}`",
                         arg.line, arg.index, l.kernel

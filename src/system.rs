@@ -6,6 +6,7 @@
 
 use crate::compile::Compiled;
 use rtl_templates::system::SystemPipe;
+use rtl_templates::ArgPortKind;
 use std::collections::BTreeMap;
 use testfile::{LaunchArgValue, MultiTest};
 
@@ -83,7 +84,11 @@ pub fn from_test(c: &Compiled, m: &MultiTest, module: &str) -> Result<Plan, Stri
                     a.line, l.kernel, a.index
                 ));
             };
-            let Some(pre) = ap.mem_prefix.clone().filter(|_| ap.kind == "pipe") else {
+            let Some(pre) = ap
+                .mem_prefix
+                .clone()
+                .filter(|_| ap.kind == ArgPortKind::Pipe)
+            else {
                 return Err(format!(
                     "line {}: argument {} of `{}` (`{}`) is not a pipe",
                     a.line, a.index, l.kernel, ap.name

@@ -19,5 +19,8 @@ pub mod system;
 pub mod writer;
 
 pub use fp::{fp_files, FpUnit};
-pub use kernel::{emit_kernel, support_files, ArgPort, EmittedKernel, Interface, PipeIface, Port};
+pub use kernel::{
+    emit_kernel, support_files, ArgPort, ArgPortKind, EmittedKernel, Interface, PipeIface, Port,
+    PortDir,
+};
 pub use pipe_fifo::pipe_fifo_files;

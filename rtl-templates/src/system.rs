@@ -7,7 +7,7 @@
 //! `__active` (some operation on the pipe takes effect at the coming edge), which simulators
 //! use for statistics and deadlock reports.
 
-use crate::kernel::{Interface, Port};
+use crate::kernel::{Interface, Port, PortDir};
 use crate::namer::legal;
 use crate::writer::{range, VWriter};
 use hwcontract::pipe::{count_width, Dir, FifoParams, MIN_DEPTH};
@@ -58,11 +58,7 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
     let ports = top_ports(kernels, pipes);
     w.line(format!("module {module} ("));
     for (i, (name, dir, width)) in ports.iter().enumerate() {
-        let d = if *dir == "in" {
-            "input  wire"
-        } else {
-            "output wire"
-        };
+        let d = dir.declaration();
         let comma = if i + 1 < ports.len() { "," } else { "" };
         w.line(format!("    {d} {}{name}{comma}", range(*width)));
     }
@@ -93,20 +89,18 @@ pub fn emit_system(module: &str, kernels: &[&Interface], pipes: &[SystemPipe]) -
         verilog: w.finish(),
         ports: ports
             .into_iter()
-            .map(|(name, dir, width)| Port {
-                name,
-                dir: if dir == "in" { "in" } else { "out" },
-                width,
-            })
+            .map(|(name, dir, width)| Port { name, dir, width })
             .collect(),
     }
 }
 
 /// The system top's ports: `clk`, `rst`, the kernels' own ports except pipe ports (prefixed
 /// `<kernel>__`), and each pipe's observation outputs.
-fn top_ports<'k>(kernels: &[&'k Interface], pipes: &[SystemPipe]) -> Vec<(String, &'k str, u32)> {
-    let mut ports: Vec<(String, &str, u32)> =
-        vec![("clk".into(), "in", 1), ("rst".into(), "in", 1)];
+fn top_ports(kernels: &[&Interface], pipes: &[SystemPipe]) -> Vec<(String, PortDir, u32)> {
+    let mut ports: Vec<(String, PortDir, u32)> = vec![
+        ("clk".into(), PortDir::In, 1),
+        ("rst".into(), PortDir::In, 1),
+    ];
     for k in kernels {
         for p in &k.ports {
             if p.name == "clk" || p.name == "rst" || pipe_of_port(k, &p.name).is_some() {
@@ -118,11 +112,11 @@ fn top_ports<'k>(kernels: &[&'k Interface], pipes: &[SystemPipe]) -> Vec<(String
     for p in pipes {
         let cw = count_width(p.depth);
         let n = legal(&p.name);
-        ports.push((format!("pipe__{n}__count"), "out", cw));
-        ports.push((format!("pipe__{n}__max"), "out", cw));
-        ports.push((format!("pipe__{n}__wr_wait"), "out", 1));
-        ports.push((format!("pipe__{n}__rd_wait"), "out", 1));
-        ports.push((format!("pipe__{n}__active"), "out", 1));
+        ports.push((format!("pipe__{n}__count"), PortDir::Out, cw));
+        ports.push((format!("pipe__{n}__max"), PortDir::Out, cw));
+        ports.push((format!("pipe__{n}__wr_wait"), PortDir::Out, 1));
+        ports.push((format!("pipe__{n}__rd_wait"), PortDir::Out, 1));
+        ports.push((format!("pipe__{n}__active"), PortDir::Out, 1));
     }
     ports
 }
@@ -280,7 +274,7 @@ fn emit_kernel_instance(w: &mut VWriter, ki: usize, k: &Interface, pipes: &[Syst
                     None => {
                         // A pipe argument the system leaves unconnected: it never has
                         // room and never has data.
-                        if port.dir == "in" {
+                        if port.dir == PortDir::In {
                             format!("{}'d0", port.width)
                         } else {
                             let wire = format!("u_{}_{}_unused", k.module, port.name);

@@ -1,4 +1,5 @@
-//! A small writer for generated Verilog: indentation and the few statement shapes datapaths need.
+//! A small writer for generated Verilog: indentation and the few statement shapes datapaths need,
+//! and the expression shapes they share (literals, ranges, select chains).
 
 use std::fmt::Write;
 
@@ -23,6 +24,29 @@ pub fn literal(v: u64, bits: u32) -> String {
         format!("1'b{}", v & 1)
     } else {
         format!("{bits}'h{v:x}")
+    }
+}
+
+/// `s0 ? v0 : s1 ? v1 : ... : vN`: the value of the first case whose selector holds; the last
+/// case is the default (callers guarantee at most one selector holds).
+pub fn select_chain(cases: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for (i, (sel, v)) in cases.iter().enumerate() {
+        if i + 1 == cases.len() {
+            out.push_str(v);
+        } else {
+            out.push_str(&format!("{sel} ? {v} : "));
+        }
+    }
+    out
+}
+
+/// `x[hi:lo]`, or `x[lo]` for one bit.
+pub fn bit_range(x: &str, hi: u32, lo: u32) -> String {
+    if hi == lo {
+        format!("{x}[{lo}]")
+    } else {
+        format!("{x}[{hi}:{lo}]")
     }
 }
 

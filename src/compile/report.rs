@@ -323,7 +323,7 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                 .iter()
                 .map(|l| {
                     let lp = &k.ir.loops[l.region.index()];
-                    let stages = k.rtl.loop_stages[l.region.index()];
+                    let stages = k.rtl.loop_stages[l.region];
                     let ii = l.ii;
                     let limited_by = explain(&c.sm, &k.ir, &l.limited_by, l.ii);
                     LoopReport {

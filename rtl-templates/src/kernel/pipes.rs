@@ -13,9 +13,10 @@
 //! could overwrite (read data and reservation ids come back registered, one cycle after the
 //! op, and are consumed from there).
 
+use super::interface::PortDir;
 use super::Emitter;
-use crate::writer::{literal, VWriter};
-use hls_ir::{OpId, OpKind, PipeId, PipeSide};
+use crate::writer::{literal, select_chain, VWriter};
+use hls_ir::{Kernel, OpId, OpKind, PipeId, PipeSide};
 use std::collections::BTreeMap;
 
 /// Which FIFO port an op uses.
@@ -36,8 +37,36 @@ pub(super) struct PipeReq {
     /// A blocking op's refused offer (`rq && !ok`): raised on the strobe too, so the system
     /// sees the side waiting (the FIFO ignores a refused operation).
     pub refused: Option<String>,
-    /// Port operands: (FIFO port suffix, expression).
-    pub operands: Vec<(&'static str, String)>,
+    /// The FIFO port operands the op drives.
+    pub operands: Vec<PortOperand>,
+    /// A commit's condition: its reserve id is valid (a commit of an invalid id does nothing).
+    pub commit_valid: Option<String>,
+}
+
+/// One operand a pipe op drives on its FIFO port.
+#[derive(Clone, Debug)]
+pub(super) struct PortOperand {
+    /// The FIFO port's suffix (`wr_data`, `rd_slot_id` ...).
+    pub port: &'static str,
+    pub value: String,
+}
+
+fn operand(port: &'static str, value: String) -> PortOperand {
+    PortOperand { port, value }
+}
+
+/// A kernel-side port of a pipe.
+#[derive(Clone, Debug)]
+pub(super) struct PipePort {
+    /// The suffix after the pipe's prefix (`wr_valid`, `num_packets` ...).
+    pub suffix: String,
+    pub dir: PortDir,
+    pub width: u32,
+}
+
+/// The port prefix of pipe `p` (`<argument name>_`).
+pub(super) fn pipe_prefix(k: &Kernel, p: PipeId) -> String {
+    format!("{}_", crate::namer::legal(&k.pipes[p.index()].name))
 }
 
 /// Width of a reservation table index.
@@ -45,8 +74,8 @@ pub(super) fn id_bits(max_res: u32) -> u32 {
     hwcontract::pipe::id_width(max_res)
 }
 
-/// The kernel-side ports of pipe `p` used by the kernel: (suffix, dir, width).
-pub(super) fn pipe_ports(k: &hls_ir::Kernel, p: PipeId) -> Vec<(String, &'static str, u32)> {
+/// The kernel-side ports of pipe `p` used by the kernel.
+pub(super) fn pipe_ports(k: &Kernel, p: PipeId) -> Vec<PipePort> {
     let pipe = &k.pipes[p.index()];
     let s = if pipe.side == PipeSide::Write {
         "wr"
@@ -76,46 +105,48 @@ pub(super) fn pipe_ports(k: &hls_ir::Kernel, p: PipeId) -> Vec<(String, &'static
             _ => {}
         }
     }
-    let mut v: Vec<(String, &'static str, u32)> = Vec::new();
+    use PortDir::{In, Out};
+    let mut v: Vec<PipePort> = Vec::new();
+    let mut port = |suffix: String, dir, width| v.push(PipePort { suffix, dir, width });
     let w = pipe.packet_bits;
     if data {
-        v.push((format!("{s}_valid"), "out", 1));
+        port(format!("{s}_valid"), Out, 1);
         if slot {
-            v.push((format!("{s}_slot"), "out", 1));
-            v.push((format!("{s}_slot_id"), "out", idw));
-            v.push((format!("{s}_slot_idx"), "out", 32));
+            port(format!("{s}_slot"), Out, 1);
+            port(format!("{s}_slot_id"), Out, idw);
+            port(format!("{s}_slot_idx"), Out, 32);
         }
         if pipe.side == PipeSide::Write {
-            v.push(("wr_data".into(), "out", w));
+            port("wr_data".into(), Out, w);
         }
-        v.push((format!("{s}_ok"), "in", 1));
+        port(format!("{s}_ok"), In, 1);
         if pipe.side == PipeSide::Read {
-            v.push(("rd_data".into(), "in", w));
+            port("rd_data".into(), In, w);
         }
     }
     if res {
-        v.push((format!("{s}_res_req"), "out", 1));
-        v.push((format!("{s}_res_n"), "out", 32));
-        v.push((format!("{s}_res_ok"), "in", 1));
-        v.push((format!("{s}_res_id"), "in", idw));
+        port(format!("{s}_res_req"), Out, 1);
+        port(format!("{s}_res_n"), Out, 32);
+        port(format!("{s}_res_ok"), In, 1);
+        port(format!("{s}_res_id"), In, idw);
     }
     if commit {
-        v.push((format!("{s}_commit"), "out", 1));
-        v.push((format!("{s}_commit_id"), "out", idw));
+        port(format!("{s}_commit"), Out, 1);
+        port(format!("{s}_commit_id"), Out, idw);
     }
     if num {
-        v.push(("num_packets".into(), "in", 32));
+        port("num_packets".into(), In, 32);
     }
     if max {
-        v.push(("max_packets".into(), "in", 32));
+        port("max_packets".into(), In, 32);
     }
     v
 }
 
 impl Emitter<'_> {
     /// The port prefix of pipe `p` (`<argument name>_`).
-    pub(super) fn pipe_prefix(&self, p: PipeId) -> String {
-        format!("{}_", crate::namer::legal(&self.k.pipes[p.index()].name))
+    fn pipe_prefix(&self, p: PipeId) -> String {
+        pipe_prefix(self.k, p)
     }
 
     fn side(&self, p: PipeId) -> &'static str {
@@ -129,10 +160,10 @@ impl Emitter<'_> {
     /// Region depth in the loop tree (the work-item loop is 0).
     fn region_depth(&self, r: usize) -> usize {
         let mut d = 0;
-        let mut cur = self.regions[r].parent;
+        let mut cur = self.plan.regions[r].parent;
         while let Some(p) = cur {
             d += 1;
-            cur = self.regions[p].parent;
+            cur = self.plan.regions[p].parent;
         }
         d
     }
@@ -147,7 +178,7 @@ impl Emitter<'_> {
         reqs: &mut BTreeMap<PipeId, Vec<PipeReq>>,
     ) -> Option<String> {
         let op = self.k.op(o);
-        let name = self.names[&o].clone();
+        let name = self.plan.names[&o].clone();
         let args = self.k.operands(o);
         let vals: Vec<String> = args.iter().map(|&x| self.val(x, c)).collect();
         let a = |i: usize| vals[i].clone();
@@ -165,7 +196,7 @@ impl Emitter<'_> {
         w.wire(&rq, 1, &format!("{} && {pred}", self.valid(c)));
         w.wire(&fire, 1, &format!("{rq} && !{st}"));
         let depth = self.region_depth(self.cur);
-        let (pipe, port, blocking, operands, value) = match op.kind {
+        let (pipe, port, blocking, operands, commit_valid, value) = match op.kind {
             OpKind::PipeRead {
                 pipe,
                 reserved,
@@ -186,26 +217,29 @@ impl Emitter<'_> {
                 let mut ops = Vec::new();
                 if reserved {
                     let idw = id_bits(self.k.pipes[pipe.index()].max_reservations);
-                    ops.push((slot, "1'b1".to_string()));
-                    ops.push((slot_id, self.rid_index(args[0], c, idw)));
-                    ops.push((slot_idx, a(1)));
+                    ops.push(operand(slot, "1'b1".to_string()));
+                    ops.push(operand(slot_id, self.rid_index(args[0], c, idw)));
+                    ops.push(operand(slot_idx, a(1)));
                 } else if self.pipe_has_slots(pipe) {
-                    ops.push((slot, "1'b0".to_string()));
+                    ops.push(operand(slot, "1'b0".to_string()));
                 }
                 let v = if write {
-                    ops.push(("wr_data", a(args.len() - 2)));
+                    ops.push(operand("wr_data", a(args.len() - 2)));
                     format!("{pre}wr_ok")
                 } else {
                     format!("{{{pre}rd_okq, {pre}rd_data}}")
                 };
-                (pipe, PortKind::Data, blocking, ops, Some(v))
+                (pipe, PortKind::Data, blocking, ops, None, Some(v))
             }
             OpKind::PipeReserve { pipe, blocking, .. } => {
                 let pre = self.pipe_prefix(pipe);
                 let s = self.side(pipe);
                 let idw = id_bits(self.k.pipes[pipe.index()].max_reservations);
                 let pad = hls_ir::RESERVE_ID_VALID_BIT - idw;
-                let ops = vec![(if s == "wr" { "wr_res_n" } else { "rd_res_n" }, a(0))];
+                let ops = vec![operand(
+                    if s == "wr" { "wr_res_n" } else { "rd_res_n" },
+                    a(0),
+                )];
                 let v = format!(
                     "{{{}'d0, {pre}{s}_res_okq, {}{pre}{s}_res_idq}}",
                     31 - hls_ir::RESERVE_ID_VALID_BIT,
@@ -215,25 +249,20 @@ impl Emitter<'_> {
                         String::new()
                     }
                 );
-                (pipe, PortKind::Reserve, blocking, ops, Some(v))
+                (pipe, PortKind::Reserve, blocking, ops, None, Some(v))
             }
             OpKind::PipeCommit { pipe, .. } => {
                 let s = self.side(pipe);
                 let idw = id_bits(self.k.pipes[pipe.index()].max_reservations);
                 let id = self.rid_index(args[0], c, idw);
                 let valid = self.rid_valid(args[0], c);
-                let ops = vec![
-                    (
-                        if s == "wr" {
-                            "wr_commit_id"
-                        } else {
-                            "rd_commit_id"
-                        },
-                        id,
-                    ),
-                    ("valid", valid),
-                ];
-                (pipe, PortKind::Commit, false, ops, None)
+                let port = if s == "wr" {
+                    "wr_commit_id"
+                } else {
+                    "rd_commit_id"
+                };
+                let ops = vec![operand(port, id)];
+                (pipe, PortKind::Commit, false, ops, Some(valid), None)
             }
             _ => unreachable!("emit_pipe_op is called for pipe ops"),
         };
@@ -246,7 +275,7 @@ impl Emitter<'_> {
                 _ => format!("{pre}{s}_ok"),
             };
             let r = format!("({rq} && !{ok})");
-            self.regions[self.cur].stall_terms.push(r.clone());
+            self.control[self.cur].stall_terms.push(r.clone());
             refused = Some(r);
         }
         reqs.entry(pipe).or_default().push(PipeReq {
@@ -256,6 +285,7 @@ impl Emitter<'_> {
             fire,
             refused,
             operands,
+            commit_valid,
         });
         value
     }
@@ -288,7 +318,7 @@ impl Emitter<'_> {
         }
         let v = self.val(rid, c);
         // The other bits of the id are not needed here.
-        self.unused_bits.push(v.clone());
+        self.unused.push(v.clone());
         if hi == lo {
             format!("{v}[{hi}]")
         } else {
@@ -339,8 +369,7 @@ impl Emitter<'_> {
                         format!(" && !({})", higher.join(" || "))
                     };
                     let mut f = format!("{}{mask}", r.fire);
-                    if port == PortKind::Commit {
-                        let valid = &r.operands.iter().find(|(n, _)| *n == "valid").unwrap().1;
+                    if let Some(valid) = &r.commit_valid {
                         f = format!("{f} && {valid}");
                     }
                     fires.push(format!("({f})"));
@@ -361,9 +390,9 @@ impl Emitter<'_> {
                 // Operands: by request, in priority order.
                 // Every port operand any of them drives, in first-seen order.
                 let mut all_names: Vec<&'static str> = Vec::new();
-                for (n, _) in ops.iter().flat_map(|r| &r.operands) {
-                    if *n != "valid" && !all_names.contains(n) {
-                        all_names.push(n);
+                for q in ops.iter().flat_map(|r| &r.operands) {
+                    if !all_names.contains(&q.port) {
+                        all_names.push(q.port);
                     }
                 }
                 for n in all_names {
@@ -373,13 +402,13 @@ impl Emitter<'_> {
                             let v = r
                                 .operands
                                 .iter()
-                                .find(|(m, _)| *m == n)
-                                .map(|(_, v)| v.clone())
+                                .find(|q| q.port == n)
+                                .map(|q| q.value.clone())
                                 .unwrap_or_else(|| default_operand(n, idw));
                             (r.rq.clone(), v)
                         })
                         .collect();
-                    w.assign(&format!("{pre}{n}"), &super::select_chain(&cases));
+                    w.assign(&format!("{pre}{n}"), &select_chain(&cases));
                 }
                 match port {
                     PortKind::Data if s == "rd" => {

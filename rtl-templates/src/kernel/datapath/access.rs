@@ -1,0 +1,114 @@
+//! Loads and stores of the datapath. A global load issues its request at its start cycle and
+//! pops its port's response buffer `latency` cycles later (the stage waits while the buffer is
+//! empty); a global store issues a request. On-chip, a load is a read enable (the data is the
+//! read port's register) and a store a write enable. The ports (`memory`) multiplex the wires
+//! left in [`Handshakes`].
+
+use super::{Emitter, Handshakes, LoadWires, OpCtx};
+use crate::kernel::memory::onchip_port_names;
+use crate::writer::VWriter;
+use hls_ir::MemId;
+
+impl Emitter<'_> {
+    /// A load from memory `mem`; returns its data.
+    pub(super) fn emit_load(
+        &mut self,
+        w: &mut VWriter,
+        cx: &OpCtx,
+        mem: MemId,
+        hs: &mut Handshakes,
+    ) -> String {
+        let (o, name, c) = (cx.o, &cx.name, cx.c);
+        let m = &self.plan.mems.mems[&mem];
+        if m.onchip.is_some() {
+            let re = format!("{name}_re");
+            w.wire(
+                &re,
+                1,
+                &format!(
+                    "{} && {} && !{}",
+                    self.valid(c),
+                    self.arg(cx, 1),
+                    self.stall()
+                ),
+            );
+            hs.loads.insert(
+                o,
+                LoadWires {
+                    req: re,
+                    pop: String::new(),
+                },
+            );
+            return onchip_port_names(&m.prefix, self.plan.mems.onchip_port[&o]).1;
+        }
+        let p = &m.prefix;
+        let f = m.rfifo(self.cur);
+        let pred = cx.args[1];
+        let lat = self.plan.load_latency(o);
+        let accepted = if m.multi_read {
+            format!("{p}_racc_r{}", self.cur)
+        } else {
+            format!("{p}_rreq_ready")
+        };
+        let req = self.emit_request(w, name, c, &self.arg(cx, 1), &accepted);
+        let asking = if m.multi_read {
+            req.clone()
+        } else {
+            self.emit_pending(w, name, c)
+        };
+        let pop = format!("{name}_pop");
+        w.wire(
+            &pop,
+            1,
+            &format!("{} && {}", self.valid(c + lat), self.val(pred, c + lat)),
+        );
+        self.control[self.cur]
+            .stall_terms
+            .push(format!("({asking} && !{accepted})"));
+        hs.waits
+            .entry(c + lat)
+            .or_default()
+            .push(format!("({pop} && {f}_empty)"));
+        hs.loads.insert(o, LoadWires { req, pop });
+        format!("{f}_data")
+    }
+
+    /// A store to memory `mem`: its request (on-chip: write enable).
+    pub(super) fn emit_store(
+        &mut self,
+        w: &mut VWriter,
+        cx: &OpCtx,
+        mem: MemId,
+        hs: &mut Handshakes,
+    ) {
+        let (o, name, c) = (cx.o, &cx.name, cx.c);
+        let m = &self.plan.mems.mems[&mem];
+        if m.onchip.is_some() {
+            let we = format!("{name}_we");
+            w.wire(
+                &we,
+                1,
+                &format!(
+                    "{} && {} && !{}",
+                    self.valid(c),
+                    self.arg(cx, 2),
+                    self.stall()
+                ),
+            );
+            hs.stores.insert(o, we);
+            return;
+        }
+        let p = &m.prefix;
+        let accepted = if m.multi_write {
+            format!("{p}_wacc_r{}", self.cur)
+        } else {
+            format!("{p}_wreq_valid && {p}_wreq_ready")
+        };
+        let req = self.emit_request(w, name, c, &self.arg(cx, 2), &accepted);
+        if !m.multi_write {
+            let pend = self.emit_pending(w, name, c);
+            hs.store_pend.insert(o, pend);
+        }
+        hs.stores.insert(o, req);
+    }
+}

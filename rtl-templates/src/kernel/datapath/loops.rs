@@ -1,0 +1,106 @@
+//! Loop values of the datapath: the `Loop` op that starts a loop region (its request, and the
+//! wait for the loop's results in the next stage), the results a parent takes from a finished
+//! loop, and loop-carried values (a register of their own, or a select by the first-iteration
+//! flag that travels with each iteration). The loop's controller is `control`'s.
+
+use super::{Emitter, Handshakes, OpCtx};
+use crate::writer::VWriter;
+
+impl Emitter<'_> {
+    /// The `Loop` op starting region `l`: requests the start when the loop is idle; the
+    /// work-item waits in the next stage until the loop has finished, then takes the results
+    /// at once (`take`, kept in `hold_*` while this pipeline is stalled for another reason),
+    /// so the loop can start for the next work-item.
+    pub(super) fn emit_loop_start(
+        &mut self,
+        w: &mut VWriter,
+        cx: &OpCtx,
+        l: usize,
+        hs: &mut Handshakes,
+    ) {
+        let c = cx.c;
+        let lp = self.plan.regions[l].pre.clone();
+        let idle = format!("{lp}idle");
+        let req = self.emit_request(w, &cx.name, c, "1'b1", &idle);
+        w.assign(&format!("{lp}start"), &format!("{req} && {idle}"));
+        w.assign(&format!("{lp}enter"), &self.arg(cx, 0));
+        self.control[self.cur]
+            .stall_terms
+            .push(format!("({req} && !{idle})"));
+        let here = self.valid(c + 1);
+        hs.waits
+            .entry(c + 1)
+            .or_default()
+            .push(format!("({here} && !{lp}pend && !{lp}taken)"));
+        w.assign(
+            &format!("{lp}take"),
+            &format!("{here} && {lp}pend && !{lp}taken"),
+        );
+    }
+
+    /// A value leaving a loop: the loop's result register, or its copy while this pipeline
+    /// was stalled after taking it.
+    pub(super) fn loop_result(&self, cx: &OpCtx) -> String {
+        let lp = &self.plan.regions[self.plan.result_loop(cx.o)].pre;
+        let name = &cx.name;
+        format!("{lp}taken ? {lp}hold_{name} : {lp}res_{name}")
+    }
+
+    /// A loop-carried value (operands: initial value, next value).
+    pub(super) fn carried(&mut self, w: &mut VWriter, cx: &OpCtx) -> String {
+        let (name, bits, c) = (&cx.name, cx.bits, cx.c);
+        let ii = self.plan.regions[self.cur].ls.slot_ii.max(1);
+        let first = if c == 0 {
+            self.sig("first")
+        } else {
+            self.sig(&format!("first_c{c}"))
+        };
+        if self.plan.regions[self.cur].serial.is_some() {
+            // One iteration at a time: the previous one has left the pipeline, so its next
+            // value is kept in a register.
+            let hold = format!("{name}_hold");
+            let next = cx.args[1];
+            let at = if self.plan.region_of(next) == self.cur {
+                self.plan.avail[&next]
+            } else {
+                c
+            };
+            w.reg(&hold, bits);
+            let (v, nv, st) = (self.valid(at), self.val(next, at), self.stall());
+            w.always_ff(|w| {
+                w.line(format!("if ({v} && !{st}) {hold} <= {nv};"));
+            });
+            format!("{first} ? {} : {hold}", self.arg(cx, 0))
+        } else if self.plan.carried_holds(cx.o) {
+            // The register holds the value for the iteration in stage `c`: the initial value
+            // from the start, then each iteration's next value as it leaves the stage that
+            // computes it (no first-iteration select in front of it).
+            let r = self.cur;
+            let parent = self.plan.regions[r]
+                .parent
+                .expect("a source loop has a parent");
+            let (_, s) = self.plan.loop_start(r);
+            let init = self.val_at(parent, cx.args[0], s);
+            let at = self.plan.avail[&cx.args[1]];
+            let hold = format!("{name}_hold");
+            w.reg(&hold, bits);
+            let (start, v, nv, st) = (
+                self.sig("start"),
+                self.valid(at),
+                self.val(cx.args[1], at),
+                self.stall(),
+            );
+            w.always_ff(|w| {
+                w.line(format!("if ({start}) {hold} <= {init};"));
+                w.line(format!("else if ({v} && !{st}) {hold} <= {nv};"));
+            });
+            hold
+        } else {
+            format!(
+                "{first} ? {} : {}",
+                self.arg(cx, 0),
+                self.val(cx.args[1], c + ii)
+            )
+        }
+    }
+}

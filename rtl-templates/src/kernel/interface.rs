@@ -1,0 +1,352 @@
+//! The interface of a kernel module: its ports ([`Port`]), how each kernel argument reaches it
+//! ([`ArgPort`]), the pipes it uses ([`PipeIface`]), and the port list at the head of the
+//! module. Everything here is decided from the [`Plan`] before the datapath is written; the
+//! types serialise into `report.json` (docs/hardware-interface.md).
+
+use super::plan::Plan;
+use super::{memory::Mem, pipes};
+use crate::namer::legal;
+use crate::writer::{range, VWriter};
+use hls_ir::{ArgKind, MemKind, PipeId, PipeSide};
+use std::collections::BTreeSet;
+
+/// The direction of a port, as seen from the module that has it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PortDir {
+    In,
+    Out,
+}
+
+impl PortDir {
+    /// The Verilog declaration of a port of this direction (aligned: `input  wire`).
+    pub fn declaration(self) -> &'static str {
+        match self {
+            PortDir::In => "input  wire",
+            PortDir::Out => "output wire",
+        }
+    }
+}
+
+/// A port of the generated module.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Port {
+    pub name: String,
+    pub dir: PortDir,
+    pub width: u32,
+}
+
+/// How a kernel argument reaches the module (`report.json`: `"scalar"`, `"global"`, `"local"`
+/// or `"pipe"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ArgPortKind {
+    /// A value latched at launch from port `arg_<name>`.
+    Scalar,
+    /// A `global` pointer: its address port and memory channels (`<mem_prefix>_rreq_valid` ...).
+    Global,
+    /// A `local` pointer: an on-chip memory inside the module, no port.
+    Local,
+    /// A pipe: `mem_prefix` is the pipe's port prefix.
+    Pipe,
+}
+
+impl std::fmt::Display for ArgPortKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ArgPortKind::Scalar => "scalar",
+            ArgPortKind::Global => "global",
+            ArgPortKind::Local => "local",
+            ArgPortKind::Pipe => "pipe",
+        })
+    }
+}
+
+/// How a kernel argument reaches the module.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ArgPort {
+    pub index: u32,
+    pub name: String,
+    pub kind: ArgPortKind,
+    /// The value port (`arg_<name>`), absent when the kernel never uses the argument.
+    pub port: Option<String>,
+    /// Prefix of the memory channels (`<prefix>_rreq_valid` ...), for pointer arguments; the
+    /// pipe's port prefix for pipes.
+    pub mem_prefix: Option<String>,
+    /// Width of the value (scalars) or of one element (pointers), in bits.
+    pub bits: u32,
+    pub reads: bool,
+    pub writes: bool,
+    /// `local` pointer arguments: the bytes the on-chip memory holds (a launch may ask for
+    /// at most this many).
+    pub local_bytes: Option<u32>,
+}
+
+/// The interface of a generated kernel module (see docs/hardware-interface.md).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Interface {
+    pub module: String,
+    pub ports: Vec<Port>,
+    pub args: Vec<ArgPort>,
+    /// The pipes the kernel reads or writes, each through ports `<prefix>_<suffix>`.
+    pub pipes: Vec<PipeIface>,
+}
+
+/// One pipe side used by a kernel (docs/hardware-interface.md, "Pipes in a kernel").
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PipeIface {
+    /// The pipe argument's name, or the program-scope pipe's name.
+    pub name: String,
+    pub prefix: String,
+    /// The kernel writes the pipe (otherwise it reads it).
+    pub write: bool,
+    pub packet_type: String,
+    pub packet_bits: u32,
+    /// A Xilinx program-scope pipe (`xcl_reqd_pipe_depth`), not an argument.
+    pub program_scope: bool,
+    /// Depth from the source (`xcl_reqd_pipe_depth`).
+    pub depth: Option<u32>,
+    /// Reservation table entries the kernel's reserve ids can name.
+    pub max_reservations: u32,
+    /// Port suffixes the kernel has (`wr_valid`, `wr_data`, `wr_ok`, ...).
+    pub ports: Vec<String>,
+}
+
+/// A register latched at launch from the port of a used scalar (or pointer) argument.
+pub(super) struct ArgReg {
+    pub port: String,
+    pub reg: String,
+    pub bits: u32,
+}
+
+fn port(name: impl Into<String>, dir: PortDir, width: u32) -> Port {
+    Port {
+        name: name.into(),
+        dir,
+        width,
+    }
+}
+
+/// The module's interface, and the argument registers its launch control latches.
+pub(super) fn build_interface(p: &Plan, module: &str) -> (Interface, Vec<ArgReg>) {
+    let mut ports = control_ports(p);
+    let mut arg_regs = Vec::new();
+    let args = arg_ports(p, &mut ports, &mut arg_regs);
+    let pipes = pipe_ifaces(p, &mut ports);
+    let iface = Interface {
+        module: module.to_string(),
+        ports,
+        args,
+        pipes,
+    };
+    (iface, arg_regs)
+}
+
+/// Clock, reset and launch handshake; sizes and offsets per dimension (local sizes and
+/// offsets only where used); `work_dim` when read.
+fn control_ports(p: &Plan) -> Vec<Port> {
+    let mut ports: Vec<Port> = [
+        ("clk", PortDir::In),
+        ("rst", PortDir::In),
+        ("start", PortDir::In),
+        ("busy", PortDir::Out),
+        ("done", PortDir::Out),
+    ]
+    .into_iter()
+    .map(|(n, dir)| port(n, dir, 1))
+    .collect();
+    let dims = &p.work_items.dims;
+    for (base, needed) in [
+        ("global_size", [true; 3]),
+        ("local_size", dims.map(|d| d.grouped)),
+        ("global_offset", dims.map(|d| d.goff)),
+    ] {
+        for d in (0..3).filter(|&d| needed[d]) {
+            ports.push(port(format!("{base}_{d}"), PortDir::In, 32));
+        }
+    }
+    if p.work_items.work_dim {
+        ports.push(port("work_dim", PortDir::In, 32));
+    }
+    ports
+}
+
+/// One [`ArgPort`] per kernel argument, adding the ports of the used ones to `ports`.
+fn arg_ports(p: &Plan, ports: &mut Vec<Port>, arg_regs: &mut Vec<ArgReg>) -> Vec<ArgPort> {
+    let k = p.k;
+    let used_args: BTreeSet<u32> = k
+        .op_ids()
+        .into_iter()
+        .filter_map(|o| match k.op(o).kind {
+            hls_ir::OpKind::Arg(a) if k.has_uses(o) => Some(a.0),
+            _ => None,
+        })
+        .collect();
+    let mut args = Vec::new();
+    for (i, a) in k.args.iter().enumerate() {
+        let used = used_args.contains(&(i as u32));
+        let name = legal(&a.name);
+        let mut value_port = |bits: u32| {
+            let port_name = format!("arg_{name}");
+            if used {
+                ports.push(port(port_name.clone(), PortDir::In, bits));
+                arg_regs.push(ArgReg {
+                    port: port_name.clone(),
+                    reg: format!("arg_{name}_r"),
+                    bits,
+                });
+            }
+            used.then_some(port_name)
+        };
+        let arg = |kind, bits| ArgPort {
+            index: i as u32,
+            name: a.name.clone(),
+            kind,
+            port: None,
+            mem_prefix: None,
+            bits,
+            reads: false,
+            writes: false,
+            local_bytes: None,
+        };
+        args.push(match &a.kind {
+            ArgKind::Scalar(t) => ArgPort {
+                port: value_port(t.bits()),
+                ..arg(ArgPortKind::Scalar, t.bits())
+            },
+            ArgKind::GlobalPtr(mem) => {
+                let value = value_port(32);
+                let m = p.mems.mems.get(mem);
+                let (reads, writes) = m
+                    .map(|m| (!m.loads.is_empty(), !m.stores.is_empty()))
+                    .unwrap_or((false, false));
+                let bits = k.mem(*mem).elem.bits().max(8);
+                if let Some(m) = m {
+                    ports.extend(global_channels(m, reads, writes, bits));
+                }
+                ArgPort {
+                    port: value,
+                    mem_prefix: m.map(|m| m.prefix.clone()),
+                    reads,
+                    writes,
+                    ..arg(ArgPortKind::Global, bits)
+                }
+            }
+            ArgKind::LocalPtr(mem) => {
+                // An on-chip memory inside the module: no port.
+                let m = k.mem(*mem);
+                let len = match m.kind {
+                    MemKind::Local { len } => len,
+                    _ => 0,
+                };
+                ArgPort {
+                    local_bytes: Some(len * m.elem_bytes),
+                    ..arg(ArgPortKind::Local, m.elem.bits().max(8))
+                }
+            }
+            ArgKind::Pipe(q) => {
+                let pipe = &k.pipes[q.index()];
+                ArgPort {
+                    mem_prefix: Some(pipes::pipe_prefix(k, *q).trim_end_matches('_').to_string()),
+                    reads: pipe.side == PipeSide::Read,
+                    writes: pipe.side == PipeSide::Write,
+                    ..arg(ArgPortKind::Pipe, pipe.packet_bits)
+                }
+            }
+            _ => unreachable!("lowering rejects other argument kinds"),
+        });
+    }
+    args
+}
+
+/// The ports of the channels a global memory `m` uses (reads, writes) with `bits`-bit elements.
+fn global_channels(m: &Mem, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
+    use PortDir::{In, Out};
+    // (suffix, direction, width; 0 = the element width) per channel.
+    let read: [(&str, PortDir, u32); 6] = [
+        ("rreq_valid", Out, 1),
+        ("rreq_ready", In, 1),
+        ("rreq_addr", Out, 32),
+        ("rresp_valid", In, 1),
+        ("rresp_ready", Out, 1),
+        ("rresp_data", In, 0),
+    ];
+    let write: [(&str, PortDir, u32); 6] = [
+        ("wreq_valid", Out, 1),
+        ("wreq_ready", In, 1),
+        ("wreq_addr", Out, 32),
+        ("wreq_data", Out, 0),
+        ("wresp_valid", In, 1),
+        ("wresp_ready", Out, 1),
+    ];
+    let p = &m.prefix;
+    let mut ports = Vec::new();
+    for (_, channel) in [(reads, &read), (writes, &write)]
+        .iter()
+        .filter(|(on, _)| *on)
+    {
+        for &(suffix, dir, width) in channel.iter() {
+            let width = if width == 0 { bits } else { width };
+            ports.push(port(format!("{p}_{suffix}"), dir, width));
+        }
+    }
+    if writes && m.partial {
+        ports.push(port(format!("{p}_wreq_strb"), Out, bits / 8));
+    }
+    ports
+}
+
+/// Pipes (arguments and program-scope pipes): the ports of the FIFO side each uses.
+fn pipe_ifaces(p: &Plan, ports: &mut Vec<Port>) -> Vec<PipeIface> {
+    let k = p.k;
+    let mut ifaces = Vec::new();
+    for (i, pipe) in k.pipes.iter().enumerate() {
+        let id = PipeId::from_index(i);
+        let pre = pipes::pipe_prefix(k, id);
+        let list = pipes::pipe_ports(k, id);
+        for q in &list {
+            ports.push(port(format!("{pre}{}", q.suffix), q.dir, q.width));
+        }
+        ifaces.push(PipeIface {
+            name: pipe.name.clone(),
+            prefix: pre.trim_end_matches('_').to_string(),
+            write: pipe.side == PipeSide::Write,
+            packet_type: pipe.packet_type.clone(),
+            packet_bits: pipe.packet_bits,
+            program_scope: !k
+                .args
+                .iter()
+                .any(|a| matches!(a.kind, ArgKind::Pipe(q) if q == id)),
+            depth: pipe.depth,
+            max_reservations: pipe.max_reservations,
+            ports: list.into_iter().map(|q| q.suffix).collect(),
+        });
+    }
+    ifaces
+}
+
+/// The head of the module: the generator's note and the port list.
+pub(super) fn write_header(w: &mut VWriter, p: &Plan, iface: &Interface, stages: u32) {
+    let ii = p.regions[0].ls.slot_ii.max(1);
+    w.line(format!(
+        "// Kernel `{}`: generated by oclhls {}. Do not edit.",
+        p.k.name,
+        env!("CARGO_PKG_VERSION")
+    ));
+    w.line(format!(
+        "// Work-item pipeline: II = {ii}, {stages} stages. Interface: docs/hardware-interface.md."
+    ));
+    w.line("`default_nettype none");
+    w.line(format!("module {} (", iface.module));
+    let n = iface.ports.len();
+    for (i, q) in iface.ports.iter().enumerate() {
+        let comma = if i + 1 < n { "," } else { "" };
+        w.line(format!(
+            "    {} {}{}{comma}",
+            q.dir.declaration(),
+            range(q.width),
+            q.name
+        ));
+    }
+    w.line(");");
+}

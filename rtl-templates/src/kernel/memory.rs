@@ -1,0 +1,603 @@
+//! Memory ports of a kernel module: where each memory lives ([`MemPlan`], part of the plan),
+//! the global memory ports (response buffers, fixed-priority arbiters between pipelines, the tag
+//! FIFO routing read responses, the write-acknowledge counter) and the on-chip memories (arrays
+//! with registered reads). The loads and stores themselves are datapath ops
+//! (`datapath::access`); they leave their request wires in [`Handshakes`] for this module.
+
+use super::datapath::Handshakes;
+use super::plan::Plan;
+use super::Emitter;
+use crate::namer::legal;
+use crate::writer::{literal, range, select_chain, VWriter};
+use hls_ir::{MemId, MemKind, OpId, OpKind};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One memory the kernel accesses: a global memory port or an on-chip array.
+pub(super) struct Mem {
+    pub prefix: String,
+    pub bits: u32,
+    pub loads: Vec<OpId>,
+    pub stores: Vec<OpId>,
+    /// Loads (stores) come from more than one pipeline: requests are arbitrated and read
+    /// responses routed back by a tag FIFO.
+    pub multi_read: bool,
+    pub multi_write: bool,
+    /// An on-chip memory of this many elements (`local`/private array), not a global port.
+    pub onchip: Option<u32>,
+    /// Some store writes only part of an element (a field or lanes): writes carry a byte
+    /// strobe (`wreq_strb`; on-chip, a write enable per byte).
+    pub partial: bool,
+}
+
+impl Mem {
+    /// The response buffer of region `r`'s loads.
+    pub fn rfifo(&self, r: usize) -> String {
+        if self.multi_read {
+            format!("{}_r{r}_rfifo", self.prefix)
+        } else {
+            format!("{}_rfifo", self.prefix)
+        }
+    }
+}
+
+/// The memories of a kernel and the read port of every on-chip load.
+#[derive(Default)]
+pub(super) struct MemPlan {
+    pub mems: BTreeMap<MemId, Mem>,
+    /// The read port (0 or 1) of each on-chip load: loads of one region in the same modulo
+    /// slot use different ports.
+    pub onchip_port: BTreeMap<OpId, u32>,
+}
+
+/// The memories the kernel's loads and stores use.
+pub(super) fn plan_memories(p: &Plan) -> MemPlan {
+    let k = p.k;
+    let mut mems: BTreeMap<MemId, Mem> = BTreeMap::new();
+    for o in k.op_ids() {
+        let (OpKind::Load { mem } | OpKind::Store { mem, .. }) = k.op(o).kind else {
+            continue;
+        };
+        let m = mems.entry(mem).or_insert_with(|| Mem {
+            prefix: legal(&k.mem(mem).name),
+            bits: k.mem(mem).elem.bits().max(8),
+            loads: vec![],
+            stores: vec![],
+            multi_read: false,
+            multi_write: false,
+            onchip: match k.mem(mem).kind {
+                MemKind::Local { len } | MemKind::Private { len } => Some(len),
+                MemKind::Global { .. } => None,
+            },
+            partial: false,
+        });
+        if matches!(k.op(o).kind, OpKind::Load { .. }) {
+            m.loads.push(o);
+        } else {
+            m.stores.push(o);
+        }
+        if matches!(k.op(o).kind, OpKind::Store { mask: Some(_), .. }) {
+            m.partial = true;
+        }
+    }
+    // Read ports of on-chip memories (the scheduler allows
+    // `scheduler::oplib::ONCHIP_READ_PORTS` loads per modulo slot).
+    let mut onchip_port = BTreeMap::new();
+    for m in mems.values().filter(|m| m.onchip.is_some()) {
+        let mut used: BTreeMap<(usize, u32), u32> = BTreeMap::new();
+        for &l in &m.loads {
+            let r = p.region_of(l);
+            let ii = p.regions[r].ls.slot_ii.max(1);
+            let n = used.entry((r, p.start(l) % ii)).or_insert(0);
+            onchip_port.insert(l, *n);
+            *n += 1;
+        }
+    }
+    for m in mems.values_mut() {
+        let regions = |ops: &[OpId]| {
+            ops.iter()
+                .map(|&o| k.op(o).region)
+                .collect::<BTreeSet<_>>()
+                .len()
+        };
+        m.multi_read = regions(&m.loads) > 1;
+        m.multi_write = regions(&m.stores) > 1;
+    }
+    MemPlan { mems, onchip_port }
+}
+
+/// The read address and data register of read port `port` of on-chip memory `p`.
+pub(super) fn onchip_port_names(p: &str, port: u32) -> (String, String) {
+    if port == 0 {
+        (format!("{p}_raddr"), format!("{p}_q"))
+    } else {
+        (format!("{p}_raddr{port}"), format!("{p}_q{port}"))
+    }
+}
+
+/// Width of a tag naming one of `regions`.
+fn tag_bits(regions: &BTreeSet<usize>) -> u32 {
+    let max = regions.iter().copied().max().unwrap_or(0) as u32;
+    (32 - max.leading_zeros()).max(1)
+}
+
+/// A Verilog literal of one bit per flag (flag 0 is bit 0), any width.
+fn flags_literal(flags: &[bool]) -> String {
+    let n = flags.len();
+    if n == 1 {
+        return format!("1'b{}", u8::from(flags[0]));
+    }
+    let mut hex = String::new();
+    for d in (0..n.div_ceil(4)).rev() {
+        let mut v = 0;
+        for b in 0..4 {
+            if flags.get(4 * d + b).copied().unwrap_or(false) {
+                v |= 1 << b;
+            }
+        }
+        hex.push(char::from_digit(v, 16).expect("a hex digit"));
+    }
+    format!("{n}'h{hex}")
+}
+
+impl Plan<'_> {
+    /// Prefixes of the global memory ports that have writes (their `_wcnt` counters are
+    /// declared before the pipelines).
+    pub fn global_store_prefixes(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .k
+            .op_ids()
+            .into_iter()
+            .filter_map(|o| match self.k.op(o).kind {
+                OpKind::Store { mem, .. }
+                    if matches!(self.k.mem(mem).kind, MemKind::Global { .. }) =>
+                {
+                    Some(legal(&self.k.mem(mem).name))
+                }
+                _ => None,
+            })
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// The byte strobe of store `st` into an element of `bits` bits: its mask, or every byte.
+    fn strobe(&self, st: OpId, bits: u32) -> String {
+        let n = (bits / 8) as usize;
+        match &self.k.op(st).kind {
+            OpKind::Store { mask: Some(m), .. } => flags_literal(&m.0),
+            _ => flags_literal(&vec![true; n]),
+        }
+    }
+}
+
+/// The requests of one pipeline for a read port: any of them, and the address of the one
+/// that asks.
+struct PipelineReads {
+    region: usize,
+    req: String,
+    addr: String,
+}
+
+impl Emitter<'_> {
+    /// The write-acknowledge counters of the global ports with writes.
+    pub(super) fn declare_write_counters(&self, w: &mut VWriter) {
+        for p in self.plan.global_store_prefixes() {
+            w.reg(&format!("{p}_wcnt"), 16);
+        }
+    }
+
+    /// Every memory's ports; returns the conditions under which all writes are acknowledged
+    /// (the kernel is done only then).
+    pub(super) fn emit_memory_ports(&mut self, w: &mut VWriter, hs: &Handshakes) -> Vec<String> {
+        let mut idle_terms: Vec<String> = Vec::new();
+        let ids: Vec<MemId> = self.plan.mems.mems.keys().copied().collect();
+        for id in ids {
+            let m = &self.plan.mems.mems[&id];
+            let p = m.prefix.clone();
+            let (has_loads, has_stores) = (!m.loads.is_empty(), !m.stores.is_empty());
+            if let Some(len) = m.onchip {
+                self.emit_onchip(w, id, len, hs);
+                continue;
+            }
+            w.comment(format!("---- Global memory port `{p}`"));
+            if has_loads {
+                self.emit_read_port(w, id, hs);
+            }
+            if has_stores {
+                self.emit_write_port(w, id, hs);
+                idle_terms.push(format!("{p}_wcnt == 16'd0"));
+            }
+        }
+        idle_terms
+    }
+
+    /// The read channel of a global memory port: one response buffer per pipeline that loads
+    /// through it; with several pipelines, a fixed-priority arbiter (outer pipeline first) and
+    /// a FIFO of tags that sends each response to the pipeline that asked (responses come back
+    /// in request order).
+    fn emit_read_port(&mut self, w: &mut VWriter, id: MemId, hs: &Handshakes) {
+        let plan = &self.plan;
+        let m = &plan.mems.mems[&id];
+        let p = m.prefix.clone();
+        let regions: BTreeSet<usize> = m.loads.iter().map(|&l| plan.region_of(l)).collect();
+        let (per_region, tag_depth) = self.emit_read_buffers(w, id, &regions, hs);
+        let m = &self.plan.mems.mems[&id];
+        if !m.multi_read {
+            let reads = &per_region[0];
+            w.assign(&format!("{p}_rreq_valid"), &reads.req);
+            w.assign(&format!("{p}_rreq_addr"), &reads.addr);
+            w.assign(
+                &format!("{p}_rresp_ready"),
+                &format!("!{}_full", m.rfifo(reads.region)),
+            );
+            return;
+        }
+        let tw = tag_bits(&regions);
+        let mut earlier: Vec<String> = Vec::new();
+        let (mut addr, mut tag) = (Vec::new(), Vec::new());
+        let mut full = Vec::new();
+        for PipelineReads {
+            region: r,
+            req,
+            addr: a,
+        } in &per_region
+        {
+            let rq = format!("{p}_rreq_r{r}");
+            w.wire(&rq, 1, req);
+            let gnt = format!("{p}_rgnt_r{r}");
+            let blocked: String = earlier.iter().map(|e| format!(" && !{e}")).collect();
+            w.wire(&gnt, 1, &format!("{rq}{blocked}"));
+            w.wire(
+                &format!("{p}_racc_r{r}"),
+                1,
+                &format!("{gnt} && {p}_rreq_ready && !{p}_tag_full"),
+            );
+            earlier.push(rq);
+            addr.push((gnt.clone(), format!("({a})")));
+            tag.push((gnt, literal(*r as u64, tw)));
+            full.push(format!(
+                "({p}_tag_head == {} && {}_full)",
+                literal(*r as u64, tw),
+                m.rfifo(*r)
+            ));
+        }
+        let tag_depth = tag_depth.next_power_of_two();
+        w.line(format!("wire {p}_tag_full;"));
+        w.line(format!("wire {p}_tag_empty;"));
+        w.line(format!("wire {}{p}_tag_head;", range(tw)));
+        w.assign(
+            &format!("{p}_rreq_valid"),
+            &format!("({}) && !{p}_tag_full", earlier.join(" || ")),
+        );
+        w.assign(&format!("{p}_rreq_addr"), &select_chain(&addr));
+        let tag = select_chain(&tag);
+        w.assign(
+            &format!("{p}_rresp_ready"),
+            &format!("!{p}_tag_empty && !({})", full.join(" || ")),
+        );
+        w.line(format!(
+            "oclhls_fifo #(.W({tw}), .DEPTH({tag_depth}), .AW({})) {p}_tag (.clk(clk), .rst(rst), .push({p}_rreq_valid && {p}_rreq_ready), .push_data({tag}), .full({p}_tag_full), .pop({p}_rresp_valid && {p}_rresp_ready), .pop_data({p}_tag_head), .empty({p}_tag_empty));",
+            tag_depth.trailing_zeros()
+        ));
+    }
+
+    /// The response buffer of every pipeline loading through global memory `id`, and its
+    /// requests; returns them per pipeline with the sum of the buffers' depths.
+    fn emit_read_buffers(
+        &mut self,
+        w: &mut VWriter,
+        id: MemId,
+        regions: &BTreeSet<usize>,
+        hs: &Handshakes,
+    ) -> (Vec<PipelineReads>, u32) {
+        let mut tag_depth = 0;
+        let mut per_region = Vec::new();
+        for &r in regions {
+            self.cur = r;
+            let plan = &self.plan;
+            let m = &plan.mems.mems[&id];
+            let p = &m.prefix;
+            let loads: Vec<OpId> = m
+                .loads
+                .iter()
+                .copied()
+                .filter(|&l| plan.region_of(l) == r)
+                .collect();
+            // Outstanding reads are bounded by the iterations between issue and use.
+            let mut depth = 0;
+            for &l in &loads {
+                depth += plan.load_latency(l) + 1;
+            }
+            let depth = depth.next_power_of_two().max(2);
+            tag_depth += depth;
+            let aw = depth.trailing_zeros();
+            let f = m.rfifo(r);
+            w.line(format!("wire {f}_full;"));
+            w.line(format!("wire {f}_empty;"));
+            w.line(format!("wire {}{f}_data;", range(m.bits)));
+            let pops: Vec<String> = loads.iter().map(|l| hs.loads[l].pop.clone()).collect();
+            w.wire(
+                &format!("{f}_pop"),
+                1,
+                &format!("({}) && !{}", pops.join(" || "), self.stall()),
+            );
+            let push = if m.multi_read {
+                let tw = tag_bits(regions);
+                format!(
+                    "{p}_rresp_valid && ({p}_tag_head == {})",
+                    literal(r as u64, tw)
+                )
+            } else {
+                format!("{p}_rresp_valid")
+            };
+            w.line(format!(
+                "oclhls_fifo #(.W({}), .DEPTH({depth}), .AW({aw})) {f} (.clk(clk), .rst(rst), .push({push}), .push_data({p}_rresp_data), .full({f}_full), .pop({f}_pop), .pop_data({f}_data), .empty({f}_empty));",
+                m.bits
+            ));
+            // Address mux: at most one load of a pipeline requests in any cycle.
+            let reqs: Vec<String> = loads.iter().map(|l| hs.loads[l].req.clone()).collect();
+            let cases: Vec<(String, String)> = loads
+                .iter()
+                .map(|&l| {
+                    let a = self.val(plan.k.operands(l)[0], plan.start(l));
+                    (hs.loads[&l].req.clone(), a)
+                })
+                .collect();
+            per_region.push(PipelineReads {
+                region: r,
+                req: reqs.join(" || "),
+                addr: select_chain(&cases),
+            });
+        }
+        self.cur = 0;
+        (per_region, tag_depth)
+    }
+
+    /// The write channel of a global memory port, with a counter of unacknowledged writes
+    /// (the kernel is done only when it is 0); with several pipelines, a fixed-priority
+    /// arbiter.
+    fn emit_write_port(&mut self, w: &mut VWriter, id: MemId, hs: &Handshakes) {
+        let (p, multi_write, bits, partial) = {
+            let m = &self.plan.mems.mems[&id];
+            (m.prefix.clone(), m.multi_write, m.bits, m.partial)
+        };
+        w.wire(
+            &format!("{p}_wcnt_full"),
+            1,
+            &format!("{p}_wcnt == 16'hffff"),
+        );
+        let all_stores = self.plan.mems.mems[&id].stores.clone();
+        let regions: BTreeSet<usize> = all_stores.iter().map(|&s| self.plan.region_of(s)).collect();
+        let mut all_reqs = Vec::new();
+        // Per pipeline: (grant, address, data, strobe); one pipeline needs no grant.
+        let (mut addr, mut data, mut strb) = (Vec::new(), Vec::new(), Vec::new());
+        let mut earlier: Vec<String> = Vec::new();
+        for &r in &regions {
+            self.cur = r;
+            let stores: Vec<OpId> = all_stores
+                .iter()
+                .copied()
+                .filter(|&s| self.plan.region_of(s) == r)
+                .collect();
+            let reqs: Vec<String> = stores.iter().map(|s| hs.stores[s].clone()).collect();
+            let (mut ra, mut rd, mut rs) = (Vec::new(), Vec::new(), Vec::new());
+            for &s in &stores {
+                let ops = self.k.operands(s);
+                let c = self.plan.start(s);
+                ra.push((hs.stores[&s].clone(), self.val(ops[0], c)));
+                rd.push((hs.stores[&s].clone(), self.val(ops[1], c)));
+                rs.push((hs.stores[&s].clone(), self.plan.strobe(s, bits)));
+            }
+            let (ra, rd, rs) = (select_chain(&ra), select_chain(&rd), select_chain(&rs));
+            if multi_write {
+                let rq = format!("{p}_wreq_r{r}");
+                w.wire(&rq, 1, &reqs.join(" || "));
+                let gnt = format!("{p}_wgnt_r{r}");
+                let blocked: String = earlier.iter().map(|e| format!(" && !{e}")).collect();
+                w.wire(&gnt, 1, &format!("{rq}{blocked}"));
+                let acc = format!("{p}_wacc_r{r}");
+                w.wire(
+                    &acc,
+                    1,
+                    &format!("{gnt} && {p}_wreq_ready && !{p}_wcnt_full"),
+                );
+                for s in &stores {
+                    self.control[r]
+                        .stall_terms
+                        .push(format!("({} && !{acc})", hs.stores[s]));
+                }
+                earlier.push(rq);
+                addr.push((gnt.clone(), format!("({ra})")));
+                data.push((gnt.clone(), format!("({rd})")));
+                strb.push((gnt, format!("({rs})")));
+            } else {
+                for s in &stores {
+                    self.control[r].stall_terms.push(format!(
+                        "({} && !({p}_wreq_ready && !{p}_wcnt_full))",
+                        hs.store_pend[s]
+                    ));
+                }
+                addr.push((String::new(), ra));
+                data.push((String::new(), rd));
+                strb.push((String::new(), rs));
+            }
+            all_reqs.extend(reqs);
+        }
+        self.cur = 0;
+        w.assign(
+            &format!("{p}_wreq_valid"),
+            &format!("({}) && !{p}_wcnt_full", all_reqs.join(" || ")),
+        );
+        w.assign(&format!("{p}_wreq_addr"), &select_chain(&addr));
+        w.assign(&format!("{p}_wreq_data"), &select_chain(&data));
+        if partial {
+            w.assign(&format!("{p}_wreq_strb"), &select_chain(&strb));
+        }
+        w.assign(&format!("{p}_wresp_ready"), "1'b1");
+        w.always_ff(|w| {
+            w.line(format!("if (rst || launch) {p}_wcnt <= 16'd0;"));
+            w.line(format!(
+                "else if (({p}_wreq_valid && {p}_wreq_ready) && !{p}_wresp_valid) {p}_wcnt <= {p}_wcnt + 16'd1;"
+            ));
+            w.line(format!(
+                "else if (!({p}_wreq_valid && {p}_wreq_ready) && {p}_wresp_valid) {p}_wcnt <= {p}_wcnt - 16'd1;"
+            ));
+        });
+    }
+
+    /// An on-chip memory: an array with a registered read (Yosys maps it to EBR, or to LUT RAM
+    /// when small) and one write port. The regions using it never run at the same time (see
+    /// `hls_ir::analysis::serial`), so requests are simply OR-ed; the read register updates only
+    /// when the reading pipeline moves, so a stalled consumer keeps its data.
+    fn emit_onchip(&mut self, w: &mut VWriter, id: MemId, len: u32, hs: &Handshakes) {
+        let p = self.plan.mems.mems[&id].prefix.clone();
+        let mem = self.k.mem(id);
+        let bits = mem.elem.bits().max(8);
+        // The bits `narrow` keeps exact in addresses of on-chip memories.
+        let (sh, aw) = mem
+            .onchip_address_bits()
+            .expect("only on-chip memories are emitted as arrays");
+        // The scheduler's timing of the read depends on where the memory goes.
+        let style = if scheduler::oplib::onchip_in_lutram(len) {
+            "distributed"
+        } else {
+            "block"
+        };
+        w.comment(format!(
+            "---- On-chip memory `{p}`: {len} x {bits} bits, registered read (1 cycle), {} RAM",
+            if style == "block" { "EBR" } else { "LUT" }
+        ));
+        w.line(format!(
+            "(* ram_style = \"{style}\" *) reg {}{p}_mem [0:{}];",
+            range(bits),
+            len - 1
+        ));
+        let index = OnchipIndex { sh, aw };
+        self.emit_onchip_reads(w, id, &index, hs);
+        if !self.plan.mems.mems[&id].stores.is_empty() {
+            self.emit_onchip_write(w, id, &index, hs);
+        }
+        self.cur = 0;
+    }
+
+    /// The read ports of on-chip memory `id`: per port, an address mux over the loads that use
+    /// it and the read register.
+    fn emit_onchip_reads(
+        &mut self,
+        w: &mut VWriter,
+        id: MemId,
+        index: &OnchipIndex,
+        hs: &Handshakes,
+    ) {
+        let bits = self.k.mem(id).elem.bits().max(8);
+        let m = &self.plan.mems.mems[&id];
+        let p = m.prefix.clone();
+        let loads = m.loads.clone();
+        let port_of = |l: &OpId| self.plan.mems.onchip_port[l];
+        let ports = loads.iter().map(|l| port_of(l) + 1).max().unwrap_or(0);
+        for port in 0..ports {
+            let mut addr = Vec::new();
+            let mut res = Vec::new();
+            let mine: Vec<OpId> = loads
+                .iter()
+                .copied()
+                .filter(|l| self.plan.mems.onchip_port[l] == port)
+                .collect();
+            for l in mine {
+                self.cur = self.plan.region_of(l);
+                let a = format!("{p}_ra_v{}", l.0);
+                let v = self.val(self.k.operands(l)[0], self.plan.start(l));
+                w.wire(&a, 32, &v);
+                let ix = self.onchip_index(index, a);
+                let re = &hs.loads[&l].req;
+                res.push(re.clone());
+                addr.push((re.clone(), ix));
+            }
+            let (raddr, q) = onchip_port_names(&p, port);
+            w.wire(&raddr, index.aw, &select_chain(&addr));
+            w.reg(&q, bits);
+            let cond = res.join(" || ");
+            w.always_ff(|w| {
+                w.line(format!("if ({cond}) {q} <= {p}_mem[{raddr}];"));
+            });
+        }
+    }
+
+    /// The write port of on-chip memory `id`: address, data and (for partial stores) byte
+    /// enables multiplexed by the stores' write enables.
+    fn emit_onchip_write(
+        &mut self,
+        w: &mut VWriter,
+        id: MemId,
+        index: &OnchipIndex,
+        hs: &Handshakes,
+    ) {
+        let bits = self.k.mem(id).elem.bits().max(8);
+        let m = &self.plan.mems.mems[&id];
+        let (p, partial, stores) = (m.prefix.clone(), m.partial, m.stores.clone());
+        let (mut addr, mut data) = (Vec::new(), Vec::new());
+        let mut strb = Vec::new();
+        let mut wes = Vec::new();
+        for &st in &stores {
+            self.cur = self.plan.region_of(st);
+            let ops = self.k.operands(st);
+            let c = self.plan.start(st);
+            let a = format!("{p}_wa_v{}", st.0);
+            let v = self.val(ops[0], c);
+            w.wire(&a, 32, &v);
+            let ix = self.onchip_index(index, a);
+            let d = self.val(ops[1], c);
+            let we = &hs.stores[&st];
+            wes.push(we.clone());
+            addr.push((we.clone(), ix));
+            data.push((we.clone(), d));
+            strb.push((we.clone(), self.plan.strobe(st, bits)));
+        }
+        w.wire(&format!("{p}_waddr"), index.aw, &select_chain(&addr));
+        w.wire(&format!("{p}_wdata"), bits, &select_chain(&data));
+        let cond = wes.join(" || ");
+        if partial {
+            // A write enable per byte: field and lane stores leave the other bytes alone.
+            let nb = bits / 8;
+            w.wire(&format!("{p}_wstrb"), nb, &select_chain(&strb));
+            w.always_ff(|w| {
+                for b in 0..nb {
+                    let r = format!("[{}:{}]", 8 * b + 7, 8 * b);
+                    let en = if nb == 1 {
+                        format!("{p}_wstrb")
+                    } else {
+                        format!("{p}_wstrb[{b}]")
+                    };
+                    w.line(format!(
+                        "if (({cond}) && {en}) {p}_mem[{p}_waddr]{r} <= {p}_wdata{r};"
+                    ));
+                }
+            });
+        } else {
+            w.always_ff(|w| {
+                w.line(format!("if ({cond}) {p}_mem[{p}_waddr] <= {p}_wdata;"));
+            });
+        }
+    }
+
+    /// The element index in byte address `a` (a 32-bit wire); the other bits are unused.
+    fn onchip_index(&mut self, ix: &OnchipIndex, a: String) -> String {
+        let OnchipIndex { sh, aw } = *ix;
+        if sh + aw < 32 {
+            self.unused.push(format!("{a}[31:{}]", sh + aw));
+        }
+        if sh > 0 {
+            self.unused.push(format!("{a}[{}:0]", sh - 1));
+        }
+        format!("{a}[{}:{sh}]", sh + aw - 1)
+    }
+}
+
+/// Where the element index sits in an on-chip memory's byte addresses: `aw` bits from bit
+/// `sh` (the bits `narrow` keeps exact).
+#[derive(Clone, Copy)]
+struct OnchipIndex {
+    sh: u32,
+    aw: u32,
+}

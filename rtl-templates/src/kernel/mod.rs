@@ -1,0 +1,172 @@
+//! Emission of one kernel module: ports, launch control, the work-item generator (askama
+//! templates) and the pipelined datapath (written with [`VWriter`]).
+//!
+//! Pipeline structure: one stage per cycle of the schedule. A work-item enters stage 0 when the
+//! generator has one and the modulo phase counter is at 0 (every II cycles); `v_cN` says stage N
+//! holds a work-item. One global `stall` freezes every stage register, so a work-item is never
+//! lost or duplicated; it is raised when a memory request cannot be issued, a response has not
+//! arrived by the cycle that needs it, or the write-acknowledge counter is full. Because
+//! work-items only enter at phase 0, the work-items in flight are always a multiple of II
+//! stages apart, so two ops that the modulo schedule put in different slots of a shared port
+//! are never active in the same cycle.
+//!
+//! Emission is "plan, then write": [`plan`] decides everything (stages, where each value
+//! lives and until when, loop plans, memories) before any text is written, then the module is
+//! written top to bottom by concern:
+//! - [`interface`]: the ports, the argument mapping ([`Interface`]) and the module head;
+//! - `control`: launch control, valid bits, phase counters, waits, stalls, loop controllers;
+//! - `datapath`: the ops of each pipeline, one function per op family, and the registers
+//!   carrying values down the pipeline;
+//! - `memory`: global memory ports (buffers, arbitration) and on-chip memories;
+//! - `pipes`: pipe ops and the multiplexers in front of each pipe port;
+//! - `unused`: the sink for bits nothing reads.
+
+mod control;
+mod datapath;
+mod interface;
+mod memory;
+mod pipes;
+mod plan;
+mod unused;
+
+pub use interface::{ArgPort, ArgPortKind, Interface, PipeIface, Port, PortDir};
+
+use crate::fp::FpUnit;
+use crate::namer::legal;
+use crate::writer::VWriter;
+use askama::Template;
+use control::RegionControl;
+use datapath::Handshakes;
+use frontend::diag::Diagnostic;
+use hls_ir::{IdVec, Kernel, LoopId};
+use plan::Plan;
+use scheduler::kernel::KernelSchedule;
+use std::collections::BTreeSet;
+use unused::UnusedBits;
+
+pub struct EmittedKernel {
+    pub module: String,
+    pub file_name: String,
+    pub verilog: String,
+    pub interface: Interface,
+    /// Depth of the work-item pipeline in stages.
+    pub stages: u32,
+    /// Stages of every loop region's pipeline (`loop0` = `stages`).
+    pub loop_stages: IdVec<LoopId, u32>,
+    /// The support files (`support_files`) the module needs, its own file not included.
+    pub support: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "oclhls_fifo.v", escape = "none")]
+struct FifoTemplate<'a> {
+    version: &'a str,
+}
+
+/// The support modules a kernel may instantiate, as `(file name, text)`: the FIFO every
+/// kernel uses and the float units (`EmittedKernel::support` names the ones a kernel needs).
+pub fn support_files() -> Vec<(String, String)> {
+    let fifo = FifoTemplate {
+        version: env!("CARGO_PKG_VERSION"),
+    }
+    .render()
+    .expect("the FIFO template renders");
+    // askama drops the template's final newline; POSIX (and Verilator's EOFNEWLINE) want it.
+    let mut files = vec![("oclhls_fifo.v".to_string(), fifo + "\n")];
+    files.extend(crate::fp::fp_files());
+    files
+}
+
+/// Emit the Verilog module of kernel `k` scheduled by `s`.
+pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<Diagnostic>> {
+    let plan = Plan::build(k, s)?;
+    let control = plan
+        .regions
+        .iter()
+        .map(|_| RegionControl::default())
+        .collect();
+    let e = Emitter {
+        k,
+        plan,
+        cur: 0,
+        control,
+        unused: UnusedBits::default(),
+        fp_units: BTreeSet::new(),
+    };
+    Ok(e.emit())
+}
+
+/// The writer of one kernel module from its [`Plan`].
+struct Emitter<'a> {
+    k: &'a Kernel,
+    plan: Plan<'a>,
+    /// The region being emitted (an index into `plan.regions`): names of valid bits, stalls
+    /// and waits are its own.
+    cur: usize,
+    /// Per loop region (indexed like `plan.regions`): its waits and stall terms.
+    control: Vec<RegionControl>,
+    unused: UnusedBits,
+    /// Float units instantiated (their modules' files go with the kernel).
+    fp_units: BTreeSet<FpUnit>,
+}
+
+impl Emitter<'_> {
+    fn emit(mut self) -> EmittedKernel {
+        let module = legal(&self.k.name);
+        self.cur = 0;
+        let stages = self.plan.stages(0);
+        let (interface, arg_regs) = interface::build_interface(&self.plan, &module);
+        let mut w = VWriter::default();
+        interface::write_header(&mut w, &self.plan, &interface, stages);
+        w.indented(1);
+        self.emit_launch(&mut w, &arg_regs);
+        let mut hs = Handshakes::default();
+        self.declare_write_counters(&mut w);
+        self.declare_loop_handshakes(&mut w);
+        let mut loop_stages = IdVec::new();
+        for r in 0..self.plan.regions.len() {
+            self.cur = r;
+            let stages = self.plan.stages(r);
+            let ls = self.plan.regions[r].ls;
+            // The scheduler gave a serial loop the II its pipeline depth makes; this is that
+            // pipeline (`scheduler::kernel::pipeline_stages` computes the same depth).
+            debug_assert!(
+                ls.serial.is_none() || stages <= ls.slot_ii || stages == ls.ii,
+                "{}: the schedule's serial II {} is not the pipeline's {stages} stages",
+                self.k.loops[r].name,
+                ls.ii
+            );
+            loop_stages.push(stages);
+            self.emit_pipeline_control(&mut w, stages);
+            self.emit_datapath(&mut w, &mut hs);
+        }
+        self.cur = 0;
+        w.line("");
+        let idle_terms = self.emit_memory_ports(&mut w, &hs);
+        self.mark_unused_first_flags();
+        self.emit_pipe_ports(&mut w, &hs.pipes);
+        self.emit_stalls_and_finish(&mut w, stages, &idle_terms);
+        let Emitter {
+            unused, fp_units, ..
+        } = self;
+        unused.emit(&mut w);
+        w.indented(0);
+        w.line("endmodule");
+        w.line("`default_nettype wire");
+        let mut support = vec!["oclhls_fifo.v".to_string()];
+        for (file, _) in fp_units.iter().flat_map(|u| u.files()) {
+            if !support.contains(&file) {
+                support.push(file);
+            }
+        }
+        EmittedKernel {
+            file_name: format!("{module}.v"),
+            interface,
+            module,
+            verilog: w.finish(),
+            stages,
+            loop_stages,
+            support,
+        }
+    }
+}
