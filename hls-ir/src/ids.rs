@@ -166,20 +166,6 @@ impl<K: EntityId, V> std::ops::IndexMut<K> for IdVec<K, V> {
     }
 }
 
-// Transitional: position indexing while users move to ids (removed once none is left).
-impl<K, V> std::ops::Index<usize> for IdVec<K, V> {
-    type Output = V;
-    fn index(&self, i: usize) -> &V {
-        &self.items[i]
-    }
-}
-
-impl<K, V> std::ops::IndexMut<usize> for IdVec<K, V> {
-    fn index_mut(&mut self, i: usize) -> &mut V {
-        &mut self.items[i]
-    }
-}
-
 impl<'a, K, V> IntoIterator for &'a IdVec<K, V> {
     type Item = &'a V;
     type IntoIter = std::slice::Iter<'a, V>;

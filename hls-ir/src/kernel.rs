@@ -500,7 +500,7 @@ impl Kernel {
             return Some(x);
         }
         loop {
-            let parent = self.loops[r.index()].parent?;
+            let parent = self.loops[r].parent?;
             if parent == region {
                 return loop_ops.get(&r).copied();
             }

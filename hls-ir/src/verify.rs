@@ -290,7 +290,7 @@ impl OpCheck<'_> {
                     "names a pipe that does not exist",
                 );
                 if pipe.index() < k.pipes.len() {
-                    let p = &k.pipes[pipe.index()];
+                    let p = &k.pipes[*pipe];
                     let w = p.packet_bits as u16;
                     let side = if read {
                         PipeSide::Read
@@ -320,10 +320,7 @@ impl OpCheck<'_> {
                     "names a pipe that does not exist",
                 );
                 if pipe.index() < k.pipes.len() {
-                    me.check(
-                        k.pipes[pipe.index()].side == *side,
-                        "names the pipe's other side",
-                    );
+                    me.check(k.pipes[*pipe].side == *side, "names the pipe's other side");
                 }
                 me.check(
                     me.ty(operands[0]) == Ty::I32,
@@ -436,7 +433,7 @@ fn check_loops(k: &Kernel, ids: &[OpId], errors: &mut Vec<String>) {
                 }
             }
             OpKind::Loop(l) => {
-                if l.index() >= k.loops.len() || k.loops[l.index()].parent != Some(region) {
+                if l.index() >= k.loops.len() || k.loops[*l].parent != Some(region) {
                     errors.push(format!("{id}: {l} is not a child of {region}"));
                 } else {
                     loop_ops[l.index()] += 1;

@@ -142,7 +142,7 @@ fn counted_loop_counter_is_5_bits() {
     let next = k.operands(cmp)[0];
     assert_eq!(ty(&k, next), Ty::Int(5), "{}", print(&k));
     let l = k.op(i).region;
-    assert_eq!(k.loops[l.index()].trip_count, Some(16));
+    assert_eq!(k.loops[l].trip_count, Some(16));
     // The accumulator stays 32 bits: it is stored whole.
     let acc = k
         .op_ids()

@@ -332,7 +332,7 @@ fn banks_give_a_loop_the_ports_it_needs() {
     // loop's store (index j) writes every bank of src behind a compare; the last loop's load
     // reads every bank of dst.
     let middle = LoopId::from_index(2);
-    assert_eq!(after.loops[2].kind, hls_ir::LoopKind::Source);
+    assert_eq!(after.loops[middle].kind, hls_ir::LoopKind::Source);
     for &b in &sb {
         let reads = after
             .ops_in(middle)
@@ -436,7 +436,10 @@ fn loops_that_run_one_iteration_at_a_time_are_not_banked() {
     let k = passes(&common::lower(src), Some(1));
     let serial = hls_ir::analysis::serial::serial_regions(&k);
     assert!(
-        serial[0].unwrap().describe(&k).contains("`hist`"),
+        serial[hls_ir::Kernel::WORK_ITEM_LOOP]
+            .unwrap()
+            .describe(&k)
+            .contains("`hist`"),
         "{serial:?}"
     );
     assert_eq!(accesses(&k, mem(&k, "hist")), (5, 6), "{}", printed(&k));

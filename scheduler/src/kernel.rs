@@ -202,7 +202,7 @@ fn region_problem(
                     OpKind::PipeCommit { .. } => "commit",
                     _ => "data",
                 };
-                let key = format!("{port} port of pipe `{}`", k.pipes[pipe.index()].name);
+                let key = format!("{port} port of pipe `{}`", k.pipes[pipe].name);
                 let next = ResourceId(problem.resources.len() as u32);
                 Some(*pipe_ports.entry(key.clone()).or_insert_with(|| {
                     problem.resources.push(Resource {
@@ -341,7 +341,7 @@ fn schedule_region(
     let started = std::time::Instant::now();
     let sched: Schedule = crate::schedule(&problem, opts).map_err(|e| {
         vec![Diagnostic::error(
-            k.loops[region.index()].span,
+            k.loops[region].span,
             format!("scheduling failed: {e}"),
         )]
     })?;
@@ -349,7 +349,7 @@ fn schedule_region(
     if let Err(v) = crate::verify(&problem, &sched) {
         panic!(
             "scheduler returned an invalid schedule for {}: {v:?}",
-            k.loops[region.index()].name
+            k.loops[region].name
         );
     }
     let limited_by = match &sched.limited_by {

@@ -254,7 +254,7 @@ fn memories(sm: &SourceMap, k: &Kernel) -> Vec<MemoryReport> {
             let loops = |v: &[PortNeed]| {
                 v.iter()
                     .map(|n| PortLimitedLoop {
-                        name: k.loops[n.lp.index()].name.clone(),
+                        name: k.loops[n.lp].name.clone(),
                         ii_goal: n.goal,
                         slots_whole: n.before,
                         slots_banked: n.after,
@@ -322,14 +322,14 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                 .loops
                 .iter()
                 .map(|l| {
-                    let lp = &k.ir.loops[l.region.index()];
+                    let lp = &k.ir.loops[l.region];
                     let stages = k.rtl.loop_stages[l.region];
                     let ii = l.ii;
                     let limited_by = explain(&c.sm, &k.ir, &l.limited_by, l.ii);
                     LoopReport {
                         name: lp.name.clone(),
                         line: c.sm.line_col(lp.span).0,
-                        parent: lp.parent.map(|p| k.ir.loops[p.index()].name.clone()),
+                        parent: lp.parent.map(|p| k.ir.loops[p].name.clone()),
                         ii,
                         mii: l.mii,
                         res_mii: l.res_mii,

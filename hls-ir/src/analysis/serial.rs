@@ -67,7 +67,7 @@ pub fn serial_regions(k: &Kernel) -> IdVec<LoopId, Option<SerialReason>> {
     }
     let chain = |mut r: LoopId| {
         let mut v = vec![r];
-        while let Some(p) = k.loops[r.index()].parent {
+        while let Some(p) = k.loops[r].parent {
             v.push(p);
             r = p;
         }

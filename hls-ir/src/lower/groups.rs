@@ -495,10 +495,10 @@ impl<'a> Lower<'a> {
         };
         let mut r = Some(self.region);
         while let Some(x) = r {
-            if self.k.loops[x.index()].kind == LoopKind::Phase {
+            if self.k.loops[x].kind == LoopKind::Phase {
                 break;
             }
-            r = self.k.loops[x.index()].parent;
+            r = self.k.loops[x].parent;
         }
         if r == Some(declared) || !self.groups.reported.insert(mem) {
             return;

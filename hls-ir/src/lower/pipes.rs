@@ -118,7 +118,7 @@ impl Lower<'_> {
         match &e.kind {
             ExprKind::Var(v) => {
                 if let Some(&id) = self.pipes.ids.get(&PipeKey::Var(*v)) {
-                    if self.k.pipes[id.index()].side != side {
+                    if self.k.pipes[id].side != side {
                         self.unsupported(e.span, "this access to a pipe against its qualifier");
                         return None;
                     }
@@ -159,7 +159,7 @@ impl Lower<'_> {
     }
 
     fn packet_ty(&self, p: PipeId) -> Ty {
-        Ty::Int(self.k.pipes[p.index()].packet_bits as u16)
+        Ty::Int(self.k.pipes[p].packet_bits as u16)
     }
 
     /// Adds a pipe op after the earlier ones of its pipe.
@@ -210,7 +210,7 @@ impl Lower<'_> {
         lid: LoopId,
         from: &BTreeMap<PipeId, usize>,
     ) {
-        let work_items = !matches!(self.k.loops[lid.index()].kind, crate::LoopKind::Source);
+        let work_items = !matches!(self.k.loops[lid].kind, crate::LoopKind::Source);
         let lists: Vec<Vec<OpId>> = self
             .pipes
             .ops
@@ -289,7 +289,7 @@ impl Lower<'_> {
 
     /// The status bit and the packet of a `PipeRead` result.
     fn split_read(&mut self, r: OpId, p: PipeId, span: Span) -> (OpId, OpId) {
-        let w = self.k.pipes[p.index()].packet_bits;
+        let w = self.k.pipes[p].packet_bits;
         let t = self.packet_ty(p);
         let ok = self.extract(r, w, Ty::BOOL, span);
         let packet = self.extract(r, 0, t, span);
@@ -371,7 +371,7 @@ impl Lower<'_> {
             );
             return Val::Undef;
         }
-        let blocking_pipe = self.k.pipes[p.index()].blocking;
+        let blocking_pipe = self.k.pipes[p].blocking;
         let pred = self.effect_pred(span);
         match b {
             B::ReadPipe | B::ReadPipeBlock | B::WritePipe | B::WritePipeBlock => {
@@ -413,7 +413,7 @@ impl Lower<'_> {
         use Builtin as B;
         let write = pipe_side(b) == PipeSide::Write;
         let block = matches!(b, B::ReadPipeBlock | B::WritePipeBlock);
-        let blocking_pipe = self.k.pipes[p.index()].blocking;
+        let blocking_pipe = self.k.pipes[p].blocking;
         let (reserved, blocking) = (args.len() == 4, blocking_pipe || block);
         let ptr = args.last().expect("the checker requires a packet pointer");
         // A slot access: the reserve id and the slot index.
@@ -442,7 +442,7 @@ impl Lower<'_> {
                 reserved,
                 blocking,
             };
-            let t = Ty::Int(self.k.pipes[p.index()].packet_bits as u16 + 1);
+            let t = Ty::Int(self.k.pipes[p].packet_bits as u16 + 1);
             let r = self.pipe_op(p, kind, t, span, &ops);
             let (ok, packet) = self.split_read(r, p, span);
             self.packet_to(ptr, packet, ok, span);

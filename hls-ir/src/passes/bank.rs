@@ -99,7 +99,7 @@ pub fn run(k: &mut Kernel, goal: IiGoal) {
         }
         let hot: Vec<(LoopId, u32, u32)> = per_loop
             .iter()
-            .filter(|(&l, &(r, w))| slots(r, w) > 1 && serial[l.index()].is_none())
+            .filter(|(&l, &(r, w))| slots(r, w) > 1 && serial[l].is_none())
             .filter_map(|(&l, &(r, w))| {
                 let g = goal(k, l)?;
                 let need = slots(r, w);

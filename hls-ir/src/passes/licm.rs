@@ -29,7 +29,7 @@ pub fn run(k: &mut Kernel) {
             if region == Kernel::WORK_ITEM_LOOP || !movable(&op.kind) {
                 continue;
             }
-            let Some(parent) = k.loops[region.index()].parent else {
+            let Some(parent) = k.loops[region].parent else {
                 continue;
             };
             let outside = |r: LoopId| r != region && k.encloses(r, region);

@@ -650,9 +650,9 @@ impl Rewriter<'_> {
 
 pub fn run(k: &mut Kernel) {
     // Narrowed counters no longer have the shape `trip_count` recognises: record it first.
-    for l in 1..k.loops.len() {
+    for l in k.loops.ids().skip(1) {
         if k.loops[l].trip_count.is_none() {
-            k.loops[l].trip_count = trip_count(k, LoopId::from_index(l));
+            k.loops[l].trip_count = trip_count(k, l);
         }
     }
     let kb = known_bits::analyse(k);

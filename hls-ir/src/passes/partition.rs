@@ -209,10 +209,10 @@ fn plan(k: &Kernel, m: MemId, acc: &[OpId]) -> Result<Plan, Reason> {
             let lca = common_ancestor(k, &regions);
             let mut r = Some(lca);
             while let Some(x) = r {
-                if k.loops[x.index()].kind == LoopKind::Phase {
+                if k.loops[x].kind == LoopKind::Phase {
                     break;
                 }
-                r = k.loops[x.index()].parent;
+                r = k.loops[x].parent;
             }
             match r {
                     Some(p) if regions.iter().all(|&x| k.encloses(p, x)) => p,
@@ -231,7 +231,7 @@ fn plan(k: &Kernel, m: MemId, acc: &[OpId]) -> Result<Plan, Reason> {
 fn common_ancestor(k: &Kernel, regions: &[LoopId]) -> LoopId {
     let chain = |mut r: LoopId| {
         let mut v = vec![r];
-        while let Some(p) = k.loops[r.index()].parent {
+        while let Some(p) = k.loops[r].parent {
             v.push(p);
             r = p;
         }
@@ -375,7 +375,7 @@ impl<'a> Replace<'a> {
                 for &e in &written {
                     stored[x.index()][e] = true;
                 }
-                r = k.loops[x.index()].parent;
+                r = k.loops[x].parent;
             }
         }
         Replace {

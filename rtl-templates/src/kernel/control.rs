@@ -167,7 +167,7 @@ impl Emitter<'_> {
         if r == 0 {
             w.comment("---- Pipeline control: one stage per schedule cycle, one global stall.");
         } else {
-            let l = &self.k.loops[r];
+            let l = &self.k.loops[hls_ir::LoopId::from_index(r)];
             w.line("");
             w.comment(format!(
                 "---- Loop {} (`{}`): II = {ii}, {stages} stages; started by the parent pipeline, which waits for it.",
@@ -386,7 +386,7 @@ impl Emitter<'_> {
         } else {
             format!("!({})", inflight.join(" || "))
         };
-        if self.k.loops[r].kind == LoopKind::Phase {
+        if self.k.loops[hls_ir::LoopId::from_index(r)].kind == LoopKind::Phase {
             // A barrier: every write of the phase is acknowledged before the next phase.
             for p in self.plan.global_store_prefixes() {
                 drained.push_str(&format!(" && ({p}_wcnt == 16'd0)"));

@@ -245,7 +245,7 @@ fn arg_ports(p: &Plan, ports: &mut Vec<Port>, arg_regs: &mut Vec<ArgReg>) -> Vec
                 }
             }
             ArgKind::Pipe(q) => {
-                let pipe = &k.pipes[q.index()];
+                let pipe = &k.pipes[*q];
                 ArgPort {
                     mem_prefix: Some(pipes::pipe_prefix(k, *q).trim_end_matches('_').to_string()),
                     reads: pipe.side == PipeSide::Read,

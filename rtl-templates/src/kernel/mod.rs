@@ -133,7 +133,7 @@ impl Emitter<'_> {
             debug_assert!(
                 ls.serial.is_none() || stages <= ls.slot_ii || stages == ls.ii,
                 "{}: the schedule's serial II {} is not the pipeline's {stages} stages",
-                self.k.loops[r].name,
+                self.k.loops[LoopId::from_index(r)].name,
                 ls.ii
             );
             loop_stages.push(stages);

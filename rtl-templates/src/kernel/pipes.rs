@@ -66,7 +66,7 @@ pub(super) struct PipePort {
 
 /// The port prefix of pipe `p` (`<argument name>_`).
 pub(super) fn pipe_prefix(k: &Kernel, p: PipeId) -> String {
-    format!("{}_", crate::namer::legal(&k.pipes[p.index()].name))
+    format!("{}_", crate::namer::legal(&k.pipes[p].name))
 }
 
 /// Width of a reservation table index.
@@ -76,7 +76,7 @@ pub(super) fn id_bits(max_res: u32) -> u32 {
 
 /// The kernel-side ports of pipe `p` used by the kernel.
 pub(super) fn pipe_ports(k: &Kernel, p: PipeId) -> Vec<PipePort> {
-    let pipe = &k.pipes[p.index()];
+    let pipe = &k.pipes[p];
     let s = if pipe.side == PipeSide::Write {
         "wr"
     } else {
@@ -150,7 +150,7 @@ impl Emitter<'_> {
     }
 
     fn side(&self, p: PipeId) -> &'static str {
-        if self.k.pipes[p.index()].side == PipeSide::Write {
+        if self.k.pipes[p].side == PipeSide::Write {
             "wr"
         } else {
             "rd"
@@ -216,7 +216,7 @@ impl Emitter<'_> {
                 };
                 let mut ops = Vec::new();
                 if reserved {
-                    let idw = id_bits(self.k.pipes[pipe.index()].max_reservations);
+                    let idw = id_bits(self.k.pipes[pipe].max_reservations);
                     ops.push(operand(slot, "1'b1".to_string()));
                     ops.push(operand(slot_id, self.rid_index(args[0], c, idw)));
                     ops.push(operand(slot_idx, a(1)));
@@ -234,7 +234,7 @@ impl Emitter<'_> {
             OpKind::PipeReserve { pipe, blocking, .. } => {
                 let pre = self.pipe_prefix(pipe);
                 let s = self.side(pipe);
-                let idw = id_bits(self.k.pipes[pipe.index()].max_reservations);
+                let idw = id_bits(self.k.pipes[pipe].max_reservations);
                 let pad = hls_ir::RESERVE_ID_VALID_BIT - idw;
                 let ops = vec![operand(
                     if s == "wr" { "wr_res_n" } else { "rd_res_n" },
@@ -253,7 +253,7 @@ impl Emitter<'_> {
             }
             OpKind::PipeCommit { pipe, .. } => {
                 let s = self.side(pipe);
-                let idw = id_bits(self.k.pipes[pipe.index()].max_reservations);
+                let idw = id_bits(self.k.pipes[pipe].max_reservations);
                 let id = self.rid_index(args[0], c, idw);
                 let valid = self.rid_valid(args[0], c);
                 let port = if s == "wr" {
@@ -336,7 +336,7 @@ impl Emitter<'_> {
         for (&p, list) in reqs {
             let pre = self.pipe_prefix(p);
             let s = self.side(p);
-            let pipe = &self.k.pipes[p.index()];
+            let pipe = &self.k.pipes[p];
             let idw = id_bits(pipe.max_reservations);
             w.comment(format!(
                 "---- Pipe `{}` ({} side, {}-bit packets): the FIFO is outside the kernel (system top)",
