@@ -38,6 +38,42 @@ pub fn build(
     let dir = out.unwrap_or_else(|| default_out_dir(file));
     let report = crate::compile::report(&compiled, file, opts.clock_mhz);
     crate::compile::write_outputs(&compiled, &dir, &report)?;
+    print_summary(&report, file, &dir);
+    println!("wrote {}", dir.join("report.json").display());
+    let plan = match system_plan(&compiled, file, system_test) {
+        Ok(p) => p,
+        Err(code) => return Ok(code),
+    };
+    if let Some(plan) = plan {
+        let path = crate::system::write(&compiled, &plan, &dir)?;
+        println!(
+            "system {} -> {} ({} kernel(s), {} pipe(s); topology from {})",
+            plan.module,
+            path.display(),
+            plan.kernels.len(),
+            plan.pipes.len(),
+            plan.source
+        );
+        for p in &plan.pipes {
+            let end = |e: &Option<(usize, String)>| match e {
+                Some((k, _)) => compiled.kernels[plan.kernels[*k]].ir.name.clone(),
+                None => "(none)".into(),
+            };
+            println!(
+                "  pipe {}: {} -> {}, {} packets of {} bits",
+                p.name,
+                end(&p.writer),
+                end(&p.reader),
+                p.depth,
+                p.packet_bits
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One line per kernel, loop and memory worth a line: II and what limits it, partitioning.
+fn print_summary(report: &crate::compile::Report, file: &Path, dir: &Path) {
     for k in &report.kernels {
         println!(
             "kernel {} ({}:{}) -> {}",
@@ -111,7 +147,16 @@ pub fn build(
             }
         }
     }
-    println!("wrote {}", dir.join("report.json").display());
+}
+
+/// The system top to build: from test `system_test` of the file's header, else from the
+/// source (program-scope pipes, pipe arguments by packet type); `Err` is the exit code after
+/// a message.
+fn system_plan(
+    compiled: &crate::compile::Compiled,
+    file: &Path,
+    system_test: Option<&str>,
+) -> std::result::Result<Option<crate::system::Plan>, ExitCode> {
     // The system top of a streaming system.
     let stem = file
         .file_stem()
@@ -122,7 +167,7 @@ pub fn build(
         Some(name) => {
             let tf = match crate::simulate::read_tests(file, 1) {
                 Ok(t) => t,
-                Err(code) => return Ok(code),
+                Err(code) => return Err(code),
             };
             let Some(t) = tf.tests.iter().find(|t| t.name == name) else {
                 eprintln!(
@@ -134,7 +179,7 @@ pub fn build(
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
-                return Ok(ExitCode::from(1));
+                return Err(ExitCode::from(1));
             };
             let Some(m) = &t.multi else {
                 eprintln!(
@@ -142,17 +187,17 @@ pub fn build(
                     file.display(),
                     t.line
                 );
-                return Ok(ExitCode::from(1));
+                return Err(ExitCode::from(1));
             };
-            match crate::system::from_test(&compiled, m, &module) {
+            match crate::system::from_test(compiled, m, &module) {
                 Ok(p) => Some(p),
                 Err(e) => {
                     eprintln!("error: {}: test `{name}`: {e}", file.display());
-                    return Ok(ExitCode::from(1));
+                    return Err(ExitCode::from(1));
                 }
             }
         }
-        None => match crate::system::from_source(&compiled, &module) {
+        None => match crate::system::from_source(compiled, &module) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("warning: {}: no system top: {e}", file.display());
@@ -160,30 +205,5 @@ pub fn build(
             }
         },
     };
-    if let Some(plan) = plan {
-        let path = crate::system::write(&compiled, &plan, &dir)?;
-        println!(
-            "system {} -> {} ({} kernel(s), {} pipe(s); topology from {})",
-            plan.module,
-            path.display(),
-            plan.kernels.len(),
-            plan.pipes.len(),
-            plan.source
-        );
-        for p in &plan.pipes {
-            let end = |e: &Option<(usize, String)>| match e {
-                Some((k, _)) => compiled.kernels[plan.kernels[*k]].ir.name.clone(),
-                None => "(none)".into(),
-            };
-            println!(
-                "  pipe {}: {} -> {}, {} packets of {} bits",
-                p.name,
-                end(&p.writer),
-                end(&p.reader),
-                p.depth,
-                p.packet_bits
-            );
-        }
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(plan)
 }
