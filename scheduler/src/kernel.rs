@@ -143,52 +143,113 @@ fn region_problem(
         .into_iter()
         .filter(|&o| !is_invariant(k, o))
         .collect();
-    let mut diags = Vec::new();
-    let mut index: BTreeMap<OpId, OpIdx> = BTreeMap::new();
-    let mut problem = Problem {
-        ops: Vec::new(),
-        edges: Vec::new(),
-        resources: Vec::new(),
-        clock_period_ns: Some(lib.chain_budget_ns()),
+    let mut b = ProblemBuilder {
+        k,
+        onchip_ports,
+        rp: RegionProblem {
+            problem: Problem {
+                ops: Vec::new(),
+                edges: Vec::new(),
+                resources: Vec::new(),
+                clock_period_ns: Some(lib.chain_budget_ns()),
+            },
+            ops: Vec::new(),
+            index: BTreeMap::new(),
+            latency: BTreeMap::new(),
+            edge_src: Vec::new(),
+            port_mem: BTreeMap::new(),
+        },
+        ports: BTreeMap::new(),
+        pipe_ports: BTreeMap::new(),
     };
-    let mut ports: BTreeMap<(MemId, bool), ResourceId> = BTreeMap::new();
-    let mut port_mem: BTreeMap<ResourceId, MemId> = BTreeMap::new();
-    let mut pipe_ports: BTreeMap<String, ResourceId> = BTreeMap::new();
-    let mut latency = BTreeMap::new();
+    let mut diags = Vec::new();
     for &o in &ops {
-        let t = match lib.timing(k, o) {
-            Ok(t) => t,
-            Err(why) => {
-                diags.push(
-                    Diagnostic::error(k.op(o).span, why)
-                        .note("this construct cannot be compiled to hardware by this version of oclhls; the rest of the kernel was checked"),
-                );
-                continue;
-            }
-        };
-        let resource = match k.op(o).kind {
+        match lib.timing(k, o) {
+            Ok(t) => b.add_op(o, &t),
+            Err(why) => diags.push(
+                Diagnostic::error(k.op(o).span, why)
+                    .note("this construct cannot be compiled to hardware by this version of oclhls; the rest of the kernel was checked"),
+            ),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    b.add_region_edges(&ops);
+    b.add_nested_loop_edges(region);
+    b.add_exit_edges(&ops);
+    b.rp.ops = ops;
+    Ok(b.rp)
+}
+
+/// Builds a [`RegionProblem`]: ops with their resources, then the edges.
+struct ProblemBuilder<'k> {
+    k: &'k Kernel,
+    onchip_ports: bool,
+    rp: RegionProblem,
+    /// Each memory's read (`false`) and write (`true`) port.
+    ports: BTreeMap<(MemId, bool), ResourceId>,
+    /// Each pipe side's data, reservation and commit port, by name.
+    pipe_ports: BTreeMap<String, ResourceId>,
+}
+
+impl ProblemBuilder<'_> {
+    fn add_op(&mut self, o: OpId, t: &crate::oplib::OpTiming) {
+        let k = self.k;
+        let resource = self.resource_of(o);
+        let rp = &mut self.rp;
+        rp.index.insert(o, OpIdx(rp.problem.ops.len() as u32));
+        rp.latency.insert(o, t.latency);
+        rp.problem.ops.push(Op {
+            name: k
+                .op(o)
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("{o} {}", k.op(o).kind.mnemonic())),
+            resource,
+            latency: t.latency,
+            delay_ns: t.delay_ns,
+            out_delay_ns: t.out_delay_ns,
+        });
+    }
+
+    fn new_resource(&mut self, name: String, limit: Option<u32>) -> ResourceId {
+        let id = ResourceId(self.rp.problem.resources.len() as u32);
+        self.rp.problem.resources.push(Resource {
+            name,
+            limit,
+            blocking_time: 1,
+        });
+        id
+    }
+
+    /// The limited resource op `o` uses, if any: a memory port, or a pipe side's port.
+    fn resource_of(&mut self, o: OpId) -> Option<ResourceId> {
+        let k = self.k;
+        match k.op(o).kind {
             OpKind::Load { mem } | OpKind::Store { mem, .. } => {
                 let write = matches!(k.op(o).kind, OpKind::Store { .. });
-                let onchip = !matches!(k.mem(mem).kind, hls_ir::MemKind::Global { .. });
-                let next = ResourceId(problem.resources.len() as u32);
-                let r = *ports.entry((mem, write)).or_insert_with(|| {
-                    problem.resources.push(Resource {
-                        name: format!(
-                            "{} port of `{}`",
-                            if write { "write" } else { "read" },
-                            k.mem(mem).name
-                        ),
-                        limit: match (onchip, write) {
-                            (true, _) if !onchip_ports => None,
+                let r = match self.ports.get(&(mem, write)) {
+                    Some(&r) => r,
+                    None => {
+                        let onchip = !matches!(k.mem(mem).kind, hls_ir::MemKind::Global { .. });
+                        let limit = match (onchip, write) {
+                            (true, _) if !self.onchip_ports => None,
                             (true, false) => Some(hls_ir::kernel::ONCHIP_READ_PORTS),
                             (true, true) => Some(hls_ir::kernel::ONCHIP_WRITE_PORTS),
                             (false, _) => Some(1),
-                        },
-                        blocking_time: 1,
-                    });
-                    next
-                });
-                port_mem.insert(r, mem);
+                        };
+                        let name = format!(
+                            "{} port of `{}`",
+                            if write { "write" } else { "read" },
+                            k.mem(mem).name
+                        );
+                        let r = self.new_resource(name, limit);
+                        self.ports.insert((mem, write), r);
+                        r
+                    }
+                };
+                self.rp.port_mem.insert(r, mem);
                 Some(r)
             }
             // One operation per cycle on each of a pipe side's FIFO ports: data (reads and
@@ -203,112 +264,92 @@ fn region_problem(
                     _ => "data",
                 };
                 let key = format!("{port} port of pipe `{}`", k.pipes[pipe].name);
-                let next = ResourceId(problem.resources.len() as u32);
-                Some(*pipe_ports.entry(key.clone()).or_insert_with(|| {
-                    problem.resources.push(Resource {
-                        name: key,
-                        limit: Some(1),
-                        blocking_time: 1,
-                    });
-                    next
-                }))
+                if let Some(&r) = self.pipe_ports.get(&key) {
+                    return Some(r);
+                }
+                let r = self.new_resource(key.clone(), Some(1));
+                self.pipe_ports.insert(key, r);
+                Some(r)
             }
             _ => None,
-        };
-        index.insert(o, OpIdx(problem.ops.len() as u32));
-        latency.insert(o, t.latency);
-        problem.ops.push(Op {
-            name: k
-                .op(o)
-                .name
-                .clone()
-                .unwrap_or_else(|| format!("{o} {}", k.op(o).kind.mnemonic())),
-            resource,
-            latency: t.latency,
-            delay_ns: t.delay_ns,
-            out_delay_ns: t.out_delay_ns,
-        });
-    }
-    if !diags.is_empty() {
-        return Err(diags);
-    }
-    let mut edge_src = Vec::new();
-    for &o in &ops {
-        for (src, dep) in k.preds(o) {
-            let Some(&s) = index.get(&src) else { continue };
-            // Data and order edges alike: the target starts once the source's latency has
-            // passed (a store's latency is 1, so side effects keep program order). A value
-            // carried to the next iteration goes through a pipeline register, so a
-            // combinational producer needs one more cycle (no chain across iterations).
-            // An ordered side effect with a combinational result (a pipe write) is followed
-            // one cycle later, so a FIFO sees the operations of one work-item in order.
-            let ordered = matches!(dep, hls_ir::Dep::Order { .. });
-            let delay = i32::from((dep.distance() > 0 || ordered) && latency[&src] == 0);
-            problem.edges.push(Edge {
-                src: s,
-                dst: index[&o],
-                delay,
-                distance: dep.distance(),
-            });
-            edge_src.push((src, o, dep));
         }
     }
-    // A nested loop is one op of this region: everything its ops read from here must be
-    // ready when it starts, and what here depends on its ops (memory order) waits until it
-    // has finished.
-    let loop_ops = k.loop_ops();
-    let rep = |x: OpId| {
-        k.representative(x, region, &loop_ops)
-            .filter(|o| index.contains_key(o))
-    };
-    for (src, dst, dep) in k.edges() {
-        let (r_src, r_dst) = (k.op(src).region, k.op(dst).region);
-        if r_src == region && r_dst == region {
-            continue; // added above
-        }
-        // A value leaving a loop reaches its `LoopResult`, which already follows the loop.
-        if matches!(k.op(dst).kind, OpKind::LoopResult) && r_dst == region {
-            continue;
-        }
-        let (Some(a), Some(b)) = (rep(src), rep(dst)) else {
-            continue;
-        };
-        if a == b {
-            continue;
-        }
-        problem.edges.push(Edge {
-            src: index[&a],
-            dst: index[&b],
-            delay: 0,
+
+    fn push_edge(&mut self, src: OpId, dst: OpId, delay: i32, dep: hls_ir::Dep) {
+        let rp = &mut self.rp;
+        rp.problem.edges.push(Edge {
+            src: rp.index[&src],
+            dst: rp.index[&dst],
+            delay,
             distance: dep.distance(),
         });
-        edge_src.push((a, b, dep));
+        rp.edge_src.push((src, dst, dep));
     }
-    // No iteration starts before the previous one has decided whether it was the last: the
-    // exit condition is registered before the next issue (`ops` are all of this loop's ops,
-    // and the one at cycle 0 binds).
-    if let Some(&exit) = ops
-        .iter()
-        .find(|&&o| matches!(k.op(o).kind, OpKind::LoopExit))
-    {
-        for &o in &ops {
-            problem.edges.push(Edge {
-                src: index[&exit],
-                dst: index[&o],
-                delay: 1,
-                distance: 1,
-            });
-            edge_src.push((exit, o, hls_ir::Dep::Order { distance: 1 }));
+
+    /// The dependences between this region's ops.
+    fn add_region_edges(&mut self, ops: &[OpId]) {
+        for &o in ops {
+            for (src, dep) in self.k.preds(o) {
+                if !self.rp.index.contains_key(&src) {
+                    continue;
+                }
+                // Data and order edges alike: the target starts once the source's latency
+                // has passed (a store's latency is 1, so side effects keep program order). A
+                // value carried to the next iteration goes through a pipeline register, so a
+                // combinational producer needs one more cycle (no chain across iterations).
+                // An ordered side effect with a combinational result (a pipe write) is
+                // followed one cycle later, so a FIFO sees the operations of one work-item in
+                // order.
+                let ordered = matches!(dep, hls_ir::Dep::Order { .. });
+                let combinational = self.rp.latency[&src] == 0;
+                let delay = i32::from((dep.distance() > 0 || ordered) && combinational);
+                self.push_edge(src, o, delay, dep);
+            }
         }
     }
-    Ok(RegionProblem {
-        problem,
-        ops,
-        index,
-        latency,
-        edge_src,
-        port_mem,
-    })
+
+    /// A nested loop is one op of this region: everything its ops read from here must be
+    /// ready when it starts, and what here depends on its ops (memory order) waits until it
+    /// has finished.
+    fn add_nested_loop_edges(&mut self, region: LoopId) {
+        let k = self.k;
+        let loop_ops = k.loop_ops();
+        for (src, dst, dep) in k.edges() {
+            let (r_src, r_dst) = (k.op(src).region, k.op(dst).region);
+            if r_src == region && r_dst == region {
+                continue; // added by `add_region_edges`
+            }
+            // A value leaving a loop reaches its `LoopResult`, which already follows the loop.
+            if matches!(k.op(dst).kind, OpKind::LoopResult) && r_dst == region {
+                continue;
+            }
+            let rep = |x: OpId| {
+                k.representative(x, region, &loop_ops)
+                    .filter(|o| self.rp.index.contains_key(o))
+            };
+            let (Some(a), Some(b)) = (rep(src), rep(dst)) else {
+                continue;
+            };
+            if a != b {
+                self.push_edge(a, b, 0, dep);
+            }
+        }
+    }
+
+    /// No iteration starts before the previous one has decided whether it was the last: the
+    /// exit condition is registered before the next issue (`ops` are all of this loop's ops,
+    /// and the one at cycle 0 binds).
+    fn add_exit_edges(&mut self, ops: &[OpId]) {
+        let Some(&exit) = ops
+            .iter()
+            .find(|&&o| matches!(self.k.op(o).kind, OpKind::LoopExit))
+        else {
+            return;
+        };
+        for &o in ops {
+            self.push_edge(exit, o, 1, hls_ir::Dep::Order { distance: 1 });
+        }
+    }
 }
 
 /// The II loop `region` could reach if every on-chip memory had the ports its accesses need:
