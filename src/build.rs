@@ -165,10 +165,7 @@ fn system_plan(
     let module = format!("{}_system", rtl_templates::namer::legal(&stem));
     let plan = match system_test {
         Some(name) => {
-            let tf = match crate::simulate::read_tests(file, 1) {
-                Ok(t) => t,
-                Err(code) => return Err(code),
-            };
+            let tf = crate::simulate::read_tests(file, 1)?;
             let Some(t) = tf.tests.iter().find(|t| t.name == name) else {
                 eprintln!(
                     "error: {} has no test named `{name}` (tests: {})",
