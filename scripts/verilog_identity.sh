@@ -11,7 +11,8 @@ old=${1:-HEAD~1}
 new=${2:-}
 work="$root/target/verilog-identity"
 mkdir -p "$work"
-export CARGO_TARGET_DIR="$work/target"
+# The repository's own build directory: dependencies (HiGHS) are shared with normal builds.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 
 build_at() { # REV DEST_BIN_DIR: checkout REV into a worktree and build the driver there
   local rev=$1 tree="$work/tree-$2"
