@@ -9,6 +9,8 @@ use crate::compile::{self, CompileOptions, Compiled, CompiledKernel};
 use crate::emulate;
 use anyhow::Result;
 use clap::Args;
+use frontend::ast::Program;
+use frontend::SourceMap;
 use rtl_templates::ArgPortKind;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -161,7 +163,6 @@ pub(crate) fn read_tests(
 }
 
 pub fn run(a: &SimArgs) -> Result<ExitCode> {
-    let name = a.file.display().to_string();
     let tf = match read_tests(&a.file, 1) {
         Ok(t) => t,
         Err(code) => return Ok(code),
@@ -170,19 +171,10 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
         eprintln!("error: --stall-prob must be in [0, 1) and --max-latency at least 1");
         return Ok(ExitCode::from(2));
     }
-    let base = CompileOptions {
-        defines: a
-            .defines
-            .iter()
-            .map(|s| match s.split_once('=') {
-                Some((n, v)) => (n.to_string(), Some(v.to_string())),
-                None => (s.clone(), None),
-            })
-            .collect(),
-        include_dirs: a.include_dirs.clone(),
-        clock_mhz: a.clock_mhz,
-        ..Default::default()
-    };
+    let base = base_options(a);
+    if tf.expect_build_fail {
+        return expect_build_fail(a, &tf, &base);
+    }
     let out_root = a.out.clone().unwrap_or_else(|| {
         let stem = a
             .file
@@ -191,163 +183,26 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
             .unwrap_or_default();
         PathBuf::from("build").join(stem)
     });
-    let toolchain = toolchain::Toolchain::new(a.offline);
-    if tf.expect_build_fail {
-        // piglit's `expect_build_fail`: the program itself must be rejected.
-        let opts = build_options(&tf.build_options, &base).unwrap_or(base.clone());
-        let rejected = compile::compile(&a.file, &opts)?.is_err();
-        let name = tf.name.clone().unwrap_or_else(|| "build".to_string());
-        if rejected {
-            println!("PASS {name} (the program is rejected, as `expect_build_fail` says)");
-            println!("1 passed, 0 failed");
-            return Ok(ExitCode::SUCCESS);
-        }
-        println!("FAIL {name}: the program compiles, but `expect_build_fail` says it must not");
-        println!("0 passed, 1 failed");
-        return Ok(ExitCode::from(1));
-    }
-    // Compile once per distinct set of build options.
-    // Keyed by build options and, for a multi-kernel test, the kernels it launches (only
-    // those are built, so one kernel the hardware cannot build yet does not stop the others).
-    #[allow(clippy::type_complexity)]
-    let mut builds: BTreeMap<
-        (Vec<String>, Vec<String>),
-        std::result::Result<(Compiled, PathBuf), String>,
-    > = BTreeMap::new();
-    let (mut passed, mut failed) = (0u32, 0u32);
-    let tests: Vec<&TestCase> = tf
-        .tests
-        .iter()
-        .filter(|t| {
-            a.filter
-                .as_ref()
-                .is_none_or(|f| t.name.contains(f.as_str()))
-        })
-        .collect();
-    let mut skipped = 0u32;
-    let mut fronts = BTreeMap::new();
+    let mut session = Session {
+        a,
+        name: a.file.display().to_string(),
+        base,
+        out_root,
+        toolchain: toolchain::Toolchain::new(a.offline),
+        builds: BTreeMap::new(),
+        fronts: BTreeMap::new(),
+    };
+    let (mut passed, mut failed, mut skipped) = (0u32, 0u32, 0u32);
+    let tests = tf.tests.iter().filter(|t| {
+        a.filter
+            .as_ref()
+            .is_none_or(|f| t.name.contains(f.as_str()))
+    });
     for t in tests {
-        let key = t.build_options.clone();
-        // The reference emulator runs the same test from the checked AST.
-        if !fronts.contains_key(&key) {
-            let f = match build_options(&t.build_options, &base) {
-                Err(e) => Err(e),
-                Ok(opts) => compile::front(&a.file, &opts)?
-                    .map(|(sm, prog, _)| (sm, prog))
-                    .map_err(|f| f.rendered),
-            };
-            fronts.insert(key.clone(), f);
-        }
-        let emu = match &fronts[&key] {
-            Ok((sm, prog)) => emulate::verdict(prog, sm, t, a.seed),
-            Err(e) => emulate::Verdict {
-                outputs: BTreeMap::new(),
-                problem: Some(format!("the front end rejects the file:\n{e}")),
-            },
-        };
-        let launched: Vec<String> = match &t.multi {
-            Some(m) => {
-                let mut v: Vec<String> = m.launches.iter().map(|l| l.kernel.clone()).collect();
-                v.sort();
-                v
-            }
-            None => Vec::new(),
-        };
-        let bkey = (key.clone(), launched.clone());
-        if !builds.contains_key(&bkey) {
-            let idx = builds.len();
-            let dir = if idx == 0 {
-                out_root.clone()
-            } else {
-                out_root.join(format!("options{idx}"))
-            };
-            let r = match build_options(&t.build_options, &base) {
-                Err(e) => Err(format!("{}:{}: {e}", name, t.line)),
-                Ok(mut opts) => {
-                    opts.kernels = launched;
-                    match compile::compile(&a.file, &opts)? {
-                        Err(f) => Err(f.rendered),
-                        Ok(c) => {
-                            let report = compile::report(&c, &a.file, opts.clock_mhz);
-                            compile::write_outputs(&c, &dir, &report)?;
-                            Ok((c, dir))
-                        }
-                    }
-                }
-            };
-            builds.insert(bkey.clone(), r);
-        }
-        // A kernel the hardware path cannot build yet (but the front end accepts) is a skip
-        // with the reason, never a pass; the emulator's verdict still counts.
-        if let (Err(e), Ok(_)) = (&builds[&bkey], &fronts[&key]) {
-            if e.contains("not yet supported by the hardware path") {
-                let reason = e
-                    .lines()
-                    .find(|l| l.contains("not yet supported"))
-                    .unwrap_or("")
-                    .trim()
-                    .trim_start_matches("error: ");
-                match emu.problem {
-                    None => {
-                        skipped += 1;
-                        println!(
-                            "SKIP {}: the hardware path cannot build this file yet ({reason}); the \
-                             emulator passes it",
-                            t.name
-                        );
-                    }
-                    Some(p) => {
-                        failed += 1;
-                        println!(
-                            "FAIL {}: (not run in Verilator: {reason}) emulator: {p}",
-                            t.name
-                        );
-                    }
-                }
-                continue;
-            }
-        }
-        let outcome = match (&builds[&bkey], &t.multi) {
-            (Err(e), _) => Err(TestError::Other(format!(
-                "the kernel file does not compile:\n{e}"
-            ))),
-            (Ok((c, dir)), Some(m)) => match &fronts[&key] {
-                Ok((_, prog)) => crate::simulate_system::run(a, &toolchain, c, prog, dir, t, m)
-                    .map_err(TestError::Other),
-                Err(e) => Err(TestError::Other(e.clone())),
-            },
-            (Ok((c, dir)), None) => run_test(a, &toolchain, c, dir, t, &emu.outputs),
-        };
-        // piglit's `expect_test_fail`: the test passes when an output differs (and only then:
-        // a build or simulation error is still a failure).
-        let outcome = match (outcome, t.expect_test_fail) {
-            (Err(TestError::Mismatch(why)), true) => {
-                Ok(format!("outputs differ as expected: {why}"))
-            }
-            (Ok(_), true) => Err(
-                "every output matched, but the test expects a difference (`expect_test_fail`)"
-                    .to_string(),
-            ),
-            (Ok(s), false) => Ok(s),
-            (Err(TestError::Mismatch(w) | TestError::Other(w)), _) => Err(w),
-        };
-        let outcome = match (outcome, emu.problem) {
-            (Ok(s), None) => Ok(format!("{s}; the emulator agrees")),
-            (Ok(_), Some(p)) => Err(format!(
-                "Verilator matches the expected values, but the emulator does not: {p}"
-            )),
-            (Err(w), None) => Err(w),
-            (Err(w), Some(p)) => Err(format!("{w}\n  emulator: {p}")),
-        };
-        match outcome {
-            Ok(summary) => {
-                passed += 1;
-                println!("PASS {} ({summary})", t.name);
-            }
-            Err(why) => {
-                failed += 1;
-                println!("FAIL {}: {why}", t.name);
-            }
+        match session.test(t)? {
+            Counted::Passed => passed += 1,
+            Counted::Failed => failed += 1,
+            Counted::Skipped => skipped += 1,
         }
     }
     if skipped > 0 {
@@ -360,6 +215,220 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The compile options from the command line (before a test's `build_options`).
+fn base_options(a: &SimArgs) -> CompileOptions {
+    CompileOptions {
+        defines: a
+            .defines
+            .iter()
+            .map(|s| match s.split_once('=') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (s.clone(), None),
+            })
+            .collect(),
+        include_dirs: a.include_dirs.clone(),
+        clock_mhz: a.clock_mhz,
+        ..Default::default()
+    }
+}
+
+/// piglit's `expect_build_fail`: the program itself must be rejected.
+fn expect_build_fail(
+    a: &SimArgs,
+    tf: &testfile::TestFile,
+    base: &CompileOptions,
+) -> Result<ExitCode> {
+    let opts = build_options(&tf.build_options, base).unwrap_or(base.clone());
+    let rejected = compile::compile(&a.file, &opts)?.is_err();
+    let name = tf.name.clone().unwrap_or_else(|| "build".to_string());
+    if rejected {
+        println!("PASS {name} (the program is rejected, as `expect_build_fail` says)");
+        println!("1 passed, 0 failed");
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("FAIL {name}: the program compiles, but `expect_build_fail` says it must not");
+    println!("0 passed, 1 failed");
+    Ok(ExitCode::from(1))
+}
+
+/// How a test counts in the summary line.
+enum Counted {
+    Passed,
+    Failed,
+    Skipped,
+}
+
+/// The checked AST (for the emulator) per distinct set of build options, or why the front end
+/// rejects the file.
+type Fronts = BTreeMap<Vec<String>, std::result::Result<(SourceMap, Program), String>>;
+
+/// The state of one `oclhls sim` run: the builds and front-end results shared by its tests.
+struct Session<'a> {
+    a: &'a SimArgs,
+    /// The file's name, for messages.
+    name: String,
+    base: CompileOptions,
+    out_root: PathBuf,
+    toolchain: toolchain::Toolchain,
+    /// Keyed by build options and, for a multi-kernel test, the kernels it launches (only
+    /// those are built, so one kernel the hardware cannot build yet does not stop the others).
+    #[allow(clippy::type_complexity)]
+    builds: BTreeMap<(Vec<String>, Vec<String>), std::result::Result<(Compiled, PathBuf), String>>,
+    fronts: Fronts,
+}
+
+impl Session<'_> {
+    /// Runs test `t` on the emulator and in Verilator and prints its verdict.
+    fn test(&mut self, t: &TestCase) -> Result<Counted> {
+        let a = self.a;
+        let key = t.build_options.clone();
+        // The reference emulator runs the same test from the checked AST.
+        if !self.fronts.contains_key(&key) {
+            let f = match build_options(&t.build_options, &self.base) {
+                Err(e) => Err(e),
+                Ok(opts) => compile::front(&a.file, &opts)?
+                    .map(|(sm, prog, _)| (sm, prog))
+                    .map_err(|f| f.rendered),
+            };
+            self.fronts.insert(key.clone(), f);
+        }
+        let emu = match &self.fronts[&key] {
+            Ok((sm, prog)) => emulate::verdict(prog, sm, t, a.seed),
+            Err(e) => emulate::Verdict {
+                outputs: BTreeMap::new(),
+                problem: Some(format!("the front end rejects the file:\n{e}")),
+            },
+        };
+        let bkey = self.build(t)?;
+        // A kernel the hardware path cannot build yet (but the front end accepts) is a skip
+        // with the reason, never a pass; the emulator's verdict still counts.
+        if let (Err(e), Ok(_)) = (&self.builds[&bkey], &self.fronts[&key]) {
+            if e.contains("not yet supported by the hardware path") {
+                return Ok(unsupported(t, e, emu.problem));
+            }
+        }
+        let outcome = match (&self.builds[&bkey], &t.multi) {
+            (Err(e), _) => Err(TestError::Other(format!(
+                "the kernel file does not compile:\n{e}"
+            ))),
+            (Ok((c, dir)), Some(m)) => match &self.fronts[&key] {
+                Ok((_, prog)) => {
+                    crate::simulate_system::run(a, &self.toolchain, c, prog, dir, t, m)
+                        .map_err(TestError::Other)
+                }
+                Err(e) => Err(TestError::Other(e.clone())),
+            },
+            (Ok((c, dir)), None) => run_test(a, &self.toolchain, c, dir, t, &emu.outputs),
+        };
+        Ok(match judge(outcome, t.expect_test_fail, emu.problem) {
+            Ok(summary) => {
+                println!("PASS {} ({summary})", t.name);
+                Counted::Passed
+            }
+            Err(why) => {
+                println!("FAIL {}: {why}", t.name);
+                Counted::Failed
+            }
+        })
+    }
+
+    /// Compiles the kernels test `t` needs, once per distinct build options and launched
+    /// kernels; the key of the build.
+    fn build(&mut self, t: &TestCase) -> Result<(Vec<String>, Vec<String>)> {
+        let a = self.a;
+        let launched: Vec<String> = match &t.multi {
+            Some(m) => {
+                let mut v: Vec<String> = m.launches.iter().map(|l| l.kernel.clone()).collect();
+                v.sort();
+                v
+            }
+            None => Vec::new(),
+        };
+        let bkey = (t.build_options.clone(), launched.clone());
+        if self.builds.contains_key(&bkey) {
+            return Ok(bkey);
+        }
+        let idx = self.builds.len();
+        let dir = if idx == 0 {
+            self.out_root.clone()
+        } else {
+            self.out_root.join(format!("options{idx}"))
+        };
+        let r = match build_options(&t.build_options, &self.base) {
+            Err(e) => Err(format!("{}:{}: {e}", self.name, t.line)),
+            Ok(mut opts) => {
+                opts.kernels = launched;
+                match compile::compile(&a.file, &opts)? {
+                    Err(f) => Err(f.rendered),
+                    Ok(c) => {
+                        let report = compile::report(&c, &a.file, opts.clock_mhz);
+                        compile::write_outputs(&c, &dir, &report)?;
+                        Ok((c, dir))
+                    }
+                }
+            }
+        };
+        self.builds.insert(bkey.clone(), r);
+        Ok(bkey)
+    }
+}
+
+/// A test whose kernel the hardware path cannot build yet (build error `e`): a skip with the
+/// reason when the emulator passes it, else a failure.
+fn unsupported(t: &TestCase, e: &str, emu_problem: Option<String>) -> Counted {
+    let reason = e
+        .lines()
+        .find(|l| l.contains("not yet supported"))
+        .unwrap_or("")
+        .trim()
+        .trim_start_matches("error: ");
+    match emu_problem {
+        None => {
+            println!(
+                "SKIP {}: the hardware path cannot build this file yet ({reason}); the \
+                 emulator passes it",
+                t.name
+            );
+            Counted::Skipped
+        }
+        Some(p) => {
+            println!(
+                "FAIL {}: (not run in Verilator: {reason}) emulator: {p}",
+                t.name
+            );
+            Counted::Failed
+        }
+    }
+}
+
+/// The verdict of a test from Verilator's outcome, `expect_test_fail` and the emulator's
+/// problem (if any): the summary of a pass, or why it failed.
+fn judge(
+    outcome: std::result::Result<String, TestError>,
+    expect_test_fail: bool,
+    emu_problem: Option<String>,
+) -> std::result::Result<String, String> {
+    // piglit's `expect_test_fail`: the test passes when an output differs (and only then:
+    // a build or simulation error is still a failure).
+    let outcome = match (outcome, expect_test_fail) {
+        (Err(TestError::Mismatch(why)), true) => Ok(format!("outputs differ as expected: {why}")),
+        (Ok(_), true) => Err(
+            "every output matched, but the test expects a difference (`expect_test_fail`)"
+                .to_string(),
+        ),
+        (Ok(s), false) => Ok(s),
+        (Err(TestError::Mismatch(w) | TestError::Other(w)), _) => Err(w),
+    };
+    match (outcome, emu_problem) {
+        (Ok(s), None) => Ok(format!("{s}; the emulator agrees")),
+        (Ok(_), Some(p)) => Err(format!(
+            "Verilator matches the expected values, but the emulator does not: {p}"
+        )),
+        (Err(w), None) => Err(w),
+        (Err(w), Some(p)) => Err(format!("{w}\n  emulator: {p}")),
+    }
 }
 
 /// Why a test did not pass: an output differs from its expected values, or anything else.
