@@ -5,15 +5,17 @@
 //! run as one system top with every kernel live (`simulate_system`). Files the hardware path
 //! cannot build yet are skips with the reason, and the emulator still judges them.
 
-use crate::compile::{self, CompileOptions, Compiled};
+use crate::compile::{self, CompileOptions, Compiled, CompiledKernel};
 use crate::emulate;
 use anyhow::Result;
 use clap::Args;
+use frontend::ast::Program;
+use frontend::SourceMap;
 use rtl_templates::ArgPortKind;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use testfile::{ArgKind, TestCase};
+use testfile::TestCase;
 
 #[derive(Args, Clone)]
 pub struct SimArgs {
@@ -102,13 +104,6 @@ pub(crate) fn build_options(
     Ok(o)
 }
 
-pub(crate) fn scalar_value(bytes: &[u8]) -> u64 {
-    let mut v = [0u8; 8];
-    let n = bytes.len().min(8);
-    v[..n].copy_from_slice(&bytes[..n]);
-    u64::from_le_bytes(v)
-}
-
 /// The simulator's view of a generated module's ports.
 pub(crate) fn port_specs(ports: &[rtl_templates::Port]) -> Vec<sim::PortSpec> {
     ports
@@ -137,24 +132,6 @@ pub(crate) fn memory_config(a: &SimArgs) -> sim::MemConfig {
             max_outstanding: 16,
         }
     }
-}
-
-/// A launch's `local` argument of `len` elements of `ty` fits the on-chip memory the
-/// hardware has for argument `ap` (`what` names it in the message).
-pub(crate) fn check_local_size(
-    ty: &testfile::ValueType,
-    len: u32,
-    ap: &rtl_templates::ArgPort,
-    what: &str,
-) -> std::result::Result<(), String> {
-    let want = len as u64 * ty.byte_size() as u64;
-    let cap = ap.local_bytes.unwrap_or(0) as u64;
-    if want > cap {
-        return Err(format!(
-            "{what} asks for {want} bytes of local memory; the hardware holds {cap} (give the argument `__attribute__((local_mem_size({want})))`)"
-        ));
-    }
-    Ok(())
 }
 
 /// Reads FILE and parses its test header; on a problem prints it and returns `Err(fail)`.
@@ -186,7 +163,6 @@ pub(crate) fn read_tests(
 }
 
 pub fn run(a: &SimArgs) -> Result<ExitCode> {
-    let name = a.file.display().to_string();
     let tf = match read_tests(&a.file, 1) {
         Ok(t) => t,
         Err(code) => return Ok(code),
@@ -195,19 +171,10 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
         eprintln!("error: --stall-prob must be in [0, 1) and --max-latency at least 1");
         return Ok(ExitCode::from(2));
     }
-    let base = CompileOptions {
-        defines: a
-            .defines
-            .iter()
-            .map(|s| match s.split_once('=') {
-                Some((n, v)) => (n.to_string(), Some(v.to_string())),
-                None => (s.clone(), None),
-            })
-            .collect(),
-        include_dirs: a.include_dirs.clone(),
-        clock_mhz: a.clock_mhz,
-        ..Default::default()
-    };
+    let base = base_options(a);
+    if tf.expect_build_fail {
+        return expect_build_fail(a, &tf, &base);
+    }
     let out_root = a.out.clone().unwrap_or_else(|| {
         let stem = a
             .file
@@ -216,163 +183,26 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
             .unwrap_or_default();
         PathBuf::from("build").join(stem)
     });
-    let toolchain = toolchain::Toolchain::new(a.offline);
-    if tf.expect_build_fail {
-        // piglit's `expect_build_fail`: the program itself must be rejected.
-        let opts = build_options(&tf.build_options, &base).unwrap_or(base.clone());
-        let rejected = compile::compile(&a.file, &opts)?.is_err();
-        let name = tf.name.clone().unwrap_or_else(|| "build".to_string());
-        if rejected {
-            println!("PASS {name} (the program is rejected, as `expect_build_fail` says)");
-            println!("1 passed, 0 failed");
-            return Ok(ExitCode::SUCCESS);
-        }
-        println!("FAIL {name}: the program compiles, but `expect_build_fail` says it must not");
-        println!("0 passed, 1 failed");
-        return Ok(ExitCode::from(1));
-    }
-    // Compile once per distinct set of build options.
-    // Keyed by build options and, for a multi-kernel test, the kernels it launches (only
-    // those are built, so one kernel the hardware cannot build yet does not stop the others).
-    #[allow(clippy::type_complexity)]
-    let mut builds: BTreeMap<
-        (Vec<String>, Vec<String>),
-        std::result::Result<(Compiled, PathBuf), String>,
-    > = BTreeMap::new();
-    let (mut passed, mut failed) = (0u32, 0u32);
-    let tests: Vec<&TestCase> = tf
-        .tests
-        .iter()
-        .filter(|t| {
-            a.filter
-                .as_ref()
-                .is_none_or(|f| t.name.contains(f.as_str()))
-        })
-        .collect();
-    let mut skipped = 0u32;
-    let mut fronts = BTreeMap::new();
+    let mut session = Session {
+        a,
+        name: a.file.display().to_string(),
+        base,
+        out_root,
+        toolchain: toolchain::Toolchain::new(a.offline),
+        builds: BTreeMap::new(),
+        fronts: BTreeMap::new(),
+    };
+    let (mut passed, mut failed, mut skipped) = (0u32, 0u32, 0u32);
+    let tests = tf.tests.iter().filter(|t| {
+        a.filter
+            .as_ref()
+            .is_none_or(|f| t.name.contains(f.as_str()))
+    });
     for t in tests {
-        let key = t.build_options.clone();
-        // The reference emulator runs the same test from the checked AST.
-        if !fronts.contains_key(&key) {
-            let f = match build_options(&t.build_options, &base) {
-                Err(e) => Err(e),
-                Ok(opts) => compile::front(&a.file, &opts)?
-                    .map(|(sm, prog, _)| (sm, prog))
-                    .map_err(|f| f.rendered),
-            };
-            fronts.insert(key.clone(), f);
-        }
-        let emu = match &fronts[&key] {
-            Ok((sm, prog)) => emulate::verdict(prog, sm, t, a.seed),
-            Err(e) => emulate::Verdict {
-                outputs: BTreeMap::new(),
-                problem: Some(format!("the front end rejects the file:\n{e}")),
-            },
-        };
-        let launched: Vec<String> = match &t.multi {
-            Some(m) => {
-                let mut v: Vec<String> = m.launches.iter().map(|l| l.kernel.clone()).collect();
-                v.sort();
-                v
-            }
-            None => Vec::new(),
-        };
-        let bkey = (key.clone(), launched.clone());
-        if !builds.contains_key(&bkey) {
-            let idx = builds.len();
-            let dir = if idx == 0 {
-                out_root.clone()
-            } else {
-                out_root.join(format!("options{idx}"))
-            };
-            let r = match build_options(&t.build_options, &base) {
-                Err(e) => Err(format!("{}:{}: {e}", name, t.line)),
-                Ok(mut opts) => {
-                    opts.kernels = launched;
-                    match compile::compile(&a.file, &opts)? {
-                        Err(f) => Err(f.rendered),
-                        Ok(c) => {
-                            let report = compile::report(&c, &a.file, opts.clock_mhz);
-                            compile::write_outputs(&c, &dir, &report)?;
-                            Ok((c, dir))
-                        }
-                    }
-                }
-            };
-            builds.insert(bkey.clone(), r);
-        }
-        // A kernel the hardware path cannot build yet (but the front end accepts) is a skip
-        // with the reason, never a pass; the emulator's verdict still counts.
-        if let (Err(e), Ok(_)) = (&builds[&bkey], &fronts[&key]) {
-            if e.contains("not yet supported by the hardware path") {
-                let reason = e
-                    .lines()
-                    .find(|l| l.contains("not yet supported"))
-                    .unwrap_or("")
-                    .trim()
-                    .trim_start_matches("error: ");
-                match emu.problem {
-                    None => {
-                        skipped += 1;
-                        println!(
-                            "SKIP {}: the hardware path cannot build this file yet ({reason}); the \
-                             emulator passes it",
-                            t.name
-                        );
-                    }
-                    Some(p) => {
-                        failed += 1;
-                        println!(
-                            "FAIL {}: (not run in Verilator: {reason}) emulator: {p}",
-                            t.name
-                        );
-                    }
-                }
-                continue;
-            }
-        }
-        let outcome = match (&builds[&bkey], &t.multi) {
-            (Err(e), _) => Err(TestError::Other(format!(
-                "the kernel file does not compile:\n{e}"
-            ))),
-            (Ok((c, dir)), Some(m)) => match &fronts[&key] {
-                Ok((_, prog)) => crate::simulate_system::run(a, &toolchain, c, prog, dir, t, m)
-                    .map_err(TestError::Other),
-                Err(e) => Err(TestError::Other(e.clone())),
-            },
-            (Ok((c, dir)), None) => run_test(a, &toolchain, c, dir, t, &emu.outputs),
-        };
-        // piglit's `expect_test_fail`: the test passes when an output differs (and only then:
-        // a build or simulation error is still a failure).
-        let outcome = match (outcome, t.expect_test_fail) {
-            (Err(TestError::Mismatch(why)), true) => {
-                Ok(format!("outputs differ as expected: {why}"))
-            }
-            (Ok(_), true) => Err(
-                "every output matched, but the test expects a difference (`expect_test_fail`)"
-                    .to_string(),
-            ),
-            (Ok(s), false) => Ok(s),
-            (Err(TestError::Mismatch(w) | TestError::Other(w)), _) => Err(w),
-        };
-        let outcome = match (outcome, emu.problem) {
-            (Ok(s), None) => Ok(format!("{s}; the emulator agrees")),
-            (Ok(_), Some(p)) => Err(format!(
-                "Verilator matches the expected values, but the emulator does not: {p}"
-            )),
-            (Err(w), None) => Err(w),
-            (Err(w), Some(p)) => Err(format!("{w}\n  emulator: {p}")),
-        };
-        match outcome {
-            Ok(summary) => {
-                passed += 1;
-                println!("PASS {} ({summary})", t.name);
-            }
-            Err(why) => {
-                failed += 1;
-                println!("FAIL {}: {why}", t.name);
-            }
+        match session.test(t)? {
+            Counted::Passed => passed += 1,
+            Counted::Failed => failed += 1,
+            Counted::Skipped => skipped += 1,
         }
     }
     if skipped > 0 {
@@ -385,6 +215,220 @@ pub fn run(a: &SimArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The compile options from the command line (before a test's `build_options`).
+fn base_options(a: &SimArgs) -> CompileOptions {
+    CompileOptions {
+        defines: a
+            .defines
+            .iter()
+            .map(|s| match s.split_once('=') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (s.clone(), None),
+            })
+            .collect(),
+        include_dirs: a.include_dirs.clone(),
+        clock_mhz: a.clock_mhz,
+        ..Default::default()
+    }
+}
+
+/// piglit's `expect_build_fail`: the program itself must be rejected.
+fn expect_build_fail(
+    a: &SimArgs,
+    tf: &testfile::TestFile,
+    base: &CompileOptions,
+) -> Result<ExitCode> {
+    let opts = build_options(&tf.build_options, base).unwrap_or(base.clone());
+    let rejected = compile::compile(&a.file, &opts)?.is_err();
+    let name = tf.name.clone().unwrap_or_else(|| "build".to_string());
+    if rejected {
+        println!("PASS {name} (the program is rejected, as `expect_build_fail` says)");
+        println!("1 passed, 0 failed");
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("FAIL {name}: the program compiles, but `expect_build_fail` says it must not");
+    println!("0 passed, 1 failed");
+    Ok(ExitCode::from(1))
+}
+
+/// How a test counts in the summary line.
+enum Counted {
+    Passed,
+    Failed,
+    Skipped,
+}
+
+/// The checked AST (for the emulator) per distinct set of build options, or why the front end
+/// rejects the file.
+type Fronts = BTreeMap<Vec<String>, std::result::Result<(SourceMap, Program), String>>;
+
+/// The state of one `oclhls sim` run: the builds and front-end results shared by its tests.
+struct Session<'a> {
+    a: &'a SimArgs,
+    /// The file's name, for messages.
+    name: String,
+    base: CompileOptions,
+    out_root: PathBuf,
+    toolchain: toolchain::Toolchain,
+    /// Keyed by build options and, for a multi-kernel test, the kernels it launches (only
+    /// those are built, so one kernel the hardware cannot build yet does not stop the others).
+    #[allow(clippy::type_complexity)]
+    builds: BTreeMap<(Vec<String>, Vec<String>), std::result::Result<(Compiled, PathBuf), String>>,
+    fronts: Fronts,
+}
+
+impl Session<'_> {
+    /// Runs test `t` on the emulator and in Verilator and prints its verdict.
+    fn test(&mut self, t: &TestCase) -> Result<Counted> {
+        let a = self.a;
+        let key = t.build_options.clone();
+        // The reference emulator runs the same test from the checked AST.
+        if !self.fronts.contains_key(&key) {
+            let f = match build_options(&t.build_options, &self.base) {
+                Err(e) => Err(e),
+                Ok(opts) => compile::front(&a.file, &opts)?
+                    .map(|(sm, prog, _)| (sm, prog))
+                    .map_err(|f| f.rendered),
+            };
+            self.fronts.insert(key.clone(), f);
+        }
+        let emu = match &self.fronts[&key] {
+            Ok((sm, prog)) => emulate::verdict(prog, sm, t, a.seed),
+            Err(e) => emulate::Verdict {
+                outputs: BTreeMap::new(),
+                problem: Some(format!("the front end rejects the file:\n{e}")),
+            },
+        };
+        let bkey = self.build(t)?;
+        // A kernel the hardware path cannot build yet (but the front end accepts) is a skip
+        // with the reason, never a pass; the emulator's verdict still counts.
+        if let (Err(e), Ok(_)) = (&self.builds[&bkey], &self.fronts[&key]) {
+            if e.contains("not yet supported by the hardware path") {
+                return Ok(unsupported(t, e, emu.problem));
+            }
+        }
+        let outcome = match (&self.builds[&bkey], &t.multi) {
+            (Err(e), _) => Err(TestError::Other(format!(
+                "the kernel file does not compile:\n{e}"
+            ))),
+            (Ok((c, dir)), Some(m)) => match &self.fronts[&key] {
+                Ok((_, prog)) => {
+                    crate::simulate_system::run(a, &self.toolchain, c, prog, dir, t, m)
+                        .map_err(TestError::Other)
+                }
+                Err(e) => Err(TestError::Other(e.clone())),
+            },
+            (Ok((c, dir)), None) => run_test(a, &self.toolchain, c, dir, t, &emu.outputs),
+        };
+        Ok(match judge(outcome, t.expect_test_fail, emu.problem) {
+            Ok(summary) => {
+                println!("PASS {} ({summary})", t.name);
+                Counted::Passed
+            }
+            Err(why) => {
+                println!("FAIL {}: {why}", t.name);
+                Counted::Failed
+            }
+        })
+    }
+
+    /// Compiles the kernels test `t` needs, once per distinct build options and launched
+    /// kernels; the key of the build.
+    fn build(&mut self, t: &TestCase) -> Result<(Vec<String>, Vec<String>)> {
+        let a = self.a;
+        let launched: Vec<String> = match &t.multi {
+            Some(m) => {
+                let mut v: Vec<String> = m.launches.iter().map(|l| l.kernel.clone()).collect();
+                v.sort();
+                v
+            }
+            None => Vec::new(),
+        };
+        let bkey = (t.build_options.clone(), launched.clone());
+        if self.builds.contains_key(&bkey) {
+            return Ok(bkey);
+        }
+        let idx = self.builds.len();
+        let dir = if idx == 0 {
+            self.out_root.clone()
+        } else {
+            self.out_root.join(format!("options{idx}"))
+        };
+        let r = match build_options(&t.build_options, &self.base) {
+            Err(e) => Err(format!("{}:{}: {e}", self.name, t.line)),
+            Ok(mut opts) => {
+                opts.kernels = launched;
+                match compile::compile(&a.file, &opts)? {
+                    Err(f) => Err(f.rendered),
+                    Ok(c) => {
+                        let report = compile::report(&c, &a.file, opts.clock_mhz);
+                        compile::write_outputs(&c, &dir, &report)?;
+                        Ok((c, dir))
+                    }
+                }
+            }
+        };
+        self.builds.insert(bkey.clone(), r);
+        Ok(bkey)
+    }
+}
+
+/// A test whose kernel the hardware path cannot build yet (build error `e`): a skip with the
+/// reason when the emulator passes it, else a failure.
+fn unsupported(t: &TestCase, e: &str, emu_problem: Option<String>) -> Counted {
+    let reason = e
+        .lines()
+        .find(|l| l.contains("not yet supported"))
+        .unwrap_or("")
+        .trim()
+        .trim_start_matches("error: ");
+    match emu_problem {
+        None => {
+            println!(
+                "SKIP {}: the hardware path cannot build this file yet ({reason}); the \
+                 emulator passes it",
+                t.name
+            );
+            Counted::Skipped
+        }
+        Some(p) => {
+            println!(
+                "FAIL {}: (not run in Verilator: {reason}) emulator: {p}",
+                t.name
+            );
+            Counted::Failed
+        }
+    }
+}
+
+/// The verdict of a test from Verilator's outcome, `expect_test_fail` and the emulator's
+/// problem (if any): the summary of a pass, or why it failed.
+fn judge(
+    outcome: std::result::Result<String, TestError>,
+    expect_test_fail: bool,
+    emu_problem: Option<String>,
+) -> std::result::Result<String, String> {
+    // piglit's `expect_test_fail`: the test passes when an output differs (and only then:
+    // a build or simulation error is still a failure).
+    let outcome = match (outcome, expect_test_fail) {
+        (Err(TestError::Mismatch(why)), true) => Ok(format!("outputs differ as expected: {why}")),
+        (Ok(_), true) => Err(
+            "every output matched, but the test expects a difference (`expect_test_fail`)"
+                .to_string(),
+        ),
+        (Ok(s), false) => Ok(s),
+        (Err(TestError::Mismatch(w) | TestError::Other(w)), _) => Err(w),
+    };
+    match (outcome, emu_problem) {
+        (Ok(s), None) => Ok(format!("{s}; the emulator agrees")),
+        (Ok(_), Some(p)) => Err(format!(
+            "Verilator matches the expected values, but the emulator does not: {p}"
+        )),
+        (Err(w), None) => Err(w),
+        (Err(w), Some(p)) => Err(format!("{w}\n  emulator: {p}")),
+    }
 }
 
 /// Why a test did not pass: an output differs from its expected values, or anything else.
@@ -424,258 +468,156 @@ fn run_test(
     let built =
         sim::build_model(tc, &src, &sim::BuildOptions::default()).map_err(|e| e.to_string())?;
     let mut model = built.instantiate().map_err(|e| e.to_string())?;
-    let mut mem = sim::GlobalMemory::new();
-    let mut run = sim::KernelRun::new(&mut model);
-    let mut outputs = Vec::new();
-    // The same launch for the IR interpreter: argument values and buffers.
-    let mut ir_args = vec![0u64; iface.args.len()];
-    let mut ir_wide_args = BTreeMap::new();
-    let mut ir_buffers: Vec<(u32, Vec<u8>)> = Vec::new();
-    if t.args.len() != iface.args.len() {
-        let given: Vec<u32> = t.args.iter().map(|a| a.index).collect();
-        return Err(format!(
-            "kernel `{}` takes {} arguments but the test gives indices {given:?}",
-            t.kernel_name,
-            iface.args.len()
-        )
-        .into());
-    }
-    for arg in &t.args {
-        let Some(ap) = iface.args.get(arg.index as usize) else {
-            return Err(format!(
-                "line {}: argument index {} is out of range",
-                arg.line, arg.index
-            )
-            .into());
-        };
-        let port_name = ap
-            .port
-            .as_ref()
-            .map(|p| p.trim_start_matches("arg_").to_string());
-        match (&arg.kind, ap.kind) {
-            (ArgKind::Scalar { bytes, .. }, ArgPortKind::Scalar) => {
-                if bytes.len() * 8 != ap.bits as usize && ap.bits > 64 {
-                    return Err(format!(
-                        "line {}: argument {} (`{}`) has {} bits, the test gives {} bytes",
-                        arg.line,
-                        arg.index,
-                        ap.name,
-                        ap.bits,
-                        bytes.len()
-                    )
-                    .into());
-                }
-                if ap.bits > 64 {
-                    // A vector or struct by value: its memory image.
-                    ir_wide_args.insert(arg.index as usize, bytes.clone());
-                    if let Some(p) = &port_name {
-                        let words: Vec<u32> = bytes
-                            .chunks(4)
-                            .map(|c| c.iter().rev().fold(0u32, |a, &b| (a << 8) | b as u32))
-                            .collect();
-                        run = run.arg_wide(p, &words);
-                    }
-                } else {
-                    ir_args[arg.index as usize] = scalar_value(bytes);
-                    if let Some(p) = &port_name {
-                        run = run.arg(p, scalar_value(bytes));
-                    }
-                }
-            }
-            (
-                ArgKind::Buffer {
-                    ty,
-                    len,
-                    input,
-                    expect,
-                },
-                ArgPortKind::Global,
-            ) => {
-                let elem = ty.byte_size();
-                let size = (*len as usize) * elem;
-                // A buffer of structs (or vectors) may be given as lanes of a narrower type
-                // (the test format has no struct values): whole elements of the pointee.
-                let fits = elem * 8 == ap.bits as usize
-                    || ap.bits < 8
-                    || ((ap.bits as usize).is_multiple_of(elem * 8)
-                        && size.is_multiple_of(ap.bits as usize / 8));
-                if !fits {
-                    return Err(format!(
-                        "line {}: argument {} (`{}`) has {}-bit elements, the test gives `{}`",
-                        arg.line, arg.index, ap.name, ap.bits, ty
-                    )
-                    .into());
-                }
-                // Aligned for the widest access (OpenCL's CL_DEVICE_MEM_BASE_ADDR_ALIGN is
-                // at least the largest type, 128 bytes).
-                let align = (ap.bits / 8)
-                    .next_power_of_two()
-                    .clamp(4, 128)
-                    .max(elem as u32);
-                let addr = mem.alloc(size.max(1), align).map_err(|e| e.to_string())?;
-                // Unspecified contents are poisoned, so a kernel that reads them is noticed.
-                let init = input.clone().unwrap_or_else(|| vec![0xA5; size]);
-                mem.write_bytes(addr, &init).map_err(|e| e.to_string())?;
-                ir_args[arg.index as usize] = addr as u64;
-                ir_buffers.push((addr, init.clone()));
-                if let Some(p) = &port_name {
-                    run = run.arg(p, addr as u64);
-                }
-                if let Some(e) = expect {
-                    outputs.push((arg.index, ap.name.clone(), *ty, addr, size, e.clone()));
-                }
-            }
-            (ArgKind::Local { ty, len }, ArgPortKind::Local) => {
-                let what = format!("line {}: argument {} (`{}`)", arg.line, arg.index, ap.name);
-                check_local_size(ty, *len, ap, &what)?;
-            }
-            (ArgKind::NullBuffer { .. }, ArgPortKind::Global) => {
-                if let Some(p) = &port_name {
-                    run = run.arg(p, 0);
-                }
-            }
-            (kind, want) => {
-                return Err(format!(
-                    "line {}: argument {} (`{}`) is a {want} argument; the test passes {}",
-                    arg.line,
-                    arg.index,
-                    ap.name,
-                    match kind {
-                        ArgKind::Scalar { .. } => "a scalar",
-                        ArgKind::Buffer { .. } | ArgKind::NullBuffer { .. } => "a buffer",
-                        ArgKind::Local { .. } => "local memory",
-                    }
-                )
-                .into())
-            }
-        }
-    }
-    let mut global = t.global_size;
-    // `local_size: NULL` lets the implementation choose: one work-group spans each dimension.
-    let mut local = t.local_size.unwrap_or(global).map(|l| l.max(1));
-    for d in (t.dimensions as usize).min(3)..3 {
-        global[d] = 1;
-        local[d] = 1;
-    }
-    // What the hardware was built for: `reqd_work_group_size`, and for kernels with barriers
-    // the size of the per-work-item context memories.
-    if let Some(r) = k.ir.reqd_work_group_size {
-        if t.local_size.is_some() && local != r {
-            return Err(format!(
-                "the kernel requires work-groups of {}x{}x{} (reqd_work_group_size), but this test launches {}x{}x{} (OpenCL: CL_INVALID_WORK_GROUP_SIZE)",
-                r[0], r[1], r[2], local[0], local[1], local[2]
-            )
-            .into());
-        }
-    }
-    if let Some(max) = k.ir.work_groups {
-        let items: u64 = (0..3).map(|d| local[d].min(global[d]) as u64).product();
-        if items > max as u64 {
-            return Err(format!(
-                "the kernel has barriers and its hardware holds work-groups of at most {max} work-items, but this test launches groups of {items}; give `local_size:` (or `reqd_work_group_size` in the kernel)"
-            )
-            .into());
-        }
-    }
-    let memory = memory_config(a);
-    let config = sim::RunConfig {
-        seed: a.seed,
-        max_cycles: a.max_cycles,
-        memory,
-        ..Default::default()
-    };
-    let range = sim::NdRange {
-        global_size: global,
-        local_size: local,
-        global_offset: t.global_offset,
-        work_dim: t.dimensions,
-    };
+    let mut b = sim::bind(t, &kernel_shape(k)).map_err(|e| e.to_string())?;
     // The IR interpreter, on the IR as lowered and after the passes.
-    let launch = hls_ir::interp::InterpLaunch {
-        args: ir_args,
-        wide_args: ir_wide_args,
-        buffers: ir_buffers,
-        global_size: global,
-        local_size: local,
-        global_offset: t.global_offset,
-        work_dim: t.dimensions,
-        max_steps: 50_000_000,
-    };
+    let launch = interp_launch(&b);
     let interp = |ir: &hls_ir::Kernel, when: &str| {
         hls_ir::interp::run(ir, &launch)
             .map_err(|e| TestError::Other(format!("the IR interpreter ({when}): {e}")))
     };
-    let ir_lowered = interp(&k.ir_lowered, "IR after lowering")?;
-    let ir_final = interp(&k.ir, "IR after the passes")?;
-    let ir_out = |bufs: &[(u32, Vec<u8>)], addr: u32, size: usize| -> Vec<u8> {
-        bufs.iter()
-            .find(|(b, _)| *b == addr)
-            .map(|(_, d)| d[..size].to_vec())
-            .unwrap_or_default()
+    let ir = IrResults {
+        lowered: interp(&k.ir_lowered, "IR after lowering")?,
+        last: interp(&k.ir, "IR after the passes")?,
     };
-    let stats = run
-        .range(range)
+    let config = sim::RunConfig {
+        seed: a.seed,
+        max_cycles: a.max_cycles,
+        memory: memory_config(a),
+        ..Default::default()
+    };
+    let stats = b
+        .apply(sim::KernelRun::new(&mut model))
         .config(config)
-        .run(&mut mem)
+        .run(&mut b.memory)
         .map_err(|e| e.to_string())?;
-    for (index, name, ty, addr, size, expect) in outputs {
-        let got = mem.read_bytes(addr, size).map_err(|e| e.to_string())?;
-        // The chain emulator ⇄ IR (lowered) ⇄ IR (after passes) ⇄ Verilator, in that order,
-        // so a disagreement names the stage at fault.
-        let link = |reference: &[u8], value: &[u8], what: &str| -> Result<(), TestError> {
-            let as_expect = testfile::Expect {
-                bytes: reference.to_vec(),
-                ..expect.clone()
-            };
-            testfile::compare(&ty, &as_expect, value).map_err(|m| {
-                TestError::Other(format!("{what} on argument {index} (`{name}`): {m}"))
-            })
-        };
-        let lowered = ir_out(&ir_lowered, addr, size);
-        let fin = ir_out(&ir_final, addr, size);
-        if let Some(e_bytes) = emu_outputs.get(&index) {
-            link(
-                e_bytes,
-                &lowered,
-                "the IR after lowering disagrees with the emulator (a front-end or lowering bug; expected = emulator, got = IR)",
-            )?;
-        }
-        link(
-            &lowered,
-            &fin,
-            "the pass pipeline changed the IR's result (expected = IR after lowering, got = after the passes)",
-        )?;
-        link(
-            &fin,
-            got,
-            "Verilator disagrees with the IR after the passes (a scheduling or RTL bug; expected = IR, got = Verilator)",
-        )?;
-        // Verilator against the emulator first: a disagreement is a failure even where
-        // `expect_test_fail` allows a difference from the expected values.
-        if let Some(e_bytes) = emu_outputs.get(&index) {
-            let as_expect = testfile::Expect {
-                bytes: e_bytes.clone(),
-                ..expect.clone()
-            };
-            if let Err(m) = testfile::compare(&ty, &as_expect, got) {
-                let m = m.to_string().replacen("expected", "emulator", 1);
-                return Err(TestError::Other(format!(
-                    "the emulator and Verilator disagree on argument {index} (`{name}`): {}",
-                    m.replacen(", got", ", Verilator", 1)
-                )));
-            }
-        }
-        if let Err(m) = testfile::compare(&ty, &expect, got) {
-            return Err(TestError::Mismatch(format!(
-                "argument {index} (`{name}`, line {}): {m}",
-                expect.line
-            )));
-        }
+    for o in &b.outputs {
+        let got = b
+            .memory
+            .read_bytes(o.addr, o.size)
+            .map_err(|e| e.to_string())?;
+        check_output(o, got, &ir, emu_outputs.get(&o.index))?;
     }
-    let items: u64 = global.iter().map(|&g| g as u64).product();
+    let items: u64 = b.range.global_size.iter().map(|&g| g as u64).product();
     Ok(format!(
         "{} cycles for {items} work-items, {} stall cycles",
         stats.cycles,
         stats.stall_cycles()
     ))
+}
+
+/// The binding's view of a compiled kernel: its arguments as the module exposes them, and
+/// what its hardware was built for.
+pub(crate) fn kernel_shape(k: &CompiledKernel) -> sim::KernelShape {
+    use sim::bind::ArgClass;
+    let args = k.rtl.interface.args.iter().map(|ap| sim::KernelArg {
+        index: ap.index,
+        name: ap.name.clone(),
+        kind: match ap.kind {
+            ArgPortKind::Scalar => ArgClass::Scalar,
+            ArgPortKind::Global => ArgClass::Global,
+            ArgPortKind::Local => ArgClass::Local,
+            ArgPortKind::Pipe => ArgClass::Pipe,
+        },
+        port: ap
+            .port
+            .as_ref()
+            .map(|p| p.trim_start_matches("arg_").to_string()),
+        bits: ap.bits,
+        local_bytes: ap.local_bytes,
+    });
+    sim::KernelShape {
+        args: args.collect(),
+        reqd_work_group_size: k.ir.reqd_work_group_size,
+        max_group_items: k.ir.work_groups,
+    }
+}
+
+/// The same launch for the IR interpreter: argument values, buffers and NDRange.
+fn interp_launch(b: &sim::Binding) -> hls_ir::interp::InterpLaunch {
+    hls_ir::interp::InterpLaunch {
+        args: b.scalars.clone(),
+        wide_args: b.wide.clone(),
+        buffers: b.buffers.clone(),
+        global_size: b.range.global_size,
+        local_size: b.range.local_size,
+        global_offset: b.range.global_offset,
+        work_dim: b.range.work_dim,
+        max_steps: 50_000_000,
+    }
+}
+
+/// The buffers after the IR interpreter's runs, as lowered and after the passes.
+struct IrResults {
+    lowered: Vec<(u32, Vec<u8>)>,
+    last: Vec<(u32, Vec<u8>)>,
+}
+
+impl IrResults {
+    fn output(bufs: &[(u32, Vec<u8>)], o: &sim::OutputCheck) -> Vec<u8> {
+        bufs.iter()
+            .find(|(b, _)| *b == o.addr)
+            .map(|(_, d)| d[..o.size].to_vec())
+            .unwrap_or_default()
+    }
+}
+
+/// Checks output `o` (Verilator's bytes `got`) along the chain emulator ⇄ IR (lowered) ⇄ IR
+/// (after passes) ⇄ Verilator, in that order, so a disagreement names the stage at fault; then
+/// Verilator against the emulator and the expected values.
+fn check_output(
+    o: &sim::OutputCheck,
+    got: &[u8],
+    ir: &IrResults,
+    emu: Option<&Vec<u8>>,
+) -> std::result::Result<(), TestError> {
+    let (index, name, ty, expect) = (o.index, &o.name, &o.ty, &o.expect);
+    let link = |reference: &[u8], value: &[u8], what: &str| -> Result<(), TestError> {
+        let as_expect = testfile::Expect {
+            bytes: reference.to_vec(),
+            ..expect.clone()
+        };
+        testfile::compare(ty, &as_expect, value)
+            .map_err(|m| TestError::Other(format!("{what} on argument {index} (`{name}`): {m}")))
+    };
+    let lowered = IrResults::output(&ir.lowered, o);
+    let fin = IrResults::output(&ir.last, o);
+    if let Some(e_bytes) = emu {
+        link(
+            e_bytes,
+            &lowered,
+            "the IR after lowering disagrees with the emulator (a front-end or lowering bug; expected = emulator, got = IR)",
+        )?;
+    }
+    link(
+        &lowered,
+        &fin,
+        "the pass pipeline changed the IR's result (expected = IR after lowering, got = after the passes)",
+    )?;
+    link(
+        &fin,
+        got,
+        "Verilator disagrees with the IR after the passes (a scheduling or RTL bug; expected = IR, got = Verilator)",
+    )?;
+    // Verilator against the emulator first: a disagreement is a failure even where
+    // `expect_test_fail` allows a difference from the expected values.
+    if let Some(e_bytes) = emu {
+        let as_expect = testfile::Expect {
+            bytes: e_bytes.clone(),
+            ..expect.clone()
+        };
+        if let Err(m) = testfile::compare(ty, &as_expect, got) {
+            let m = m.to_string().replacen("expected", "emulator", 1);
+            return Err(TestError::Other(format!(
+                "the emulator and Verilator disagree on argument {index} (`{name}`): {}",
+                m.replacen(", got", ", Verilator", 1)
+            )));
+        }
+    }
+    if let Err(m) = testfile::compare(ty, expect, got) {
+        return Err(TestError::Mismatch(format!(
+            "argument {index} (`{name}`, line {}): {m}",
+            expect.line
+        )));
+    }
+    Ok(())
 }

@@ -5,12 +5,11 @@
 
 use crate::compile::Compiled;
 use crate::emulate;
-use crate::simulate::{check_local_size, memory_config, port_specs, scalar_value, SimArgs};
+use crate::simulate::{kernel_shape, memory_config, port_specs, SimArgs};
 use frontend::ast::Program;
 use rtl_templates::namer::legal;
-use rtl_templates::ArgPortKind;
 use std::path::{Path, PathBuf};
-use testfile::{LaunchArgValue, MultiTest, TestCase};
+use testfile::{MultiTest, TestCase};
 
 /// Runs multi-kernel test `t`; the summary line, or why it failed.
 pub fn run(
@@ -56,81 +55,12 @@ pub fn run(
     let mut model = built.instantiate().map_err(|e| e.to_string())?;
     let mut mem = sim::GlobalMemory::new();
     // Buffers: shared bytes, one allocation each.
-    let mut addrs = Vec::new();
-    for b in &m.buffers {
-        let elem = b.ty.byte_size();
-        let size = (b.len as usize * elem).max(1);
-        let addr = mem
-            .alloc(size, elem.max(4) as u32)
-            .map_err(|e| e.to_string())?;
-        let init = b.bytes.clone().unwrap_or_else(|| vec![0xA5; size]);
-        mem.write_bytes(addr, &init).map_err(|e| e.to_string())?;
-        addrs.push((addr, size));
-    }
+    let addrs = sim::bind::alloc_buffers(&mut mem, &m.buffers).map_err(|e| e.to_string())?;
     let mut run = sim::SystemRun::new(&mut model);
     for (li, l) in m.launches.iter().enumerate() {
         let kc = &c.kernels[plan.kernels[li]];
-        let iface = &kc.rtl.interface;
-        let mut launch = sim::SystemLaunch::new(&iface.module);
-        for arg in &l.args {
-            let ap = iface.args.get(arg.index as usize).ok_or_else(|| {
-                format!(
-                    "line {}: kernel `{}` has no argument {}",
-                    arg.line, l.kernel, arg.index
-                )
-            })?;
-            let port = ap
-                .port
-                .as_ref()
-                .map(|p| p.trim_start_matches("arg_").to_string());
-            match (&arg.value, ap.kind) {
-                (LaunchArgValue::Pipe(_), ArgPortKind::Pipe) => {}
-                (LaunchArgValue::Buffer(b), ArgPortKind::Global) => {
-                    if let Some(p) = &port {
-                        launch = launch.arg(p, addrs[*b].0 as u64);
-                    }
-                }
-                (LaunchArgValue::Value { bytes, .. }, ArgPortKind::Scalar) => {
-                    if let Some(p) = &port {
-                        launch = launch.arg(p, scalar_value(bytes));
-                    }
-                }
-                (LaunchArgValue::Local { ty, len }, ArgPortKind::Local) => {
-                    let what = format!(
-                        "line {}: argument {} of `{}`",
-                        arg.line, arg.index, l.kernel
-                    );
-                    check_local_size(ty, *len, ap, &what)?;
-                }
-                (_, want) => {
-                    return Err(format!(
-                        "line {}: argument {} of `{}` (`{}`) is a {want} argument",
-                        arg.line, arg.index, l.kernel, ap.name
-                    ))
-                }
-            }
-        }
-        let mut global = l.global_size;
-        let mut local = l.local_size.unwrap_or(global).map(|x| x.max(1));
-        for d in (l.dimensions as usize).min(3)..3 {
-            global[d] = 1;
-            local[d] = 1;
-        }
-        if let Some(max) = kc.ir.work_groups {
-            let items: u64 = (0..3).map(|d| local[d].min(global[d]) as u64).product();
-            if items > max as u64 {
-                return Err(format!(
-                    "line {}: `{}` has barriers and its hardware holds work-groups of at most {max} work-items, but the launch has groups of {items}",
-                    l.line, l.kernel
-                ));
-            }
-        }
-        launch = launch.range(sim::NdRange {
-            global_size: global,
-            local_size: local,
-            global_offset: l.global_offset,
-            work_dim: l.dimensions,
-        });
+        let bound = sim::bind_launch(l, &kernel_shape(kc), &addrs).map_err(|e| e.to_string())?;
+        let mut launch = bound.apply(sim::SystemLaunch::new(&kc.rtl.interface.module));
         for &d in &l.after {
             launch = launch.after(&c.kernels[plan.kernels[d]].rtl.interface.module);
         }

@@ -60,6 +60,10 @@
 //! `K__`, and the FIFOs of their pipes) with the same per-kernel driver, launches ordered by
 //! `after`, one shared memory, per-pipe statistics, and deadlock detection with a report.
 //!
+//! [`bind`] binds a test file's arguments (`testfile`) to a kernel's: buffers allocated and
+//! filled (or poisoned) in the [`GlobalMemory`], argument port values, the outputs to check and
+//! the NDRange, checked against what the hardware was built for.
+//!
 //! Names, chosen not to collide with the stages' types: [`GlobalMemory`] is the testbench's
 //! model of the device's global memory (not `hls_ir::Memory`, an on-chip memory of the IR);
 //! [`KernelRun`] runs a kernel module on its own and [`SystemRun`] a system top, whose kernels
@@ -71,6 +75,7 @@
 //! The test vectors carried by kernel files are not here but in the `testfile` crate, so that
 //! the emulator and the IR's tests read them without linking this testbench.
 
+pub mod bind;
 mod build;
 pub mod memory;
 mod model;
@@ -81,6 +86,10 @@ pub mod system;
 
 use std::path::PathBuf;
 
+pub use bind::{
+    bind, bind_launch, BindError, Binding, KernelArg, KernelShape, LaunchBinding, OutputCheck,
+    PortValue,
+};
 pub use build::{build_model, BuildOptions};
 pub use memory::{Element, GlobalMemory};
 pub use model::{BuiltModel, InitValues, InstanceOptions, Model, PortId};
