@@ -52,7 +52,20 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
     sorted[pos]
 }
 
-fn main() {
+/// The command line.
+struct Cli {
+    dir: PathBuf,
+    jsonl: Option<PathBuf>,
+    opts: Options,
+    period: Option<f64>,
+    base_only: bool,
+    filter: Option<String>,
+    quiet: bool,
+    verbose: bool,
+    mii_only: bool,
+}
+
+fn parse_args() -> Cli {
     let mut dir = hatschet::default_dir();
     let mut jsonl: Option<PathBuf> = None;
     let mut opts = Options::default();
@@ -113,7 +126,80 @@ fn main() {
             s => dir = PathBuf::from(s),
         }
     }
+    Cli {
+        dir,
+        jsonl,
+        opts,
+        period,
+        base_only,
+        filter,
+        quiet,
+        verbose,
+        mii_only,
+    }
+}
 
+/// The summary after the table; `failed` rows had no valid schedule.
+fn print_summary(rows: &[Row]) -> usize {
+    let ok: Vec<&Row> = rows.iter().filter(|r| r.error.is_none()).collect();
+    let failed = rows.len() - ok.len();
+    let at_mii = ok.iter().filter(|r| r.ii == Some(r.mii)).count();
+    let ratio: f64 = ok
+        .iter()
+        .map(|r| f64::from(r.ii.unwrap_or(0)) / f64::from(r.mii.max(1)))
+        .sum::<f64>()
+        / ok.len().max(1) as f64;
+    let mut times: Vec<f64> = ok.iter().map(|r| r.solve_ms).collect();
+    times.sort_by(f64::total_cmp);
+    let mut small: Vec<f64> = ok
+        .iter()
+        .filter(|r| r.ops < 100)
+        .map(|r| r.solve_ms)
+        .collect();
+    small.sort_by(f64::total_cmp);
+    let not_opt: Vec<&str> = ok
+        .iter()
+        .filter(|r| !r.optimal)
+        .map(|r| r.path.as_str())
+        .collect();
+    let overturns: usize = ok.iter().map(|r| r.overturned).sum();
+    let fallback = ok.iter().filter(|r| r.method == "Fallback").count();
+    println!();
+    println!("instances:              {}", rows.len());
+    println!("unscheduled/invalid:    {failed}");
+    println!(
+        "II = MII:               {at_mii}/{} ({:.1} %)",
+        ok.len(),
+        100.0 * at_mii as f64 / ok.len().max(1) as f64
+    );
+    println!("mean II/MII:            {ratio:.4}");
+    println!(
+        "solve ms median / p90:  {:.2} / {:.2} (all), {:.2} / {:.2} (< 100 ops, {} loops), max {:.1}",
+        percentile(&times, 0.5),
+        percentile(&times, 0.9),
+        percentile(&small, 0.5),
+        percentile(&small, 0.9),
+        small.len(),
+        times.last().copied().unwrap_or(0.0)
+    );
+    println!("not proven optimal:     {} {:?}", not_opt.len(), not_opt);
+    println!("re-check overturns:     {overturns}");
+    println!("fallback used:          {fallback}");
+    failed
+}
+
+fn main() {
+    let Cli {
+        dir,
+        jsonl,
+        opts,
+        period,
+        base_only,
+        filter,
+        quiet,
+        verbose,
+        mii_only,
+    } = parse_args();
     let files = match hatschet::instances(&dir) {
         Ok(f) => f,
         Err(e) => {
@@ -239,50 +325,7 @@ fn main() {
         rows.push(row);
     }
 
-    let ok: Vec<&Row> = rows.iter().filter(|r| r.error.is_none()).collect();
-    let failed = rows.len() - ok.len();
-    let at_mii = ok.iter().filter(|r| r.ii == Some(r.mii)).count();
-    let ratio: f64 = ok
-        .iter()
-        .map(|r| f64::from(r.ii.unwrap_or(0)) / f64::from(r.mii.max(1)))
-        .sum::<f64>()
-        / ok.len().max(1) as f64;
-    let mut times: Vec<f64> = ok.iter().map(|r| r.solve_ms).collect();
-    times.sort_by(f64::total_cmp);
-    let mut small: Vec<f64> = ok
-        .iter()
-        .filter(|r| r.ops < 100)
-        .map(|r| r.solve_ms)
-        .collect();
-    small.sort_by(f64::total_cmp);
-    let not_opt: Vec<&str> = ok
-        .iter()
-        .filter(|r| !r.optimal)
-        .map(|r| r.path.as_str())
-        .collect();
-    let overturns: usize = ok.iter().map(|r| r.overturned).sum();
-    let fallback = ok.iter().filter(|r| r.method == "Fallback").count();
-    println!();
-    println!("instances:              {}", rows.len());
-    println!("unscheduled/invalid:    {failed}");
-    println!(
-        "II = MII:               {at_mii}/{} ({:.1} %)",
-        ok.len(),
-        100.0 * at_mii as f64 / ok.len().max(1) as f64
-    );
-    println!("mean II/MII:            {ratio:.4}");
-    println!(
-        "solve ms median / p90:  {:.2} / {:.2} (all), {:.2} / {:.2} (< 100 ops, {} loops), max {:.1}",
-        percentile(&times, 0.5),
-        percentile(&times, 0.9),
-        percentile(&small, 0.5),
-        percentile(&small, 0.9),
-        small.len(),
-        times.last().copied().unwrap_or(0.0)
-    );
-    println!("not proven optimal:     {} {:?}", not_opt.len(), not_opt);
-    println!("re-check overturns:     {overturns}");
-    println!("fallback used:          {fallback}");
+    let failed = print_summary(&rows);
     if failed > 0 {
         std::process::exit(1);
     }
