@@ -19,6 +19,32 @@
 pub mod fp;
 pub mod pipe;
 
+/// The direction of a module's port, as seen from the module that has it (a kernel, the pipe
+/// FIFO, a system top).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PortDir {
+    In,
+    Out,
+}
+
+impl PortDir {
+    /// The Verilog declaration of a port of this direction (aligned: `input  wire`).
+    pub fn declaration(self) -> &'static str {
+        match self {
+            PortDir::In => "input  wire",
+            PortDir::Out => "output wire",
+        }
+    }
+
+    /// `in` or `out` (as `report.json` spells it).
+    pub fn name(self) -> &'static str {
+        match self {
+            PortDir::In => "in",
+            PortDir::Out => "out",
+        }
+    }
+}
+
 /// `$clog2(n)` as Verilog computes it: the bits needed to index `n` things; 0 for `n <= 1`.
 pub const fn clog2(n: u32) -> u32 {
     if n <= 1 {

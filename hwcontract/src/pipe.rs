@@ -9,7 +9,7 @@
 //! FIFO testbench (`sim::pipe_fifo`) drives them from the same list, and the emulator gives
 //! every pipe the capacity [`effective_depth`] gives the hardware.
 
-use crate::clog2;
+use crate::{clog2, PortDir};
 use std::fmt;
 use std::ops::RangeInclusive;
 
@@ -104,13 +104,6 @@ pub const fn count_width(depth: u32) -> u32 {
     clog2(depth + 1)
 }
 
-/// Direction of a port, as seen from the FIFO.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dir {
-    In,
-    Out,
-}
-
 /// Width of a port, fixed or given by the FIFO's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Width {
@@ -128,13 +121,13 @@ pub enum Width {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FifoPort {
     pub name: &'static str,
-    pub dir: Dir,
+    pub dir: PortDir,
     pub width: Width,
     /// The port exists in [`MODULE_PLAIN`] too (not only with reservation logic).
     pub in_plain: bool,
 }
 
-const fn port(name: &'static str, dir: Dir, width: Width, in_plain: bool) -> FifoPort {
+const fn port(name: &'static str, dir: PortDir, width: Width, in_plain: bool) -> FifoPort {
     FifoPort {
         name,
         dir,
@@ -148,42 +141,42 @@ const WORD: Width = Width::Fixed(32);
 
 /// The clock and the synchronous reset, the first two ports of both modules.
 pub const CLK_RST: [FifoPort; 2] = [
-    port("clk", Dir::In, ONE, true),
-    port("rst", Dir::In, ONE, true),
+    port("clk", PortDir::In, ONE, true),
+    port("rst", PortDir::In, ONE, true),
 ];
 
 /// The operation and query ports, in the module's order (after [`CLK_RST`]); those without
 /// [`FifoPort::in_plain`] exist only in [`MODULE`].
 pub const PORTS: [FifoPort; 26] = [
     // Write side.
-    port("wr_valid", Dir::In, ONE, true),
-    port("wr_slot", Dir::In, ONE, false),
-    port("wr_slot_id", Dir::In, Width::ResId, false),
-    port("wr_slot_idx", Dir::In, WORD, false),
-    port("wr_data", Dir::In, Width::Packet, true),
-    port("wr_ok", Dir::Out, ONE, true),
-    port("wr_res_req", Dir::In, ONE, false),
-    port("wr_res_n", Dir::In, WORD, false),
-    port("wr_res_ok", Dir::Out, ONE, false),
-    port("wr_res_id", Dir::Out, Width::ResId, false),
-    port("wr_commit", Dir::In, ONE, false),
-    port("wr_commit_id", Dir::In, Width::ResId, false),
+    port("wr_valid", PortDir::In, ONE, true),
+    port("wr_slot", PortDir::In, ONE, false),
+    port("wr_slot_id", PortDir::In, Width::ResId, false),
+    port("wr_slot_idx", PortDir::In, WORD, false),
+    port("wr_data", PortDir::In, Width::Packet, true),
+    port("wr_ok", PortDir::Out, ONE, true),
+    port("wr_res_req", PortDir::In, ONE, false),
+    port("wr_res_n", PortDir::In, WORD, false),
+    port("wr_res_ok", PortDir::Out, ONE, false),
+    port("wr_res_id", PortDir::Out, Width::ResId, false),
+    port("wr_commit", PortDir::In, ONE, false),
+    port("wr_commit_id", PortDir::In, Width::ResId, false),
     // Read side.
-    port("rd_valid", Dir::In, ONE, true),
-    port("rd_slot", Dir::In, ONE, false),
-    port("rd_slot_id", Dir::In, Width::ResId, false),
-    port("rd_slot_idx", Dir::In, WORD, false),
-    port("rd_ok", Dir::Out, ONE, true),
-    port("rd_data", Dir::Out, Width::Packet, true),
-    port("rd_res_req", Dir::In, ONE, false),
-    port("rd_res_n", Dir::In, WORD, false),
-    port("rd_res_ok", Dir::Out, ONE, false),
-    port("rd_res_id", Dir::Out, Width::ResId, false),
-    port("rd_commit", Dir::In, ONE, false),
-    port("rd_commit_id", Dir::In, Width::ResId, false),
+    port("rd_valid", PortDir::In, ONE, true),
+    port("rd_slot", PortDir::In, ONE, false),
+    port("rd_slot_id", PortDir::In, Width::ResId, false),
+    port("rd_slot_idx", PortDir::In, WORD, false),
+    port("rd_ok", PortDir::Out, ONE, true),
+    port("rd_data", PortDir::Out, Width::Packet, true),
+    port("rd_res_req", PortDir::In, ONE, false),
+    port("rd_res_n", PortDir::In, WORD, false),
+    port("rd_res_ok", PortDir::Out, ONE, false),
+    port("rd_res_id", PortDir::Out, Width::ResId, false),
+    port("rd_commit", PortDir::In, ONE, false),
+    port("rd_commit_id", PortDir::In, Width::ResId, false),
     // Queries.
-    port("num_packets", Dir::Out, Width::Count, true),
-    port("max_packets", Dir::Out, Width::Count, true),
+    port("num_packets", PortDir::Out, Width::Count, true),
+    port("max_packets", PortDir::Out, Width::Count, true),
 ];
 
 /// The parameters of one FIFO instance.

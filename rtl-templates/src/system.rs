@@ -10,7 +10,7 @@
 use crate::kernel::{Interface, Port, PortDir};
 use crate::namer::legal;
 use crate::writer::{range, VWriter};
-use hwcontract::pipe::{count_width, Dir, FifoParams, MIN_DEPTH};
+use hwcontract::pipe::{count_width, FifoParams, MIN_DEPTH};
 
 /// One pipe of the system.
 #[derive(Clone, Debug)]
@@ -176,7 +176,7 @@ fn emit_pipe(w: &mut VWriter, kernels: &[&Interface], p: &SystemPipe, unused: &m
         let port = fp.name;
         let wire = format!("p_{n}_{port}");
         let bits = fifo.bits(fp.width);
-        if fp.dir == Dir::In {
+        if fp.dir == PortDir::In {
             if kernel_has(port) {
                 w.line(format!("wire {}{wire};", range(bits)));
             } else {

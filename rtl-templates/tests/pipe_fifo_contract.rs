@@ -3,14 +3,14 @@
 //! FIFO without the reservation ports), its parameters, and its defaults.
 
 use hwcontract::pipe::{
-    Dir, FifoParams, Width, DEFAULT_DEPTH, DEFAULT_MAX_RESERVATIONS, MODULE, MODULE_PLAIN,
-    MODULE_SIDE,
+    FifoParams, Width, DEFAULT_DEPTH, DEFAULT_MAX_RESERVATIONS, MODULE, MODULE_PLAIN, MODULE_SIDE,
 };
+use hwcontract::PortDir;
 use rtl_templates::pipe_fifo_files;
 
 /// The header of module `module` in `text`: its parameters `(name, default)` and ports
 /// `(name, dir, width)` with the width as written (`""` for one bit, `"[IDW-1:0]"`, ...).
-type Header = (Vec<(String, String)>, Vec<(String, Dir, String)>);
+type Header = (Vec<(String, String)>, Vec<(String, PortDir, String)>);
 
 fn header(text: &str, module: &str) -> Header {
     let start = text
@@ -26,7 +26,11 @@ fn header(text: &str, module: &str) -> Header {
                 params.push((name.to_string(), value.join(" ")))
             }
             [dir @ ("input" | "output"), "wire", rest @ ..] => {
-                let dir = if *dir == "input" { Dir::In } else { Dir::Out };
+                let dir = if *dir == "input" {
+                    PortDir::In
+                } else {
+                    PortDir::Out
+                };
                 let (width, name) = match rest {
                     [name] => ("", *name),
                     [width, name] => (*width, *name),
@@ -61,7 +65,7 @@ fn check(reservations: bool) {
     let module = contract.module();
     assert_eq!(files[0].0, format!("{module}.v"));
     let (params, ports) = header(&files[0].1, module);
-    let want: Vec<(String, Dir, String)> = contract
+    let want: Vec<(String, PortDir, String)> = contract
         .module_ports()
         .map(|p| (p.name.to_string(), p.dir, spelled(p.width)))
         .collect();

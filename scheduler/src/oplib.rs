@@ -8,8 +8,9 @@
 //! operator is its register-to-register path minus the path of a register pair without logic.
 //! A constant shift, a width change, a bitcast, a bit select (`extract`) and a concatenation
 //! are wiring, at any width (floating-point values and aggregate images are moved as bits).
-//! Operations the hardware path cannot build yet (floating-point arithmetic) are reported, not
-//! guessed.
+//! Single-precision float operations take the float units' latencies (`hwcontract::fp`).
+//! Operations the hardware path cannot build yet (transcendental functions, `fma`, conversions
+//! between float precisions, atomics, integer division) are reported, not guessed.
 
 use hls_ir::{BinOp, CmpOp, ConvOp, Kernel, OpId, OpKind, Ty, UnOp};
 // The float units' pipeline stages (operands to registered result) and the compare's delay:

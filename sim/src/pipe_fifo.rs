@@ -56,8 +56,8 @@ impl PipeFifoParams {
             .map(|p| PortSpec {
                 name: p.name.to_string(),
                 dir: match p.dir {
-                    pipe::Dir::In => Dir::In,
-                    pipe::Dir::Out => Dir::Out,
+                    hwcontract::PortDir::In => Dir::In,
+                    hwcontract::PortDir::Out => Dir::Out,
                 },
                 width: fifo.bits(p.width),
             })

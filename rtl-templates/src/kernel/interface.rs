@@ -10,28 +10,18 @@ use crate::writer::{range, VWriter};
 use hls_ir::{ArgKind, MemKind, PipeId, PipeSide};
 use std::collections::BTreeSet;
 
-/// The direction of a port, as seen from the module that has it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PortDir {
-    In,
-    Out,
-}
+pub use hwcontract::PortDir;
 
-impl PortDir {
-    /// The Verilog declaration of a port of this direction (aligned: `input  wire`).
-    pub fn declaration(self) -> &'static str {
-        match self {
-            PortDir::In => "input  wire",
-            PortDir::Out => "output wire",
-        }
-    }
+/// `in` / `out` in report.json (the contract crate has no serde).
+fn serialize_dir<S: serde::Serializer>(d: &PortDir, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(d.name())
 }
 
 /// A port of the generated module.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Port {
     pub name: String,
+    #[serde(serialize_with = "serialize_dir")]
     pub dir: PortDir,
     pub width: u32,
 }
