@@ -111,15 +111,6 @@ fn mult18(inst: &str, a: &str, b: &str, p: &str, out_reg: bool) -> String {
 }
 
 fn designs() -> Vec<Design> {
-    let mut v = logic_designs();
-    v.extend(multiplier_designs());
-    v.extend(memory_designs());
-    fp_designs(&mut v);
-    v
-}
-
-/// Registers, adders, compares, shifts and logic at each width.
-fn logic_designs() -> Vec<Design> {
     let mut v = Vec::new();
     let mut add = |name: String, what: &str, stages: u32, verilog: String| {
         v.push(Design {
@@ -129,6 +120,15 @@ fn logic_designs() -> Vec<Design> {
             verilog,
         })
     };
+    logic_designs(&mut add);
+    multiplier_designs(&mut add);
+    memory_designs(&mut add);
+    fp_designs(&mut v);
+    v
+}
+
+/// Registers, adders, compares, shifts and logic at each width.
+fn logic_designs(add: &mut impl FnMut(String, &str, u32, String)) {
     add(
         "reg_32".into(),
         "register to register, no logic (the register overhead)",
@@ -181,20 +181,10 @@ fn logic_designs() -> Vec<Design> {
             wrap(&name, w, w, false, "", "    y <= ra * rb;\n"),
         );
     }
-    v
 }
 
 /// Multipliers as the emitter builds them: DSP stages and split partial products.
-fn multiplier_designs() -> Vec<Design> {
-    let mut v = Vec::new();
-    let mut add = |name: String, what: &str, stages: u32, verilog: String| {
-        v.push(Design {
-            name,
-            what: what.to_string(),
-            stages,
-            verilog,
-        })
-    };
+fn multiplier_designs(add: &mut impl FnMut(String, &str, u32, String)) {
     // 16x16 in one MULT18X18D with its input and output registers.
     let name = "mul_16_dsp_regs";
     add(
@@ -255,20 +245,10 @@ fn multiplier_designs() -> Vec<Design> {
         4,
         wrap(name, 64, 64, false, &mul64_decls(), &mul64_body()),
     );
-    v
 }
 
 /// Memory reads: the response FIFO of a global port, EBR inferred and instantiated.
-fn memory_designs() -> Vec<Design> {
-    let mut v = Vec::new();
-    let mut add = |name: String, what: &str, stages: u32, verilog: String| {
-        v.push(Design {
-            name,
-            what: what.to_string(),
-            stages,
-            verilog,
-        })
-    };
+fn memory_designs(add: &mut impl FnMut(String, &str, u32, String)) {
     // A global load's data: the response FIFO of a read port (the emitter's `oclhls_fifo`,
     // 4 x 32 bits in distributed RAM) read at its read pointer into a register.
     let fifo = include_str!("../../rtl-templates/templates/oclhls_fifo.v")
@@ -336,7 +316,6 @@ fn memory_designs() -> Vec<Design> {
         3,
         ebr,
     );
-    v
 }
 
 // The float units' latencies: the hardware contract's, which `rtl_templates::fp` builds.
