@@ -411,6 +411,20 @@ impl<'a> Interp<'a> {
                 }
                 vec![0]
             }
+            OpKind::Atomic { mem, op: aop } => {
+                let pred = *a.last().expect("atomics are predicated");
+                if self.v(pred) & 1 == 0 {
+                    vec![0]
+                } else {
+                    let (mem, addr) = (*mem, truncate(self.v(a[0]), 32));
+                    let bits = op.ty.bits();
+                    let old = self.load(mem, addr)?;
+                    let compare = if a.len() == 4 { self.v(a[2]) } else { 0 };
+                    let new = aop.apply(old[0], self.v(a[1]), compare, bits);
+                    self.store(mem, addr, &[new], None)?;
+                    old
+                }
+            }
             OpKind::LoopResult => {
                 let l = match self.k.op(a[0]).kind {
                     OpKind::Loop(l) => l,

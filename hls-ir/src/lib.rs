@@ -34,8 +34,8 @@ pub use kernel::{
     Partition, PortNeed,
 };
 pub use ops::{
-    BinOp, ByteMask, CmpOp, ConvOp, OpKind, PipeQuery, PipeSide, ReserveScope, UnOp, WorkItemFn,
-    RESERVE_ID_VALID_BIT,
+    AtomicOp, BinOp, ByteMask, CmpOp, ConvOp, OpKind, PipeQuery, PipeSide, ReserveScope, UnOp,
+    WorkItemFn, RESERVE_ID_VALID_BIT,
 };
 pub use types::Ty;
 pub use verify::{verify, VerifyError};

@@ -7,6 +7,7 @@
 //! flow inside pipelined regions never needs a branch.
 
 use crate::ids::{ArgId, CounterId, LoopId, MemId, PipeId};
+pub use hwcontract::atomic::AtomicOp;
 use std::fmt;
 
 /// Work-item functions of OpenCL C 6.15.1 (the dimension is a compile-time constant).
@@ -298,6 +299,22 @@ pub enum OpKind {
     WaitEvents,
     /// `atomic_inc`/`atomic_dec` on a counter: (pred) -> old value.
     CounterUpdate { counter: CounterId, inc: bool },
+    /// An atomic read-modify-write of the element at `addr` of memory `mem` (`atomic_add`,
+    /// `atom_cmpxchg`, ...): `(addr: i32, operand, pred)`, or for `CmpXchg`
+    /// `(addr, operand, compare, pred)` -> the old element. The new element is
+    /// `op.apply(old, operand, compare)` (`hwcontract::atomic`). On global memory an atomic
+    /// request on the port's read channel (`docs/hardware-interface.md`, "Revision 2"),
+    /// executed by memory; on-chip a read and a write of the memory, the in-flight result
+    /// forwarded to the next atomic.
+    Atomic {
+        mem: MemId,
+        #[serde(serialize_with = "serialize_atomic_op")]
+        op: AtomicOp,
+    },
+}
+
+fn serialize_atomic_op<S: serde::Serializer>(op: &AtomicOp, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(op.name())
 }
 
 impl OpKind {
@@ -342,7 +359,18 @@ impl OpKind {
                 | OpKind::AsyncCopy { .. }
                 | OpKind::WaitEvents
                 | OpKind::CounterUpdate { .. }
+                | OpKind::Atomic { .. }
         )
+    }
+
+    /// The memory a load, store or atomic accesses.
+    pub fn memory(&self) -> Option<MemId> {
+        match self {
+            OpKind::Load { mem } | OpKind::Store { mem, .. } | OpKind::Atomic { mem, .. } => {
+                Some(*mem)
+            }
+            _ => None,
+        }
     }
 
     /// Ops that take a trailing predicate operand.
@@ -385,6 +413,13 @@ impl OpKind {
             OpKind::PipeQuery { .. } => 1,
             OpKind::AsyncCopy { .. } => 6,
             OpKind::CounterUpdate { .. } => 1,
+            OpKind::Atomic { op, .. } => {
+                if *op == AtomicOp::CmpXchg {
+                    4
+                } else {
+                    3
+                }
+            }
         })
     }
 
@@ -429,6 +464,7 @@ impl OpKind {
                     "counter_dec".into()
                 }
             }
+            OpKind::Atomic { op, .. } => format!("atomic_{}", op.name()),
         }
     }
 }
@@ -485,6 +521,7 @@ impl fmt::Display for OpKind {
                 write!(f, "async_copy {dir:?} {global} {local}")
             }
             OpKind::CounterUpdate { counter, .. } => write!(f, "{} {counter}", self.mnemonic()),
+            OpKind::Atomic { mem, .. } => write!(f, "{} {mem}", self.mnemonic()),
             _ => write!(f, "{}", self.mnemonic()),
         }
     }

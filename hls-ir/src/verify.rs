@@ -83,7 +83,9 @@ fn check_op(k: &Kernel, id: OpId, errors: &mut Vec<String>) {
     };
     c.widths();
     match &op.kind {
-        OpKind::Load { .. } | OpKind::Store { .. } | OpKind::Arg(_) => c.memory(),
+        OpKind::Load { .. } | OpKind::Store { .. } | OpKind::Atomic { .. } | OpKind::Arg(_) => {
+            c.memory()
+        }
         OpKind::PipeRead { .. }
         | OpKind::PipeWrite { .. }
         | OpKind::PipeReserve { .. }
@@ -269,6 +271,32 @@ impl OpCheck<'_> {
                 }
                 me.check(me.ty(operands[0]) == Ty::I32, "address is not i32");
                 me.check(op.ty == Ty::Token, "store must yield a token");
+            }
+            OpKind::Atomic { mem, op: aop } => {
+                me.check(
+                    mem.index() < k.mems.len(),
+                    "names a memory that does not exist",
+                );
+                if mem.index() < k.mems.len() {
+                    let elem = k.mem(*mem).elem;
+                    me.check(op.ty == elem, "type differs from the memory's element type");
+                    me.check(
+                        matches!(elem.bits(), 32 | 64),
+                        "atomics are on 32- or 64-bit elements",
+                    );
+                    let values = if *aop == crate::ops::AtomicOp::CmpXchg {
+                        2
+                    } else {
+                        1
+                    };
+                    for v in 1..=values {
+                        me.check(
+                            me.ty(operands[v]) == elem,
+                            "operand type differs from the memory's element type",
+                        );
+                    }
+                }
+                me.check(me.ty(operands[0]) == Ty::I32, "address is not i32");
             }
             OpKind::Arg(a) => me.check(
                 a.index() < k.args.len(),

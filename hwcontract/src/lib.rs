@@ -9,6 +9,9 @@
 //!   derived widths) and ports, which the system top (`rtl_templates::system`) wires, the FIFO
 //!   testbench (`sim::pipe_fifo`) drives, and the emulator models (the depth of every pipe,
 //!   [`pipe::effective_depth`]);
+//! - [`atomic`]: the opcodes of atomic requests on a global memory port and what memory does
+//!   with the element (the emitter writes them, the testbench memory and the IR interpreter
+//!   execute them);
 //! - [`clog2`], the width arithmetic the Verilog templates write as `$clog2`.
 //!
 //! Invariants: no dependencies (it sits below every stage that uses it); every number here is
@@ -16,6 +19,7 @@
 //! (`rtl-templates`'s `pipe_fifo_contract` test, the float unit RTL tests) check them against
 //! it. Changing a number here changes the hardware: the templates must change with it.
 
+pub mod atomic;
 pub mod fp;
 pub mod pipe;
 

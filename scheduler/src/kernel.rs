@@ -175,6 +175,7 @@ fn region_problem(
     if !diags.is_empty() {
         return Err(diags);
     }
+    b.add_atomic_write_slots(&ops);
     b.add_region_edges(&ops);
     b.add_nested_loop_edges(region);
     b.add_exit_edges(&ops);
@@ -227,30 +228,9 @@ impl ProblemBuilder<'_> {
     fn resource_of(&mut self, o: OpId) -> Option<ResourceId> {
         let k = self.k;
         match k.op(o).kind {
-            OpKind::Load { mem } | OpKind::Store { mem, .. } => {
+            OpKind::Load { mem } | OpKind::Store { mem, .. } | OpKind::Atomic { mem, .. } => {
                 let write = matches!(k.op(o).kind, OpKind::Store { .. });
-                let r = match self.ports.get(&(mem, write)) {
-                    Some(&r) => r,
-                    None => {
-                        let onchip = !matches!(k.mem(mem).kind, hls_ir::MemKind::Global { .. });
-                        let limit = match (onchip, write) {
-                            (true, _) if !self.onchip_ports => None,
-                            (true, false) => Some(hls_ir::kernel::ONCHIP_READ_PORTS),
-                            (true, true) => Some(hls_ir::kernel::ONCHIP_WRITE_PORTS),
-                            (false, _) => Some(1),
-                        };
-                        let name = format!(
-                            "{} port of `{}`",
-                            if write { "write" } else { "read" },
-                            k.mem(mem).name
-                        );
-                        let r = self.new_resource(name, limit);
-                        self.ports.insert((mem, write), r);
-                        r
-                    }
-                };
-                self.rp.port_mem.insert(r, mem);
-                Some(r)
+                Some(self.port(mem, write))
             }
             // One operation per cycle on each of a pipe side's FIFO ports: data (reads and
             // writes, plain or into a reservation), reservations, commits.
@@ -272,6 +252,68 @@ impl ProblemBuilder<'_> {
                 Some(r)
             }
             _ => None,
+        }
+    }
+
+    /// The read (`write` false) or write port resource of memory `mem`.
+    fn port(&mut self, mem: MemId, write: bool) -> ResourceId {
+        let k = self.k;
+        let r = match self.ports.get(&(mem, write)) {
+            Some(&r) => r,
+            None => {
+                let onchip = !matches!(k.mem(mem).kind, hls_ir::MemKind::Global { .. });
+                let limit = match (onchip, write) {
+                    (true, _) if !self.onchip_ports => None,
+                    (true, false) => Some(hls_ir::kernel::ONCHIP_READ_PORTS),
+                    (true, true) => Some(hls_ir::kernel::ONCHIP_WRITE_PORTS),
+                    (false, _) => Some(1),
+                };
+                let name = format!(
+                    "{} port of `{}`",
+                    if write { "write" } else { "read" },
+                    k.mem(mem).name
+                );
+                let r = self.new_resource(name, limit);
+                self.ports.insert((mem, write), r);
+                r
+            }
+        };
+        self.rp.port_mem.insert(r, mem);
+        r
+    }
+
+    /// An on-chip atomic reads in its issue cycle and writes one cycle later: a second
+    /// problem op (not an IR op) holds the write port in that cycle, tied to the atomic by
+    /// two edges (`t(write) = t(atomic) + 1`).
+    fn add_atomic_write_slots(&mut self, ops: &[OpId]) {
+        for &o in ops {
+            let OpKind::Atomic { mem, .. } = self.k.op(o).kind else {
+                continue;
+            };
+            if matches!(self.k.mem(mem).kind, hls_ir::MemKind::Global { .. }) {
+                continue;
+            }
+            let resource = Some(self.port(mem, true));
+            let rp = &mut self.rp;
+            let w = OpIdx(rp.problem.ops.len() as u32);
+            rp.problem.ops.push(Op {
+                name: format!("{} (write)", rp.problem.ops[rp.index[&o].index()].name),
+                resource,
+                latency: 0,
+                delay_ns: 0.0,
+                out_delay_ns: 0.0,
+            });
+            let a = rp.index[&o];
+            // The atomic's latency is 1: t(w) >= t(a) + 1, and t(a) >= t(w) - 1.
+            for (src, dst, delay) in [(a, w, 0), (w, a, -1)] {
+                rp.problem.edges.push(Edge {
+                    src,
+                    dst,
+                    delay,
+                    distance: 0,
+                });
+                rp.edge_src.push((o, o, hls_ir::Dep::Order { distance: 0 }));
+            }
         }
     }
 

@@ -10,7 +10,7 @@
 //! are wiring, at any width (floating-point values and aggregate images are moved as bits).
 //! Single-precision float operations take the float units' latencies (`hwcontract::fp`).
 //! Operations the hardware path cannot build yet (transcendental functions, `fma`, conversions
-//! between float precisions, atomics, integer division) are reported, not guessed.
+//! between float precisions, integer division) are reported, not guessed.
 
 use hls_ir::{BinOp, CmpOp, ConvOp, Kernel, OpId, OpKind, Ty, UnOp};
 // The float units' pipeline stages (operands to registered result) and the compare's delay:
@@ -297,6 +297,26 @@ impl OpLibrary {
                 }
             },
             OpKind::Store { .. } => Ok(OpTiming::new(1, 0.5)),
+            // A global atomic is a read request with an opcode: timed like a load.
+            OpKind::Atomic { mem, .. } => match k.mem(*mem).kind {
+                hls_ir::MemKind::Global { .. } => {
+                    Ok(OpTiming::new(self.global_load_latency.max(2), 0.5)
+                        .with_out_delay(LOAD_FIFO_READ_NS))
+                }
+                // On-chip: read in the issue cycle like a load; in the next cycle the old
+                // value leaves the read register through the forwarding mux (the write of
+                // the cycle before, see `rtl_templates::kernel::memory`), and the new value
+                // is written (the write port's slot is reserved by the scheduler one cycle
+                // after the issue).
+                hls_ir::MemKind::Local { len } | hls_ir::MemKind::Private { len } => {
+                    let read = if onchip_in_lutram(len) {
+                        LUTRAM_READ_NS
+                    } else {
+                        EBR_READ_NS
+                    };
+                    Ok(OpTiming::new(1, 1.0).with_out_delay(read + measured(&SELECT_NS, bits)))
+                }
+            },
             // The first iteration's value or the previous iteration's: one 2-input mux.
             OpKind::Carried => comb(measured(&SELECT_NS, bits)),
             // Starting a nested loop: its results are ready (at the earliest) one cycle later;

@@ -321,7 +321,8 @@ impl Binding {
                 },
                 ArgClass::Global,
             ) => self.bind_buffer(arg, ka, ty, *len, input.as_deref(), expect.as_ref()),
-            (ArgKind::Local { ty, len }, ArgClass::Local) => {
+            // piglit's `buffer T[n] NULL` for a `local` parameter allocates local memory.
+            (ArgKind::Local { ty, len } | ArgKind::NullBuffer { ty, len }, ArgClass::Local) => {
                 let what = format!("line {}: argument {} (`{}`)", arg.line, arg.index, ka.name);
                 check_local_size(ty, *len, ka, &what)
             }

@@ -150,6 +150,9 @@ pub enum FaultKind {
     Unallocated,
     /// The access starts inside an allocation but runs past its end.
     OutOfBounds,
+    /// The request breaks the port protocol (a reserved atomic opcode, an atomic on an
+    /// element that is not 4 or 8 bytes).
+    Protocol,
 }
 
 /// Requests a port's memory still owes the kernel, for timeout reports.
@@ -250,6 +253,7 @@ fn describe_fault(kind: FaultKind, bytes: u32) -> String {
         FaultKind::Misaligned => format!("is not aligned to {bytes} bytes"),
         FaultKind::Unallocated => "is not in any allocated buffer".to_string(),
         FaultKind::OutOfBounds => "runs past the end of its buffer".to_string(),
+        FaultKind::Protocol => "breaks the port protocol".to_string(),
     }
 }
 

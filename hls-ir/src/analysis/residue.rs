@@ -202,7 +202,8 @@ impl Residues {
             | OpKind::Const(_)
             | OpKind::Arg(_)
             | OpKind::WorkItem(..)
-            | OpKind::Load { .. } => self.of(x),
+            | OpKind::Load { .. }
+            | OpKind::Atomic { .. } => self.of(x),
             _ => {
                 let args: Vec<Bits> = ops
                     .iter()

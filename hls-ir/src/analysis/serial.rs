@@ -13,7 +13,6 @@
 
 use crate::ids::{IdVec, LoopId, MemId};
 use crate::kernel::{Kernel, LoopKind, MemKind};
-use crate::ops::OpKind;
 use std::collections::BTreeSet;
 
 /// Why a loop region's pipeline holds one iteration at a time. The scheduler gives such a loop
@@ -88,9 +87,7 @@ pub fn serial_regions(k: &Kernel) -> IdVec<LoopId, Option<SerialReason>> {
         let regions: BTreeSet<LoopId> = k
             .op_ids()
             .into_iter()
-            .filter(|&o| {
-                matches!(k.op(o).kind, OpKind::Load { mem: x } | OpKind::Store { mem: x, .. } if x == mem)
-            })
+            .filter(|&o| k.op(o).kind.memory() == Some(mem))
             .map(|o| k.op(o).region)
             .collect();
         if regions.len() > 1 {

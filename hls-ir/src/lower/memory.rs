@@ -185,7 +185,7 @@ impl Lower<'_> {
         }
     }
 
-    fn check_access(&mut self, mem: MemId, ty: &Type, span: Span) -> bool {
+    pub(super) fn check_access(&mut self, mem: MemId, ty: &Type, span: Span) -> bool {
         let m = self.k.mem(mem);
         let want = match ty {
             Type::Scalar(_) | Type::Vector(..) | Type::Struct(_) => self.p.size_of(ty),
@@ -210,12 +210,25 @@ impl Lower<'_> {
         if !self.check_access(mem, ty, span) {
             return self.dummy(ty, span);
         }
-        // A load after a store to memory that may alias needs the store to be acknowledged
-        // first; the hardware path does not track that yet.
+        if !self.is_onchip(mem) {
+            self.check_read_after_store(mem, span);
+        }
+        let elem = self.k.mem(mem).elem;
+        let pred = self.effect_pred(span);
+        let id = self.op(OpKind::Load { mem }, elem, span, &[addr, pred]);
+        self.order_onchip(id, mem, false);
+        self.note_global_read(id, mem);
+        self.unpack(id, ty, false, span)
+    }
+
+    /// A read of global memory `mem` (a load or an atomic) after a store to memory that may
+    /// alias needs the store to be acknowledged first; the hardware path does not track that
+    /// yet, so it is rejected.
+    pub(super) fn check_read_after_store(&mut self, mem: MemId, span: Span) {
         if let Some((&m, _)) = self
             .stores
             .iter()
-            .find(|(m, s)| !s.is_empty() && !self.is_onchip(mem) && self.may_alias(**m, mem))
+            .find(|(m, s)| !s.is_empty() && !self.is_onchip(**m) && self.may_alias(**m, mem))
         {
             let other = self.k.mem(m).name.clone();
             self.diags.push(
@@ -223,11 +236,32 @@ impl Lower<'_> {
                     .note(format!("this work-item stores through `{other}` earlier; mark the pointer arguments `restrict` if they never overlap")),
             );
         }
-        let elem = self.k.mem(mem).elem;
-        let pred = self.effect_pred(span);
-        let id = self.op(OpKind::Load { mem }, elem, span, &[addr, pred]);
-        self.order_onchip(id, mem, false);
-        self.unpack(id, ty, false, span)
+    }
+
+    /// Read `id` of global memory `mem` (a load or an atomic): later stores to memory it may
+    /// alias wait for its response (reads and writes travel on different channels, which
+    /// memory does not order).
+    pub(super) fn note_global_read(&mut self, id: OpId, mem: MemId) {
+        if !self.is_onchip(mem) {
+            self.global_reads.insert(mem, id);
+        }
+    }
+
+    /// Orders store `st` to global memory `mem` after the last read (load or atomic) of every
+    /// memory it may alias; the port answers reads in order, so the last one is enough.
+    fn order_after_reads(&mut self, st: OpId, mem: MemId) {
+        if self.is_onchip(mem) {
+            return;
+        }
+        let reads: Vec<OpId> = self
+            .global_reads
+            .iter()
+            .filter(|(&m, _)| self.may_alias(m, mem))
+            .map(|(_, &r)| r)
+            .collect();
+        for r in reads {
+            self.k.add_dep(r, st, Dep::Order { distance: 0 });
+        }
     }
 
     /// Stores value `v` of type `ty` into the element at `addr` (only the bytes of `mask`).
@@ -259,6 +293,7 @@ impl Lower<'_> {
             &[addr, data, pred],
         );
         self.order_onchip(st, mem, true);
+        self.order_after_reads(st, mem);
         // Stores to one memory keep program order (same-address writes of one work-item).
         if let Some(&prev) = self.stores.get(&mem).and_then(|v| v.last()) {
             self.k.add_dep(prev, st, Dep::Order { distance: 0 });

@@ -109,6 +109,8 @@ struct Lower<'a> {
     depth: usize,
     /// Stores emitted so far per memory, to order later accesses after them.
     stores: BTreeMap<MemId, Vec<OpId>>,
+    /// The last read (load or atomic) of each global memory, to order later stores after it.
+    global_reads: BTreeMap<MemId, OpId>,
     /// Enclosing loops, innermost last: `true` for a pipelined loop, `false` for one being
     /// fully unrolled (`break`/`continue` are supported in the former only).
     loops: Vec<bool>,
@@ -157,6 +159,7 @@ pub fn lower_kernel_with_warnings(
         region: Kernel::WORK_ITEM_LOOP,
         depth: 0,
         stores: BTreeMap::new(),
+        global_reads: BTreeMap::new(),
         loops: Vec::new(),
         onchip: BTreeMap::new(),
         groups: groups::Groups::default(),

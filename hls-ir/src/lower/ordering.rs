@@ -119,7 +119,7 @@ impl Lower<'_> {
             })
             .collect();
         for &o in &ops {
-            let OpKind::Load { mem } = self.k.op(o).kind else {
+            let (OpKind::Load { mem } | OpKind::Atomic { mem, .. }) = self.k.op(o).kind else {
                 continue;
             };
             if !in_loop(&self.k, o) || self.is_onchip(mem) {

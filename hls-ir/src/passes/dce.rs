@@ -36,7 +36,8 @@ pub fn run(k: &mut Kernel) {
             .into_iter()
             .filter(|&id| live[id.index()])
             .filter_map(|id| match k.op(id).kind {
-                OpKind::Load { mem } => Some(mem),
+                // An atomic reads its element too.
+                OpKind::Load { mem } | OpKind::Atomic { mem, .. } => Some(mem),
                 _ => None,
             })
             .collect();

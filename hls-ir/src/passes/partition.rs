@@ -105,7 +105,8 @@ pub fn run(k: &mut Kernel) {
 }
 
 /// On-chip memories that are not plain arrays: local pointer arguments (their size is the
-/// launch's) and memories an async copy reads or writes as a block.
+/// launch's), memories an async copy reads or writes as a block, and memories with atomics
+/// (their read-modify-write forwards through the memory's ports).
 pub(crate) fn not_arrays(k: &Kernel) -> BTreeSet<MemId> {
     let mut out: BTreeSet<MemId> = k
         .args
@@ -116,8 +117,14 @@ pub(crate) fn not_arrays(k: &Kernel) -> BTreeSet<MemId> {
         })
         .collect();
     for o in k.op_ids() {
-        if let OpKind::AsyncCopy { local, .. } = k.op(o).kind {
-            out.insert(local);
+        match k.op(o).kind {
+            OpKind::AsyncCopy { local, .. } => {
+                out.insert(local);
+            }
+            OpKind::Atomic { mem, .. } => {
+                out.insert(mem);
+            }
+            _ => {}
         }
     }
     out

@@ -439,7 +439,9 @@ impl Emitter<'_> {
         let mut waits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
         for o in self.plan.ops(self.cur) {
             match self.k.op(o).kind {
-                OpKind::Load { mem } if self.plan.mems.mems[&mem].onchip.is_none() => {
+                OpKind::Load { mem } | OpKind::Atomic { mem, .. }
+                    if self.plan.mems.mems[&mem].onchip.is_none() =>
+                {
                     waits
                         .entry(self.plan.start(o) + self.plan.load_latency(o))
                         .or_default();

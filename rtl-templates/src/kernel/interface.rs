@@ -7,7 +7,7 @@ use super::plan::Plan;
 use super::{memory::Mem, pipes};
 use crate::namer::legal;
 use crate::writer::{range, VWriter};
-use hls_ir::{ArgKind, MemKind, PipeId, PipeSide};
+use hls_ir::{ArgKind, Kernel, MemKind, PipeId, PipeSide};
 use std::collections::BTreeSet;
 
 pub use hwcontract::PortDir;
@@ -212,7 +212,7 @@ fn arg_ports(p: &Plan, ports: &mut Vec<Port>, arg_regs: &mut Vec<ArgReg>) -> Vec
                     .unwrap_or((false, false));
                 let bits = k.mem(*mem).elem.bits().max(8);
                 if let Some(m) = m {
-                    ports.extend(global_channels(m, reads, writes, bits));
+                    ports.extend(global_channels(k, m, reads, writes, bits));
                 }
                 ArgPort {
                     port: value,
@@ -250,7 +250,7 @@ fn arg_ports(p: &Plan, ports: &mut Vec<Port>, arg_regs: &mut Vec<ArgReg>) -> Vec
 }
 
 /// The ports of the channels a global memory `m` uses (reads, writes) with `bits`-bit elements.
-fn global_channels(m: &Mem, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
+fn global_channels(k: &Kernel, m: &Mem, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
     use PortDir::{In, Out};
     // (suffix, direction, width; 0 = the element width) per channel.
     let read: [(&str, PortDir, u32); 6] = [
@@ -282,6 +282,17 @@ fn global_channels(m: &Mem, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
     }
     if writes && m.partial {
         ports.push(port(format!("{p}_wreq_strb"), Out, bits / 8));
+    }
+    if !m.atomics.is_empty() {
+        ports.push(port(
+            format!("{p}_rreq_op"),
+            Out,
+            hwcontract::atomic::OP_BITS,
+        ));
+        ports.push(port(format!("{p}_rreq_operand"), Out, bits));
+        if m.has_cmpxchg(k) {
+            ports.push(port(format!("{p}_rreq_compare"), Out, bits));
+        }
     }
     ports
 }

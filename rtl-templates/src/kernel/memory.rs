@@ -9,15 +9,19 @@ use super::plan::Plan;
 use super::Emitter;
 use crate::namer::legal;
 use crate::writer::{literal, range, select_chain, VWriter};
-use hls_ir::{MemId, MemKind, OpId, OpKind};
+use hls_ir::{AtomicOp, MemId, MemKind, OpId, OpKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One memory the kernel accesses: a global memory port or an on-chip array.
 pub(super) struct Mem {
     pub prefix: String,
     pub bits: u32,
+    /// Loads and atomics (an atomic's request and old value travel like a load's).
     pub loads: Vec<OpId>,
     pub stores: Vec<OpId>,
+    /// Atomics (also in `loads`): on a global port they add the opcode and operands to the
+    /// read request; on-chip they also write, one cycle after their read.
+    pub atomics: Vec<OpId>,
     /// Loads (stores) come from more than one pipeline: requests are arbitrated and read
     /// responses routed back by a tag FIFO.
     pub multi_read: bool,
@@ -30,6 +34,20 @@ pub(super) struct Mem {
 }
 
 impl Mem {
+    /// Some atomic through this memory is a compare-and-exchange (a global port then has
+    /// `rreq_compare`).
+    pub fn has_cmpxchg(&self, k: &hls_ir::Kernel) -> bool {
+        self.atomics.iter().any(|&a| {
+            matches!(
+                k.op(a).kind,
+                OpKind::Atomic {
+                    op: AtomicOp::CmpXchg,
+                    ..
+                }
+            )
+        })
+    }
+
     /// The response buffer of region `r`'s loads.
     pub fn rfifo(&self, r: usize) -> String {
         if self.multi_read {
@@ -54,7 +72,7 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
     let k = p.k;
     let mut mems: BTreeMap<MemId, Mem> = BTreeMap::new();
     for o in k.op_ids() {
-        let (OpKind::Load { mem } | OpKind::Store { mem, .. }) = k.op(o).kind else {
+        let Some(mem) = k.op(o).kind.memory() else {
             continue;
         };
         let m = mems.entry(mem).or_insert_with(|| Mem {
@@ -62,6 +80,7 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
             bits: k.mem(mem).elem.bits().max(8),
             loads: vec![],
             stores: vec![],
+            atomics: vec![],
             multi_read: false,
             multi_write: false,
             onchip: match k.mem(mem).kind {
@@ -70,10 +89,13 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
             },
             partial: false,
         });
-        if matches!(k.op(o).kind, OpKind::Load { .. }) {
-            m.loads.push(o);
-        } else {
-            m.stores.push(o);
+        match k.op(o).kind {
+            OpKind::Load { .. } => m.loads.push(o),
+            OpKind::Atomic { .. } => {
+                m.loads.push(o);
+                m.atomics.push(o);
+            }
+            _ => m.stores.push(o),
         }
         if matches!(k.op(o).kind, OpKind::Store { mask: Some(_), .. }) {
             m.partial = true;
@@ -177,6 +199,9 @@ struct PipelineReads {
     region: usize,
     req: String,
     addr: String,
+    /// The atomic payload (`rreq_op`, `rreq_operand`, `rreq_compare`) of the request that
+    /// asks, when the port carries atomics.
+    atomic: Option<[String; 3]>,
 }
 
 impl Emitter<'_> {
@@ -227,6 +252,10 @@ impl Emitter<'_> {
             let reads = &per_region[0];
             w.assign(&format!("{p}_rreq_valid"), &reads.req);
             w.assign(&format!("{p}_rreq_addr"), &reads.addr);
+            if let Some(payload) = &reads.atomic {
+                let fields = payload.clone().map(|x| vec![(String::new(), x)]);
+                self.assign_atomic_payload(w, id, fields);
+            }
             w.assign(
                 &format!("{p}_rresp_ready"),
                 &format!("!{}_full", m.rfifo(reads.region)),
@@ -236,11 +265,13 @@ impl Emitter<'_> {
         let tw = tag_bits(&regions);
         let mut earlier: Vec<String> = Vec::new();
         let (mut addr, mut tag) = (Vec::new(), Vec::new());
+        let mut payload: [Vec<(String, String)>; 3] = Default::default();
         let mut full = Vec::new();
         for PipelineReads {
             region: r,
             req,
             addr: a,
+            atomic,
         } in &per_region
         {
             let rq = format!("{p}_rreq_r{r}");
@@ -255,6 +286,11 @@ impl Emitter<'_> {
             );
             earlier.push(rq);
             addr.push((gnt.clone(), format!("({a})")));
+            if let Some(fields) = atomic {
+                for (list, f) in payload.iter_mut().zip(fields) {
+                    list.push((gnt.clone(), format!("({f})")));
+                }
+            }
             tag.push((gnt, literal(*r as u64, tw)));
             full.push(format!(
                 "({p}_tag_head == {} && {}_full)",
@@ -271,6 +307,9 @@ impl Emitter<'_> {
             &format!("({}) && !{p}_tag_full", earlier.join(" || ")),
         );
         w.assign(&format!("{p}_rreq_addr"), &select_chain(&addr));
+        if !payload[0].is_empty() {
+            self.assign_atomic_payload(w, id, payload);
+        }
         let tag = select_chain(&tag);
         w.assign(
             &format!("{p}_rresp_ready"),
@@ -344,14 +383,70 @@ impl Emitter<'_> {
                     (hs.loads[&l].req.clone(), a)
                 })
                 .collect();
+            let atomic = (!m.atomics.is_empty()).then(|| self.atomic_payload(&loads, hs));
             per_region.push(PipelineReads {
                 region: r,
                 req: reqs.join(" || "),
                 addr: select_chain(&cases),
+                atomic,
             });
         }
         self.cur = 0;
         (per_region, tag_depth)
+    }
+
+    /// The atomic payload of one pipeline's read requests (`loads`, atomics among them):
+    /// opcode, operand and compare value of the one that asks (a plain load: opcode 0).
+    fn atomic_payload(&self, loads: &[OpId], hs: &Handshakes) -> [String; 3] {
+        let plan = &self.plan;
+        let bits = plan
+            .k
+            .mem(plan.k.op(loads[0]).kind.memory().expect("an access"))
+            .elem
+            .bits();
+        let (mut op, mut operand, mut compare) = (Vec::new(), Vec::new(), Vec::new());
+        for &l in loads {
+            let OpKind::Atomic { op: aop, .. } = plan.k.op(l).kind else {
+                continue;
+            };
+            let (req, c, args) = (&hs.loads[&l].req, plan.start(l), plan.k.operands(l));
+            op.push((
+                req.clone(),
+                literal(u64::from(aop.opcode()), hwcontract::atomic::OP_BITS),
+            ));
+            operand.push((req.clone(), self.val(args[1], c)));
+            if aop == AtomicOp::CmpXchg {
+                compare.push((req.clone(), self.val(args[2], c)));
+            }
+        }
+        // A plain load (or an atomic without a compare value) sends zeros.
+        let zero = |b: u32| (String::new(), literal(0, b));
+        op.push(zero(hwcontract::atomic::OP_BITS));
+        operand.push(zero(bits));
+        compare.push(zero(bits));
+        [
+            select_chain(&op),
+            select_chain(&operand),
+            select_chain(&compare),
+        ]
+    }
+
+    /// Drives `rreq_op`, `rreq_operand` and (with a compare-and-exchange) `rreq_compare` of
+    /// port `p` from (condition, value) lists.
+    fn assign_atomic_payload(
+        &self,
+        w: &mut VWriter,
+        id: MemId,
+        fields: [Vec<(String, String)>; 3],
+    ) {
+        let m = &self.plan.mems.mems[&id];
+        let p = &m.prefix;
+        let [op, operand, compare] = fields;
+        w.assign(&format!("{p}_rreq_op"), &select_chain(&op));
+        w.assign(&format!("{p}_rreq_operand"), &select_chain(&operand));
+        if m.has_cmpxchg(self.k) {
+            w.assign(&format!("{p}_rreq_compare"), &select_chain(&compare));
+        }
     }
 
     /// The write channel of a global memory port, with a counter of unacknowledged writes
@@ -474,9 +569,17 @@ impl Emitter<'_> {
             len - 1
         ));
         let index = OnchipIndex { sh, aw };
-        self.emit_onchip_reads(w, id, &index, hs);
-        if !self.plan.mems.mems[&id].stores.is_empty() {
+        let m = &self.plan.mems.mems[&id];
+        // With atomics the reads forward the write of the same edge, so the write port's
+        // wires come first.
+        if !m.atomics.is_empty() {
             self.emit_onchip_write(w, id, &index, hs);
+            self.emit_onchip_reads(w, id, &index, hs);
+        } else {
+            self.emit_onchip_reads(w, id, &index, hs);
+            if !self.plan.mems.mems[&id].stores.is_empty() {
+                self.emit_onchip_write(w, id, &index, hs);
+            }
         }
         self.cur = 0;
     }
@@ -518,8 +621,15 @@ impl Emitter<'_> {
             w.wire(&raddr, index.aw, &select_chain(&addr));
             w.reg(&q, bits);
             let cond = res.join(" || ");
+            // A memory with atomics reads what is written at the same edge (write-first):
+            // an atomic reading the element the previous one writes gets its result.
+            let data = if self.plan.mems.mems[&id].atomics.is_empty() {
+                format!("{p}_mem[{raddr}]")
+            } else {
+                format!("({p}_we && {p}_waddr == {raddr}) ? {p}_wdata : {p}_mem[{raddr}]")
+            };
             w.always_ff(|w| {
-                w.line(format!("if ({cond}) {q} <= {p}_mem[{raddr}];"));
+                w.line(format!("if ({cond}) {q} <= {data};"));
             });
         }
     }
@@ -536,9 +646,17 @@ impl Emitter<'_> {
         let bits = self.k.mem(id).elem.bits().max(8);
         let m = &self.plan.mems.mems[&id];
         let (p, partial, stores) = (m.prefix.clone(), m.partial, m.stores.clone());
+        let atomics = m.atomics.clone();
         let (mut addr, mut data) = (Vec::new(), Vec::new());
         let mut strb = Vec::new();
         let mut wes = Vec::new();
+        for &a in &atomics {
+            let (we, ix, new) = self.onchip_atomic_write(w, id, a, index);
+            wes.push(we.clone());
+            addr.push((we.clone(), ix));
+            data.push((we.clone(), new));
+            strb.push((we, self.plan.strobe(a, bits)));
+        }
         for &st in &stores {
             self.cur = self.plan.region_of(st);
             let ops = self.k.operands(st);
@@ -556,7 +674,11 @@ impl Emitter<'_> {
         }
         w.wire(&format!("{p}_waddr"), index.aw, &select_chain(&addr));
         w.wire(&format!("{p}_wdata"), bits, &select_chain(&data));
-        let cond = wes.join(" || ");
+        let mut cond = wes.join(" || ");
+        if !atomics.is_empty() {
+            w.wire(&format!("{p}_we"), 1, &cond);
+            cond = format!("{p}_we");
+        }
         if partial {
             // A write enable per byte: field and lane stores leave the other bytes alone.
             let nb = bits / 8;
@@ -579,6 +701,55 @@ impl Emitter<'_> {
                 w.line(format!("if ({cond}) {p}_mem[{p}_waddr] <= {p}_wdata;"));
             });
         }
+    }
+
+    /// The write of on-chip atomic `a`, one cycle after its read: its write enable, element
+    /// index and new element, computed from the old one (the read register of its port,
+    /// which forwards the previous write) and the operands of that cycle.
+    fn onchip_atomic_write(
+        &mut self,
+        w: &mut VWriter,
+        id: MemId,
+        a: OpId,
+        index: &OnchipIndex,
+    ) -> (String, String, String) {
+        self.cur = self.plan.region_of(a);
+        let p = self.plan.mems.mems[&id].prefix.clone();
+        let OpKind::Atomic { op, .. } = self.k.op(a).kind else {
+            unreachable!("only atomics are passed here")
+        };
+        let ops = self.k.operands(a);
+        let c = self.plan.start(a) + 1;
+        let name = self.plan.names[&a].clone();
+        let old = onchip_port_names(&p, self.plan.mems.onchip_port[&a]).1;
+        let x = self.val(ops[1], c);
+        let pred = self.val(*ops.last().expect("predicated"), c);
+        let we = format!("{name}_we");
+        w.wire(
+            &we,
+            1,
+            &format!("{} && {pred} && !{}", self.valid(c), self.stall()),
+        );
+        let wa = format!("{p}_wa_v{}", a.0);
+        let av = self.val(ops[0], c);
+        w.wire(&wa, 32, &av);
+        let ix = self.onchip_index(index, wa);
+        let new = match op {
+            AtomicOp::Add => format!("{old} + {x}"),
+            AtomicOp::Sub => format!("{old} - {x}"),
+            AtomicOp::Xchg => x,
+            AtomicOp::CmpXchg => format!("({old} == {}) ? {x} : {old}", self.val(ops[2], c)),
+            AtomicOp::MinS => format!("($signed({x}) < $signed({old})) ? {x} : {old}"),
+            AtomicOp::MinU => format!("({x} < {old}) ? {x} : {old}"),
+            AtomicOp::MaxS => format!("($signed({x}) > $signed({old})) ? {x} : {old}"),
+            AtomicOp::MaxU => format!("({x} > {old}) ? {x} : {old}"),
+            AtomicOp::And => format!("{old} & {x}"),
+            AtomicOp::Or => format!("{old} | {x}"),
+            AtomicOp::Xor => format!("{old} ^ {x}"),
+        };
+        let nv = format!("{name}_new");
+        w.wire(&nv, self.k.op(a).ty.bits(), &new);
+        (we, ix, nv)
     }
 
     /// The element index in byte address `a` (a 32-bit wire); the other bits are unused.

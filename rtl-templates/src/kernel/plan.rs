@@ -264,9 +264,17 @@ impl<'a> Plan<'a> {
                 }
                 self.use_in(x, r, start);
             }
-            if let OpKind::Load { .. } = kind {
+            if let OpKind::Load { .. } | OpKind::Atomic { .. } = kind {
                 let pred = *operands.last().expect("loads have a predicate");
                 self.use_in(pred, r, start + self.load_latency(o));
+            }
+            // An on-chip atomic writes one cycle after its read, from the operands of then.
+            if let OpKind::Atomic { mem, .. } = kind {
+                if !matches!(self.k.mem(mem).kind, hls_ir::MemKind::Global { .. }) {
+                    for &x in &operands {
+                        self.use_in(x, r, start + 1);
+                    }
+                }
             }
         }
     }

@@ -51,6 +51,9 @@ pub(super) fn memory_servers(
                 resp_valid: id(format!("{name}_rresp_valid")),
                 resp_ready: id(format!("{name}_rresp_ready")),
                 resp_data: id(format!("{name}_rresp_data")),
+                req_op: model.port(&format!("{name}_rreq_op")),
+                req_operand: model.port(&format!("{name}_rreq_operand")),
+                req_compare: model.port(&format!("{name}_rreq_compare")),
             }),
             write: write.then(|| WritePorts {
                 req_valid: id(format!("{name}_wreq_valid")),
@@ -86,6 +89,11 @@ struct ReadPorts {
     resp_valid: PortId,
     resp_ready: PortId,
     resp_data: PortId,
+    /// Atomic requests (`docs/hardware-interface.md`, "Revision 2"), when the kernel issues
+    /// them through this port.
+    req_op: Option<PortId>,
+    req_operand: Option<PortId>,
+    req_compare: Option<PortId>,
 }
 
 struct WritePorts {
@@ -182,6 +190,12 @@ impl MemoryServer {
                     for (k, b) in bytes.iter().enumerate() {
                         data[k / 4] |= u32::from(*b) << (8 * (k % 4));
                     }
+                    // An atomic: memory writes the new element in the same step.
+                    let code = r.req_op.map_or(0, |p| model.get(p) as u8);
+                    if code != hwcontract::atomic::OP_READ {
+                        self.execute_atomic(model, mem, r, addr, code, cycle, &data)?;
+                        self.stats.atomics += 1;
+                    }
                     let lat = rng.random_range(self.cfg.read_latency.clone());
                     self.reads.push_back(PendingRead {
                         ready_at: cycle + u64::from(lat),
@@ -234,6 +248,55 @@ impl MemoryServer {
             }
         }
         Ok(moved)
+    }
+
+    /// Executes the atomic with opcode `code` on the element at `addr` (its old value `old`,
+    /// little-endian words): writes the new element.
+    #[allow(clippy::too_many_arguments)]
+    fn execute_atomic(
+        &self,
+        model: &Model,
+        mem: &mut GlobalMemory,
+        r: &ReadPorts,
+        addr: u32,
+        code: u8,
+        cycle: u64,
+        old: &[u32],
+    ) -> Result<(), SimError> {
+        let Some(op) = hwcontract::atomic::AtomicOp::from_opcode(code) else {
+            return Err(SimError::MemoryFault {
+                port: self.name.clone(),
+                addr,
+                bytes: self.bytes,
+                write: true,
+                cycle,
+                kind: crate::FaultKind::Protocol,
+                detail: format!("reserved atomic opcode {code}"),
+            });
+        };
+        if !matches!(self.bytes, 4 | 8) {
+            return Err(SimError::MemoryFault {
+                port: self.name.clone(),
+                addr,
+                bytes: self.bytes,
+                write: true,
+                cycle,
+                kind: crate::FaultKind::Protocol,
+                detail: "atomics are on 4- or 8-byte elements".into(),
+            });
+        }
+        let value = |p: Option<PortId>| p.map_or(0, |p| model.get(p));
+        let old = u64::from(old[0]) | (u64::from(old[1]) << 32);
+        let new = op.apply(
+            old,
+            value(r.req_operand),
+            value(r.req_compare),
+            8 * self.bytes,
+        );
+        for (k, b) in mem.slice_mut(addr, self.bytes).iter_mut().enumerate() {
+            *b = (new >> (8 * k)) as u8;
+        }
+        Ok(())
     }
 
     fn check(

@@ -144,6 +144,20 @@ fn check_pointer(c: &mut PortChecker, prefix: &str, p: &PointerArg) {
         c.want(&ch("rresp_ready"), Dir::Out, Some(1));
         let id = c.want(&ch("rresp_data"), Dir::In, None);
         widths.extend(id.map(|id| model.spec(id).width));
+        // Atomic requests (revision 2 of the port): opcode and operands on the read channel.
+        let op = c.want_optional(&ch("rreq_op"), Dir::Out, Some(hwcontract::atomic::OP_BITS));
+        if let Some(w) = id.map(|id| model.spec(id).width) {
+            let operand = c.want_optional(&ch("rreq_operand"), Dir::Out, Some(w));
+            let compare = c.want_optional(&ch("rreq_compare"), Dir::Out, Some(w));
+            if op.is_some() != operand.is_some() || compare.is_some() && op.is_none() {
+                c.problems.push(format!(
+                    "`{}` and `{}` come together (and `{}` only with them)",
+                    ch("rreq_op"),
+                    ch("rreq_operand"),
+                    ch("rreq_compare")
+                ));
+            }
+        }
     }
     if p.writes {
         c.want(&ch("wreq_valid"), Dir::Out, Some(1));
@@ -154,9 +168,7 @@ fn check_pointer(c: &mut PortChecker, prefix: &str, p: &PointerArg) {
         let id = c.want(&ch("wreq_data"), Dir::Out, None);
         widths.extend(id.map(|id| model.spec(id).width));
         if let Some(w) = id.map(|id| model.spec(id).width) {
-            // `name` has no prefix here, so in a system top the width of `K__<name>_wreq_strb`
-            // is not checked (the memory server still finds the port by its full name).
-            c.want_optional(&format!("{name}_wreq_strb"), Dir::Out, Some(w / 8));
+            c.want_optional(&ch("wreq_strb"), Dir::Out, Some(w / 8));
         }
     }
     if let Some(&w) = widths.first() {

@@ -9,8 +9,11 @@ pub struct PortStats {
     pub name: String,
     /// Element size `W / 8`.
     pub element_bytes: u32,
+    /// Read requests, atomics included.
     pub reads: u64,
     pub writes: u64,
+    /// Atomic requests (read requests with an opcode).
+    pub atomics: u64,
     /// Cycles where the kernel had a read request valid but `rreq_ready` was low.
     pub read_stall_cycles: u64,
     pub write_stall_cycles: u64,

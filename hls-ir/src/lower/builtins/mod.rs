@@ -2,6 +2,7 @@
 //! built-ins, floating-point built-ins, bit plumbing (`select`, `bitselect`, `any`/`all`),
 //! conversions (`convert_T`, `as_T`), and vector loads and stores.
 
+mod atomic;
 mod bits;
 mod convert;
 mod float;
@@ -36,6 +37,9 @@ impl Lower<'_> {
             Builtin::AsType => self.as_type(args, ty, span),
             Builtin::Convert { sat, rounding } => {
                 self.convert_builtin(sat, rounding, args, ty, span)
+            }
+            Builtin::Atomic(op) if !matches!(args[0].ty, Type::Counter32 | Type::Counter64) => {
+                self.atomic(op, args, ty, span)
             }
             Builtin::VLoad(n) => self.vload(n, args, ty, span),
             Builtin::VStore(n) => self.vstore(n, args, span),

@@ -10,7 +10,8 @@ use crate::writer::VWriter;
 use hls_ir::MemId;
 
 impl Emitter<'_> {
-    /// A load from memory `mem`; returns its data.
+    /// A load from memory `mem`, or an atomic (its request and old value are a load's; an
+    /// on-chip atomic also writes, see `memory::emit_onchip_write`); returns its data.
     pub(super) fn emit_load(
         &mut self,
         w: &mut VWriter,
@@ -19,6 +20,8 @@ impl Emitter<'_> {
         hs: &mut Handshakes,
     ) -> String {
         let (o, name, c) = (cx.o, &cx.name, cx.c);
+        // The predicate is the last operand (`(addr, pred)`, atomics `(addr, value.., pred)`).
+        let pred_ix = cx.args.len() - 1;
         let m = &self.plan.mems.mems[&mem];
         if m.onchip.is_some() {
             let re = format!("{name}_re");
@@ -28,7 +31,7 @@ impl Emitter<'_> {
                 &format!(
                     "{} && {} && !{}",
                     self.valid(c),
-                    self.arg(cx, 1),
+                    self.arg(cx, pred_ix),
                     self.stall()
                 ),
             );
@@ -43,14 +46,14 @@ impl Emitter<'_> {
         }
         let p = &m.prefix;
         let f = m.rfifo(self.cur);
-        let pred = cx.args[1];
+        let pred = cx.args[pred_ix];
         let lat = self.plan.load_latency(o);
         let accepted = if m.multi_read {
             format!("{p}_racc_r{}", self.cur)
         } else {
             format!("{p}_rreq_ready")
         };
-        let req = self.emit_request(w, name, c, &self.arg(cx, 1), &accepted);
+        let req = self.emit_request(w, name, c, &self.arg(cx, pred_ix), &accepted);
         let asking = if m.multi_read {
             req.clone()
         } else {

@@ -187,7 +187,9 @@ impl Emitter<'_> {
                 None
             }
             OpKind::Convert(cv) => Some(self.int_convert(&cx, *cv)),
-            OpKind::Load { mem } => Some(self.emit_load(w, &cx, *mem, hs)),
+            OpKind::Load { mem } | OpKind::Atomic { mem, .. } => {
+                Some(self.emit_load(w, &cx, *mem, hs))
+            }
             OpKind::Store { mem, .. } => {
                 self.emit_store(w, &cx, *mem, hs);
                 None
