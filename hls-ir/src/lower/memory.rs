@@ -210,31 +210,32 @@ impl Lower<'_> {
         if !self.check_access(mem, ty, span) {
             return self.dummy(ty, span);
         }
-        if !self.is_onchip(mem) {
-            self.check_read_after_store(mem, span);
-        }
         let elem = self.k.mem(mem).elem;
         let pred = self.effect_pred(span);
         let id = self.op(OpKind::Load { mem }, elem, span, &[addr, pred]);
         self.order_onchip(id, mem, false);
+        self.order_read_after_stores(id, mem);
         self.note_global_read(id, mem);
         self.unpack(id, ty, false, span)
     }
 
-    /// A read of global memory `mem` (a load or an atomic) after a store to memory that may
-    /// alias needs the store to be acknowledged first; the hardware path does not track that
-    /// yet, so it is rejected.
-    pub(super) fn check_read_after_store(&mut self, mem: MemId, span: Span) {
-        if let Some((&m, _)) = self
+    /// Read `id` of global memory `mem` (a load or an atomic) after stores of this work-item
+    /// to memory that may alias: an order edge from the last store of each such memory. The
+    /// hardware issues the read only once that port's writes are all acknowledged
+    /// (`rtl_templates`, "read after write"), since memory does not order its read and write
+    /// channels; `restrict` pointers never wait.
+    pub(super) fn order_read_after_stores(&mut self, id: OpId, mem: MemId) {
+        if self.is_onchip(mem) {
+            return;
+        }
+        let last: Vec<OpId> = self
             .stores
             .iter()
-            .find(|(m, s)| !s.is_empty() && !self.is_onchip(**m) && self.may_alias(**m, mem))
-        {
-            let other = self.k.mem(m).name.clone();
-            self.diags.push(
-                Diagnostic::error(span, "a load after a store to memory it may alias is not yet supported by the hardware path")
-                    .note(format!("this work-item stores through `{other}` earlier; mark the pointer arguments `restrict` if they never overlap")),
-            );
+            .filter(|(m, _)| !self.is_onchip(**m) && self.may_alias(**m, mem))
+            .filter_map(|(_, v)| v.last().copied())
+            .collect();
+        for st in last {
+            self.k.add_dep(st, id, Dep::Order { distance: 0 });
         }
     }
 

@@ -7,7 +7,6 @@ use crate::ids::{LoopId, MemId, OpId};
 use crate::kernel::{Dep, Kernel, MemKind};
 use crate::ops::OpKind;
 use frontend::ast::Type;
-use frontend::diag::Diagnostic;
 use std::collections::BTreeMap;
 
 impl Lower<'_> {
@@ -74,6 +73,12 @@ impl Lower<'_> {
     }
 
     pub(super) fn may_alias(&self, a: MemId, b: MemId) -> bool {
+        // `constant` memory is never stored to, so nothing orders against it.
+        let constant =
+            |m: MemId| matches!(self.k.mem(m).kind, MemKind::Global { constant: true, .. });
+        if constant(a) || constant(b) {
+            return false;
+        }
         if a == b {
             return true;
         }
@@ -104,9 +109,10 @@ impl Lower<'_> {
         !(restrict(a) || restrict(b))
     }
 
-    /// Loads of a loop body that may read what an earlier iteration stored: the hardware path
-    /// does not order them through global memory yet, so they are rejected (never a silent
-    /// reordering).
+    /// Reads (loads and atomics) of global memory in loop `lid` that may read what an
+    /// earlier iteration stored: ordered after every such store of the previous iteration
+    /// (distance 1; the hardware issues the read once the store is acknowledged). The
+    /// dependence is listed with the loop's memory dependences for the report.
     pub(super) fn check_loop_memory(&mut self, lid: LoopId) {
         let in_loop = |k: &Kernel, o: OpId| k.encloses(lid, k.op(o).region);
         let ops = self.k.op_ids();
@@ -114,7 +120,7 @@ impl Lower<'_> {
             .iter()
             .filter(|&&o| in_loop(&self.k, o))
             .filter_map(|&o| match self.k.op(o).kind {
-                OpKind::Store { mem, .. } => Some((o, mem)),
+                OpKind::Store { mem, .. } if !self.is_onchip(mem) => Some((o, mem)),
                 _ => None,
             })
             .collect();
@@ -125,17 +131,18 @@ impl Lower<'_> {
             if !in_loop(&self.k, o) || self.is_onchip(mem) {
                 continue;
             }
-            if let Some(&(st, m)) = stores.iter().find(|(_, m)| self.may_alias(*m, mem)) {
-                let other = self.k.mem(m).name.clone();
-                self.diags.push(
-                    Diagnostic::error(
-                        self.k.op(o).span,
-                        "a load in a loop that also stores to memory the load may read is not yet supported by the hardware path",
-                    )
-                    .label(self.k.op(st).span, format!("a store through `{other}` in the same loop"))
-                    .note("a later iteration's load could overtake an earlier iteration's store; mark the pointer arguments `restrict` if they never overlap, or accumulate in a variable and store after the loop"),
-                );
-                return;
+            for &(st, m) in &stores {
+                if !self.may_alias(m, mem) {
+                    continue;
+                }
+                self.k.add_dep(st, o, Dep::Order { distance: 1 });
+                self.k.mem_deps.push(crate::kernel::MemDep {
+                    lp: lid,
+                    from: st,
+                    to: o,
+                    distance: 1,
+                    exact: false,
+                });
             }
         }
     }

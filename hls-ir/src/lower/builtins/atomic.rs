@@ -6,8 +6,8 @@
 //!
 //! Ordering: an atomic is a read and a write of its element. On-chip it is ordered like a
 //! store against the memory's other accesses. On a global port it travels on the read
-//! channel, so it is checked like a load (a load after a possibly aliasing store is rejected,
-//! `lower::memory`), and later stores to memory it may alias wait for its response
+//! channel, so it is ordered like a load (after this work-item's stores to memory it may
+//! alias, `lower::memory`), and later stores to memory it may alias wait for its response
 //! (`Lower::order_after_reads`).
 
 use super::super::{Lower, Val};
@@ -80,12 +80,10 @@ impl Lower<'_> {
             }
             (_, None) => operands.push(self.fit(values[0], elem, span)),
         }
-        if !self.is_onchip(mem) {
-            self.check_read_after_store(mem, span);
-        }
         operands.push(self.effect_pred(span));
         let id = self.op(OpKind::Atomic { mem, op: aop }, elem, span, &operands);
         self.order_onchip(id, mem, true);
+        self.order_read_after_stores(id, mem);
         self.note_global_read(id, mem);
         self.unpack(id, ty, false, span)
     }

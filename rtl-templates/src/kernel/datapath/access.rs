@@ -53,11 +53,31 @@ impl Emitter<'_> {
         } else {
             format!("{p}_rreq_ready")
         };
-        let req = self.emit_request(w, name, c, &self.arg(cx, pred_ix), &accepted);
-        let asking = if m.multi_read {
-            req.clone()
-        } else {
-            self.emit_pending(w, name, c)
+        // Read after write: wait until the ports this work-item stored to earlier (through
+        // memory the read may alias) have acknowledged every write.
+        let pred_now = self.arg(cx, pred_ix);
+        let gate = self.writes_acknowledged(o);
+        let (req, asking) = match &gate {
+            None => {
+                let req = self.emit_request(w, name, c, &pred_now, &accepted);
+                let asking = if m.multi_read {
+                    req.clone()
+                } else {
+                    self.emit_pending(w, name, c)
+                };
+                (req, asking)
+            }
+            Some(g) => {
+                let gated = format!("{pred_now} && {g}");
+                let req = self.emit_request(w, name, c, &gated, &accepted);
+                // The stage holds while the read waits for the acknowledgements, and then
+                // until its request is accepted.
+                let waiting = format!("{} && {pred_now} && !{name}_issued", self.valid(c));
+                self.control[self.cur]
+                    .stall_terms
+                    .push(format!("({waiting} && !{g})"));
+                (req.clone(), req)
+            }
         };
         let pop = format!("{name}_pop");
         w.wire(
@@ -74,6 +94,34 @@ impl Emitter<'_> {
             .push(format!("({pop} && {f}_empty)"));
         hs.loads.insert(o, LoadWires { req, pop });
         format!("{f}_data")
+    }
+
+    /// For a global read `o` ordered after stores to global memory (`Dep::Order` from a
+    /// store, see `hls_ir::lower::memory`): the condition that every write of those ports
+    /// has been acknowledged.
+    fn writes_acknowledged(&self, o: hls_ir::OpId) -> Option<String> {
+        let mut ports: Vec<String> = self
+            .k
+            .preds(o)
+            .into_iter()
+            .filter(|(_, d)| matches!(d, hls_ir::Dep::Order { .. }))
+            .filter_map(|(s, _)| match self.k.op(s).kind {
+                hls_ir::OpKind::Store { mem, .. } => self
+                    .plan
+                    .mems
+                    .mems
+                    .get(&mem)
+                    .filter(|m| m.onchip.is_none())
+                    .map(|m| m.prefix.clone()),
+                _ => None,
+            })
+            .collect();
+        ports.sort();
+        ports.dedup();
+        (!ports.is_empty()).then(|| {
+            let terms: Vec<String> = ports.iter().map(|p| format!("{p}_wcnt == 16'd0")).collect();
+            format!("({})", terms.join(" && "))
+        })
     }
 
     /// A store to memory `mem`: its request (on-chip: write enable).
