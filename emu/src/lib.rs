@@ -33,6 +33,7 @@ mod interp;
 mod mem;
 mod pipes;
 pub mod printf;
+mod race;
 mod sched;
 pub mod value;
 
