@@ -24,25 +24,38 @@ use frontend::Span;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// One access: who made it and where.
+/// One access: who made it and where (24 bytes: a log holds one per word written).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Access {
-    /// Global id of the work-item (unique within a launch).
-    pub gid: [u32; 3],
+    /// Linear global id of the work-item (unique within a launch; `u32::MAX`: no access).
+    pub item: u32,
     /// Linear index of its work-group.
     pub group: u32,
     /// Barriers (and work-group functions) the work-item had passed.
-    pub gen: u64,
+    pub gen: u32,
     pub span: Span,
 }
 
+const NONE: Access = Access {
+    item: u32::MAX,
+    group: 0,
+    gen: 0,
+    span: Span {
+        file: frontend::FileId(0),
+        start: 0,
+        end: 0,
+    },
+};
+
 impl Access {
-    /// Whether `self` and a later access `n` of another kind race.
+    /// Whether `self` and a later access `n` of the other kind race.
     fn races_with(&self, n: &Access) -> bool {
-        self.gid != n.gid && (self.group != n.group || self.gen == n.gen)
+        self.item != NONE.item
+            && self.item != n.item
+            && (self.group != n.group || self.gen == n.gen)
     }
 
-    /// `self` happens before every later access of its work-group `n` and after.
+    /// `self` happens before `n` and every later access of `n`'s work-group.
     fn stale_for(&self, n: &Access) -> bool {
         self.group == n.group && self.gen < n.gen
     }
@@ -58,24 +71,30 @@ pub struct Conflict {
     pub other_atomic: bool,
 }
 
-/// Latest accesses of one word: `[plain, atomic]`, two work-items each.
-#[derive(Default)]
-struct Word([[Option<Access>; 2]; 2]);
+/// The latest accesses of one kind to one word, by up to two different work-items.
+#[derive(Clone, Copy)]
+struct Pair([Access; 2]);
 
-impl Word {
-    fn insert(&mut self, kind: usize, n: Access) {
-        let slots = &mut self.0[kind];
-        let i = slots
+impl Default for Pair {
+    fn default() -> Pair {
+        Pair([NONE; 2])
+    }
+}
+
+impl Pair {
+    fn insert(&mut self, n: Access) {
+        let s = &mut self.0;
+        let i = s
             .iter()
-            .position(|s| s.is_some_and(|s| s.gid == n.gid))
-            .or_else(|| slots.iter().position(Option::is_none))
-            .or_else(|| {
-                slots
-                    .iter()
-                    .position(|s| s.is_some_and(|s| s.stale_for(&n)))
-            })
+            .position(|a| a.item == n.item)
+            .or_else(|| s.iter().position(|a| a.item == NONE.item))
+            .or_else(|| s.iter().position(|a| a.stale_for(&n)))
             .unwrap_or(1);
-        slots[i] = Some(n);
+        s[i] = n;
+    }
+
+    fn conflict(&self, n: &Access) -> Option<Access> {
+        self.0.iter().find(|a| a.races_with(n)).copied()
     }
 }
 
@@ -103,11 +122,15 @@ impl Hasher for WordHash {
     }
 }
 
-/// The accesses of one memory (a launch's global memory, or a work-group's local memory).
+type Words = HashMap<u32, Pair, BuildHasherDefault<WordHash>>;
+
+/// The accesses of one memory (a launch's global memory, or a work-group's local memory), by
+/// word index (`addr / 4`). The atomic words are usually few (counters, bins), so a plain store
+/// costs a lookup there and an entry among the plain words.
 #[derive(Default)]
 pub struct RaceLog {
-    /// By word index (`addr / 4`).
-    words: HashMap<u32, Word, BuildHasherDefault<WordHash>>,
+    atomic: Words,
+    plain: Words,
 }
 
 impl RaceLog {
@@ -115,22 +138,25 @@ impl RaceLog {
     /// other kind it races with.
     pub fn record(&mut self, addr: u32, len: u32, atomic: bool, n: Access) -> Option<Conflict> {
         let first = addr / 4;
-        let last = (addr as u64 + len.max(1) as u64 - 1) / 4;
+        let last = ((addr as u64 + len.max(1) as u64 - 1) / 4) as u32;
+        let (mine, other) = if atomic {
+            (&mut self.atomic, &self.plain)
+        } else {
+            (&mut self.plain, &self.atomic)
+        };
         let mut found = None;
-        for w in first as u64..=last {
-            let word = self.words.entry(w as u32).or_default();
+        for w in first..=last {
             if found.is_none() {
-                let other = word.0[!atomic as usize]
-                    .iter()
-                    .flatten()
-                    .find(|o| o.races_with(&n));
-                found = other.map(|o| Conflict {
-                    addr: (w as u32).wrapping_mul(4),
-                    other: *o,
-                    other_atomic: !atomic,
-                });
+                found = other
+                    .get(&w)
+                    .and_then(|p| p.conflict(&n))
+                    .map(|o| Conflict {
+                        addr: w.wrapping_mul(4),
+                        other: o,
+                        other_atomic: !atomic,
+                    });
             }
-            word.insert(atomic as usize, n);
+            mine.entry(w).or_default().insert(n);
         }
         found
     }
@@ -140,9 +166,9 @@ impl RaceLog {
 mod tests {
     use super::*;
 
-    fn acc(x: u32, group: u32, gen: u64, line: u32) -> Access {
+    fn acc(x: u32, group: u32, gen: u32, line: u32) -> Access {
         Access {
-            gid: [x, 0, 0],
+            item: x,
             group,
             gen,
             span: Span::new(frontend::FileId(0), line, line + 1),
@@ -167,7 +193,7 @@ mod tests {
         // an 8-byte store covers two words; the atomic hits the second
         assert_eq!(log.record(0x200, 8, false, acc(3, 1, 0, 1)), None);
         let c = log.record(0x204, 4, true, acc(5, 2, 0, 2)).expect("a race");
-        assert_eq!((c.addr, c.other.gid[0], c.other_atomic), (0x204, 3, false));
+        assert_eq!((c.addr, c.other.item, c.other_atomic), (0x204, 3, false));
     }
 
     #[test]
@@ -197,7 +223,7 @@ mod tests {
         }
         for x in [63, 0, 17] {
             let c = log.record(0x40, 4, false, acc(x, 0, 0, 2)).expect("a race");
-            assert_ne!(c.other.gid[0], x);
+            assert_ne!(c.other.item, x);
         }
     }
 

@@ -118,9 +118,9 @@ impl Item<'_> {
             return Ok(());
         }
         let me = Access {
-            gid: [0, 1, 2].map(|d| self.global_id(d)),
+            item: self.global_linear(),
             group: self.id.group_linear,
-            gen: self.bar_gen,
+            gen: self.bar_gen as u32,
             span,
         };
         let key = (self.id.launch, self.id.group_linear);
@@ -146,7 +146,8 @@ impl Item<'_> {
                 "a plain store"
             }
         };
-        let other = self.describe_item(c.other.gid);
+        let gid = self.global_id_of(c.other.item);
+        let other = self.describe_item(gid);
         let memory = if c.addr >= LOCAL_BASE {
             "local"
         } else {
@@ -170,7 +171,7 @@ impl Item<'_> {
             format!(
                 "{} by work-item ({})",
                 kind(c.other_atomic),
-                gid_text(c.other.gid, self.geom.dims)
+                gid_text(gid, self.geom.dims)
             ),
         )
         .with_note(

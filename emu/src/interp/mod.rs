@@ -162,6 +162,23 @@ impl<'a> Item<'a> {
         self.describe_item([0, 1, 2].map(|d| self.global_id(d)))
     }
 
+    /// This work-item's global id as one number (`x + X * (y + Y * z)`, offset removed).
+    pub fn global_linear(&self) -> u32 {
+        let g = &self.geom;
+        let rel = |d: usize| self.global_id(d).wrapping_sub(g.offset[d]);
+        (rel(2).wrapping_mul(g.global[1]).wrapping_add(rel(1)))
+            .wrapping_mul(g.global[0])
+            .wrapping_add(rel(0))
+    }
+
+    /// The global id of the work-item of this launch with [`Item::global_linear`] `n`.
+    pub fn global_id_of(&self, n: u32) -> [u32; 3] {
+        let g = &self.geom;
+        let (x, y) = (g.global[0].max(1), g.global[1].max(1));
+        let rel = [n % x, (n / x) % y, n / x / y];
+        [0, 1, 2].map(|d| rel[d].wrapping_add(g.offset[d]))
+    }
+
     /// A work-item of this launch, by its global id, as [`Item::who`] describes it.
     pub fn describe_item(&self, g: [u32; 3]) -> String {
         let geom = &self.geom;
