@@ -249,29 +249,7 @@ impl Checker<'_> {
             );
             return None;
         }
-        match space {
-            AddrSpace::Global | AddrSpace::Local | AddrSpace::Generic => {}
-            AddrSpace::Private => {
-                self.error(
-                    Diagnostic::error(
-                        p.span,
-                        format!("`{}` on an atomic object in `private` memory", name),
-                    )
-                    .note("atomic operations on private memory are undefined (OpenCL C 2.0 6.13.11.8); use an object in `global` or `local` memory"),
-                );
-                return None;
-            }
-            AddrSpace::Constant => {
-                self.error(
-                    Diagnostic::error(
-                        p.span,
-                        format!("`{}` on an atomic object in `constant` memory", name),
-                    )
-                    .note("atomics operate on `global` or `local` memory; `constant` data is read-only"),
-                );
-                return None;
-            }
-        }
+        self.atomic_space(name, space, p.span)?;
         if is_const && f != C11Fn::Load {
             self.err(
                 p.span,
@@ -288,6 +266,33 @@ impl Checker<'_> {
         };
         let ptr = self.cast(p, &to, CastKind::Implicit);
         Some(Object { ptr, kind })
+    }
+
+    /// Atomics operate on `global`, `local` and `generic` memory (OpenCL C 2.0 6.13.11.8).
+    fn atomic_space(&mut self, name: &str, space: AddrSpace, span: Span) -> Option<()> {
+        match space {
+            AddrSpace::Global | AddrSpace::Local | AddrSpace::Generic => Some(()),
+            AddrSpace::Private => {
+                self.error(
+                    Diagnostic::error(
+                        span,
+                        format!("`{}` on an atomic object in `private` memory", name),
+                    )
+                    .note("atomic operations on private memory are undefined (OpenCL C 2.0 6.13.11.8); use an object in `global` or `local` memory"),
+                );
+                None
+            }
+            AddrSpace::Constant => {
+                self.error(
+                    Diagnostic::error(
+                        span,
+                        format!("`{}` on an atomic object in `constant` memory", name),
+                    )
+                    .note("atomics operate on `global` or `local` memory; `constant` data is read-only"),
+                );
+                None
+            }
+        }
     }
 
     /// A value argument, converted to the value type `c`.
