@@ -62,17 +62,18 @@ pub enum Builtin {
     VLoadHalf(u8),
     VStoreHalf(u8),
     // ---- atomics. The object argument (`args[0]`) is a pointer to `int`, `uint`, `long`,
-    // `ulong` or `float` in `global`, `local` or `generic` memory (never `private` or
-    // `constant`), or a `counter32_t`/`counter64_t` for `AtomicOp::Inc`/`Dec`.
+    // `ulong`, `float` (or `double` with fp64) in `global`, `local` or `generic` memory (never
+    // `private` or `constant`), or a `counter32_t`/`counter64_t` for `AtomicOp::Inc`/`Dec`.
     //
     // OpenCL C 2.0 atomics (6.13.11) on `atomic_*` objects have the same shapes: the checker
     // casts the object pointer to a pointer to the value type (`global atomic_int *` ->
     // `global int *`, `atomic_flag *` -> `int *`; an implicit pointer `Cast`), so the lowering
     // sees the 1.x forms. The memory order and scope arguments of the `_explicit` forms are
     // checked (integer constants, allowed for the function: 6.13.11.7 and 6.13.11.8) and
-    // dropped: every atomic operation of this device is sequentially consistent at device scope
-    // (stronger than any order and scope a kernel can ask for, so always correct). Only
-    // `atomic_work_item_fence` keeps its order and scope ([`Builtin::WorkItemFence`]).
+    // dropped: this device executes every atomic operation as sequentially consistent at device
+    // scope (the emulator does, and the hardware must: stronger than any order and scope a
+    // kernel can ask for, so always correct). Only `atomic_work_item_fence` keeps its order and
+    // scope ([`Builtin::WorkItemFence`]).
     /// Read-modify-write, returns the old value: `atomic_<op>`/`atom_<op>` (args as written:
     /// `[p, v]`, `[p]` for inc/dec, `[p, cmp, val]` for cmpxchg), and the C11
     /// `atomic_fetch_<key>(obj, operand)` (integer atomics: `Add`, `Sub`, `Or`, `Xor`, `And`,

@@ -385,7 +385,7 @@ impl Checker<'_> {
         if a.is_64bit() {
             let missing: Vec<&str> = ["cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"]
                 .into_iter()
-                .filter(|e| !self.extensions.contains(*e))
+                .filter(|e| !self.extensions.contains(*e) && !self.extensions.contains("all"))
                 .collect();
             if !missing.is_empty() {
                 let pragmas = missing
