@@ -25,6 +25,23 @@ kernel void reduce(global const int *in, global int *out) {
     }
     if (l == 0) out[get_group_id(0)] = t[0];
 }
+kernel void vadd_atomic(global const int *a, global const int *b, global int *c,
+                        global atomic_uint *n) {
+    uint i = get_global_id(0);
+    c[i] = a[i] + b[i];
+    if (i % 64 == 0) atomic_fetch_add_explicit(n, 1u, memory_order_relaxed);
+}
+kernel void histogram(global const uint *in, global uint *out) {
+    local atomic_uint bins[256];
+    uint l = get_local_id(0);
+    atomic_init(&bins[l], 0u);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < 16; k++)
+        atomic_fetch_add_explicit(&bins[(in[get_global_id(0)] * 16 + k) % 256], 1u,
+                                  memory_order_relaxed, memory_scope_work_group);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = atomic_load(&bins[l]);
+}
 kernel void produce(write_only pipe int p, int n) {
     for (int i = 0; i < n; i++) while (write_pipe(p, &i) != 0) ;
 }
@@ -88,6 +105,44 @@ fn main() {
                         ArgValue::Buffer(1),
                         ArgValue::Buffer(2),
                     ],
+                )],
+                ..Default::default()
+            },
+        ),
+        (
+            "vadd_atomic: vadd + 1 atomic per 64 (race check on)",
+            n,
+            RunSpec {
+                buffers: vec![
+                    buf(4 * n as usize),
+                    buf(4 * n as usize),
+                    buf(4 * n as usize),
+                    buf(4),
+                ],
+                launches: vec![launch(
+                    "vadd_atomic",
+                    n,
+                    64,
+                    vec![
+                        ArgValue::Buffer(0),
+                        ArgValue::Buffer(1),
+                        ArgValue::Buffer(2),
+                        ArgValue::Buffer(3),
+                    ],
+                )],
+                ..Default::default()
+            },
+        ),
+        (
+            "histogram: 16384 work-items x 16 local atomics",
+            16384,
+            RunSpec {
+                buffers: vec![buf(4 * 16384), buf(4 * 16384)],
+                launches: vec![launch(
+                    "histogram",
+                    16384,
+                    256,
+                    vec![ArgValue::Buffer(0), ArgValue::Buffer(1)],
                 )],
                 ..Default::default()
             },

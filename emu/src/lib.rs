@@ -9,9 +9,11 @@
 //!
 //! Invariants:
 //! - every memory access is bounds- and alignment-checked; an out-of-bounds or misaligned
-//!   access, a division by zero, a divergent barrier, a deadlock, an un-waited async copy or a
-//!   `reqd_work_group_size` mismatch is an [`EmuError`] with the source span, the work-item and
-//!   the address where relevant, never undefined behaviour of the emulator;
+//!   access, a division by zero, a divergent barrier, a deadlock, an un-waited async copy, a
+//!   `reqd_work_group_size` mismatch, an atomic on private memory or a data race between an
+//!   atomic and a plain store (`race`: same word, one launch, different work-items, no barrier
+//!   between them) is an [`EmuError`] with the source span, the work-item and the address where
+//!   relevant, never undefined behaviour of the emulator;
 //! - a run is deterministic for a given [`Config::seed`] and terminates: every statement and
 //!   expression counts against [`Config::max_steps`];
 //! - a construct the emulator does not model is an error saying so at its span, never a value.
@@ -33,6 +35,7 @@ mod interp;
 mod mem;
 mod pipes;
 pub mod printf;
+mod race;
 mod sched;
 pub mod value;
 

@@ -48,6 +48,9 @@ pub fn lane_shape(t: &Type) -> Option<(ScalarKind, usize)> {
         | Type::Pipe { .. }
         | Type::Counter32
         | Type::Counter64 => Some((ScalarKind::UInt, 1)),
+        // an atomic object as its value type (the front end lets only the atomic built-ins
+        // touch one; program-scope initialisers write it)
+        Type::Atomic(a) => Some((a.value_kind(), 1)),
         _ => None,
     }
 }

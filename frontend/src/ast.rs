@@ -15,9 +15,9 @@
 //!
 //! Operator conventions the lowering relies on are documented on each `ExprKind` variant.
 
-pub use crate::builtins::{AtomicOp, Builtin, MathClass, MathFn, Rounding};
+pub use crate::builtins::{AtomicOp, Builtin, MathClass, MathFn, MemOrder, MemScope, Rounding};
 use crate::span::Span;
-pub use crate::types::{Access, AddrSpace, ScalarKind, StructId, StructTable, Type};
+pub use crate::types::{Access, AddrSpace, AtomicKind, ScalarKind, StructId, StructTable, Type};
 use std::fmt;
 
 /// Index into [`Program::vars`].
@@ -254,7 +254,8 @@ pub struct SwitchCase {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Init {
-    /// Already converted to the type of the object it initialises.
+    /// Already converted to the type of the object it initialises (for an object of an atomic
+    /// type, to its value type `AtomicKind::value_kind`: the initialisation is not atomic).
     Expr(Expr),
     /// One entry per array element or struct field (a union: one entry, the first member),
     /// missing elements filled with zero initialisers (`Init::Expr` of a zero literal or nested

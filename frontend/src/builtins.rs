@@ -61,9 +61,62 @@ pub enum Builtin {
     VStore(u8),
     VLoadHalf(u8),
     VStoreHalf(u8),
-    // ---- atomics: first arg a pointer to a 32-bit (or 64-bit for `atom_*`) integer in global or
-    // local memory, or a `counter32_t`/`counter64_t` for `AtomicOp::Inc`/`Dec`. Returns the old value.
+    // ---- atomics. The object argument (`args[0]`) is a pointer to `int`, `uint`, `long`,
+    // `ulong`, `float` (or `double` with fp64) in `global`, `local` or `generic` memory (never
+    // `private` or `constant`), or a `counter32_t`/`counter64_t` for `AtomicOp::Inc`/`Dec`.
+    //
+    // OpenCL C 2.0 atomics (6.13.11) on `atomic_*` objects have the same shapes: the checker
+    // casts the object pointer to a pointer to the value type (`global atomic_int *` ->
+    // `global int *`, `atomic_flag *` -> `int *`; an implicit pointer `Cast`), so the lowering
+    // sees the 1.x forms. The memory order and scope arguments of the `_explicit` forms are
+    // checked (integer constants, allowed for the function: 6.13.11.7 and 6.13.11.8) and
+    // dropped: this device executes every atomic operation as sequentially consistent at device
+    // scope (the emulator does, and the hardware must: stronger than any order and scope a
+    // kernel can ask for, so always correct). Only `atomic_work_item_fence` keeps its order and
+    // scope ([`Builtin::WorkItemFence`]).
+    /// Read-modify-write, returns the old value: `atomic_<op>`/`atom_<op>` (args as written:
+    /// `[p, v]`, `[p]` for inc/dec, `[p, cmp, val]` for cmpxchg), and the C11
+    /// `atomic_fetch_<key>(obj, operand)` (integer atomics: `Add`, `Sub`, `Or`, `Xor`, `And`,
+    /// `Min`, `Max`) and `atomic_exchange(obj, desired)` (`Xchg`, also `atomic_float`): args
+    /// `[obj, operand]`, result the value type. Arithmetic wraps (two's complement); min/max
+    /// compare as the value type's signedness.
     Atomic(AtomicOp),
+    /// `atomic_init(obj, value) -> void`: args `[obj, value]`. Writes `value` to `*obj`
+    /// *non-atomically* (a plain store: another work-item's access to `*obj` not separated from
+    /// it by a barrier is a data race).
+    AtomicInit,
+    /// `atomic_load[_explicit](obj[, order[, scope]]) -> C`: args `[obj]`. Atomically reads
+    /// `*obj` (`atomic_float` and `atomic_double` read the bits).
+    AtomicLoad,
+    /// `atomic_store[_explicit](obj, desired[, order[, scope]]) -> void`: args `[obj, desired]`.
+    /// Atomically writes `desired` to `*obj`.
+    AtomicStore,
+    /// `atomic_compare_exchange_{strong,weak}[_explicit](obj, expected, desired[, success,
+    /// failure[, scope]]) -> bool`: args `[obj, expected, desired]`, `expected` a pointer to the
+    /// value type in any address space (private included). Atomically: if the bits of `*obj`
+    /// equal the bits of `*expected` (`memcmp`: `-0.0f` differs from `0.0f`, a NaN equals the
+    /// same NaN), writes `desired` to `*obj` and returns true; otherwise writes the value of
+    /// `*obj` to `*expected` (a plain store of the work-item) and returns false. `weak` may fail
+    /// spuriously in OpenCL; on this device it never does, so it behaves like strong.
+    AtomicCompareExchange {
+        weak: bool,
+    },
+    /// `atomic_flag_test_and_set[_explicit](obj[, order[, scope]]) -> bool`: args `[obj]`
+    /// (`atomic_flag *` cast to `int *`). Atomically writes 1 to `*obj` and returns whether the
+    /// old value was non-zero (set).
+    AtomicFlagTestAndSet,
+    /// `atomic_flag_clear[_explicit](obj[, order[, scope]]) -> void`: args `[obj]`. Atomically
+    /// writes 0 to `*obj`.
+    AtomicFlagClear,
+    /// `atomic_work_item_fence(flags, order, scope) -> void`: args `[flags]` (`uint`,
+    /// `CLK_*_MEM_FENCE` bits as for `mem_fence`). Orders this work-item's memory accesses to
+    /// the memories named by `flags` around the fence according to `order` (`Relaxed`: no
+    /// effect); `mem_fence(f)` is this fence with `AcqRel` and `WorkGroup`, `read_mem_fence`
+    /// with `Acquire`, `write_mem_fence` with `Release`.
+    WorkItemFence {
+        order: MemOrder,
+        scope: MemScope,
+    },
     // ---- pipes (OpenCL C 2.0 6.13.16). `read_pipe(p, T *ptr)` / `read_pipe(p, rid, uint index,
     // T *ptr)` return int (0 on success); the packet pointer is a generic pointer to the packet type.
     ReadPipe,
@@ -122,7 +175,8 @@ pub enum Rounding {
     Rtn,
 }
 
-/// `atomic_<op>` / `atom_<op>` (and `atomic_inc`/`atomic_dec` on counters).
+/// `atomic_<op>` / `atom_<op>` (and `atomic_inc`/`atomic_dec` on counters), and the C11
+/// `atomic_fetch_<key>` / `atomic_exchange` (see [`Builtin::Atomic`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AtomicOp {
     /// `(p, v)`
@@ -139,6 +193,116 @@ pub enum AtomicOp {
     Dec,
     /// `(p, cmp, val)`
     CmpXchg,
+}
+
+/// `memory_order` (OpenCL C 2.0 6.13.11.3); the enumerator values are clang's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MemOrder {
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+    SeqCst,
+}
+
+impl MemOrder {
+    pub const ALL: [MemOrder; 5] = [
+        MemOrder::Relaxed,
+        MemOrder::Acquire,
+        MemOrder::Release,
+        MemOrder::AcqRel,
+        MemOrder::SeqCst,
+    ];
+
+    /// The enumeration constant's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            MemOrder::Relaxed => "memory_order_relaxed",
+            MemOrder::Acquire => "memory_order_acquire",
+            MemOrder::Release => "memory_order_release",
+            MemOrder::AcqRel => "memory_order_acq_rel",
+            MemOrder::SeqCst => "memory_order_seq_cst",
+        }
+    }
+
+    /// The enumeration constant's value (`memory_order_consume`, 1, is not in OpenCL C).
+    pub fn value(self) -> u64 {
+        match self {
+            MemOrder::Relaxed => 0,
+            MemOrder::Acquire => 2,
+            MemOrder::Release => 3,
+            MemOrder::AcqRel => 4,
+            MemOrder::SeqCst => 5,
+        }
+    }
+
+    pub fn from_value(v: u64) -> Option<MemOrder> {
+        MemOrder::ALL.into_iter().find(|o| o.value() == v)
+    }
+
+    /// Whether a compare-exchange may use `self` as its failure order after `success`: the
+    /// failure order is neither release nor acq_rel, and no stronger than success (C11
+    /// 7.17.7.4: relaxed < acquire < seq_cst; release gives no acquire, acq_rel gives acquire).
+    pub fn valid_failure_for(self, success: MemOrder) -> bool {
+        use MemOrder::*;
+        match self {
+            Release | AcqRel => false,
+            Relaxed => true,
+            Acquire => matches!(success, Acquire | AcqRel | SeqCst),
+            SeqCst => success == SeqCst,
+        }
+    }
+}
+
+/// `memory_scope` (OpenCL C 2.0 6.13.11.4); the enumerator values are clang's.
+/// (`memory_scope_sub_group` needs sub-groups, which this device does not have.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MemScope {
+    /// Only with `atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, ...)`.
+    WorkItem,
+    WorkGroup,
+    Device,
+    AllSvmDevices,
+}
+
+impl MemScope {
+    pub const ALL: [MemScope; 4] = [
+        MemScope::WorkItem,
+        MemScope::WorkGroup,
+        MemScope::Device,
+        MemScope::AllSvmDevices,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MemScope::WorkItem => "memory_scope_work_item",
+            MemScope::WorkGroup => "memory_scope_work_group",
+            MemScope::Device => "memory_scope_device",
+            MemScope::AllSvmDevices => "memory_scope_all_svm_devices",
+        }
+    }
+
+    pub fn value(self) -> u64 {
+        match self {
+            MemScope::WorkItem => 0,
+            MemScope::WorkGroup => 1,
+            MemScope::Device => 2,
+            MemScope::AllSvmDevices => 3,
+        }
+    }
+
+    pub fn from_value(v: u64) -> Option<MemScope> {
+        MemScope::ALL.into_iter().find(|o| o.value() == v)
+    }
+}
+
+/// The value of a `memory_order_*` or `memory_scope_*` enumeration constant (type `int`).
+pub fn memory_enum_value(name: &str) -> Option<u64> {
+    let order = MemOrder::ALL.into_iter().find(|o| o.name() == name);
+    let scope = MemScope::ALL.into_iter().find(|s| s.name() == name);
+    order
+        .map(MemOrder::value)
+        .or_else(|| scope.map(MemScope::value))
 }
 
 macro_rules! math_fns {
@@ -243,4 +407,47 @@ math_fns! {
     Normalize = "normalize": GeomV1, Cross = "cross": Cross,
     FastDistance = "fast_distance": Geom2, FastLength = "fast_length": Geom1,
     FastNormalize = "fast_normalize": GeomV1,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_order_values_round_trip() {
+        for o in MemOrder::ALL {
+            assert_eq!(MemOrder::from_value(o.value()), Some(o));
+            assert_eq!(memory_enum_value(o.name()), Some(o.value()));
+        }
+        for s in MemScope::ALL {
+            assert_eq!(MemScope::from_value(s.value()), Some(s));
+            assert_eq!(memory_enum_value(s.name()), Some(s.value()));
+        }
+        // `memory_order_consume` (1) is not part of OpenCL C
+        assert_eq!(MemOrder::from_value(1), None);
+        assert_eq!(memory_enum_value("memory_order_consume"), None);
+        assert_eq!(memory_enum_value("memory_scope_sub_group"), None);
+    }
+
+    #[test]
+    fn compare_exchange_failure_orders() {
+        use MemOrder::*;
+        // (success, the failure orders C11 7.17.7.4 allows for it)
+        let table = [
+            (Relaxed, vec![Relaxed]),
+            (Acquire, vec![Relaxed, Acquire]),
+            (Release, vec![Relaxed]),
+            (AcqRel, vec![Relaxed, Acquire]),
+            (SeqCst, vec![Relaxed, Acquire, SeqCst]),
+        ];
+        for (success, ok) in table {
+            for failure in MemOrder::ALL {
+                assert_eq!(
+                    failure.valid_failure_for(success),
+                    ok.contains(&failure),
+                    "success {success:?}, failure {failure:?}"
+                );
+            }
+        }
+    }
 }

@@ -18,9 +18,10 @@
 //!
 //! Supported: OpenCL C 2.0 as used by FPGA kernels — C99 expressions and statements, structs,
 //! unions, enums, typedefs, vectors and swizzles, address spaces, kernel/helper functions,
-//! attributes, pipes, async copies, atomics and atomic counters, the preprocessor. Rejected
+//! attributes, pipes, async copies, atomics (OpenCL 1.x, the 64-bit `atom_*`, and the OpenCL
+//! C 2.0 atomic types and functions) and atomic counters, the preprocessor. Rejected
 //! with "not supported on FPGAs": images, samplers, function pointers, recursion, device-side
-//! enqueue, goto, C11 atomics, work-group collectives, bit-fields, `static` locals;
+//! enqueue, goto, work-group collectives, bit-fields, `static` locals;
 //! `double` and `half` arithmetic need extensions this device does not have.
 
 pub mod ast;
@@ -121,7 +122,7 @@ fn compile_inner(sm: &mut SourceMap, file: FileId, opts: &Options) -> CompileRes
         .map(|d| d.span())
         .collect();
     diags.extend(pdiags);
-    let (prog, cdiags) = check::check(sm, opts, &tu, file);
+    let (prog, cdiags) = check::check(sm, opts, &pre.extensions, &tu, file);
     if !syntax_errors.is_empty() {
         // Still report the type errors of the functions and declarations that parsed
         // cleanly. Errors inside a damaged item, errors about undeclared names (the

@@ -248,6 +248,79 @@ pub enum Type {
     Counter32,
     /// `counter64_t` (cl_ext_atomic_counters_64).
     Counter64,
+    /// An OpenCL C 2.0 atomic type (`atomic_int`, ..., `atomic_flag`): the size, alignment and
+    /// memory layout of [`AtomicKind::value_kind`]; only the atomic built-ins operate on it.
+    Atomic(AtomicKind),
+}
+
+/// What an atomic type holds (OpenCL C 2.0 6.13.11.6 and 6.13.11.8). `atomic_intptr_t` and
+/// `atomic_ptrdiff_t` are `Int`, `atomic_uintptr_t` and `atomic_size_t` are `UInt` (32-bit
+/// addresses); the spelled name is not kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AtomicKind {
+    Int,
+    UInt,
+    /// Needs `cl_khr_int64_base_atomics` and `cl_khr_int64_extended_atomics` enabled.
+    Long,
+    ULong,
+    Float,
+    /// Needs double precision besides the 64-bit atomics.
+    Double,
+    /// `atomic_flag`: a 32-bit integer, clear = 0, set = non-zero (test-and-set writes 1).
+    Flag,
+}
+
+impl AtomicKind {
+    /// The corresponding non-atomic type (`C` in the specification); `int` for `atomic_flag`.
+    pub fn value_kind(self) -> ScalarKind {
+        match self {
+            AtomicKind::Int | AtomicKind::Flag => ScalarKind::Int,
+            AtomicKind::UInt => ScalarKind::UInt,
+            AtomicKind::Long => ScalarKind::Long,
+            AtomicKind::ULong => ScalarKind::ULong,
+            AtomicKind::Float => ScalarKind::Float,
+            AtomicKind::Double => ScalarKind::Double,
+        }
+    }
+
+    /// The atomic type with value type `k`, if OpenCL C has one (not for `atomic_flag`).
+    pub fn of_value(k: ScalarKind) -> Option<AtomicKind> {
+        Some(match k {
+            ScalarKind::Int => AtomicKind::Int,
+            ScalarKind::UInt => AtomicKind::UInt,
+            ScalarKind::Long => AtomicKind::Long,
+            ScalarKind::ULong => AtomicKind::ULong,
+            ScalarKind::Float => AtomicKind::Float,
+            ScalarKind::Double => AtomicKind::Double,
+            _ => return None,
+        })
+    }
+
+    /// The atomic integer types, the only ones `atomic_fetch_<key>` accepts.
+    pub fn is_integer(self) -> bool {
+        matches!(
+            self,
+            AtomicKind::Int | AtomicKind::UInt | AtomicKind::Long | AtomicKind::ULong
+        )
+    }
+
+    /// 8-byte atomics, which need the 64-bit atomics extensions.
+    pub fn is_64bit(self) -> bool {
+        self.value_kind().size_bytes() == 8
+    }
+
+    /// OpenCL spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicKind::Int => "atomic_int",
+            AtomicKind::UInt => "atomic_uint",
+            AtomicKind::Long => "atomic_long",
+            AtomicKind::ULong => "atomic_ulong",
+            AtomicKind::Float => "atomic_float",
+            AtomicKind::Double => "atomic_double",
+            AtomicKind::Flag => "atomic_flag",
+        }
+    }
 }
 
 impl Type {
@@ -415,6 +488,7 @@ fn write_type(f: &mut dyn fmt::Write, t: &Type, st: Option<&StructTable>) -> fmt
         Type::Event => f.write_str("event_t"),
         Type::Counter32 => f.write_str("counter32_t"),
         Type::Counter64 => f.write_str("counter64_t"),
+        Type::Atomic(a) => f.write_str(a.name()),
     }
 }
 
@@ -474,6 +548,7 @@ impl StructTable {
             Type::Pipe { .. } | Type::ReserveId | Type::Event => 4,
             Type::Counter32 => 4,
             Type::Counter64 => 8,
+            Type::Atomic(a) => a.value_kind().size_bytes(),
         }
     }
 
@@ -561,5 +636,31 @@ mod tests {
         assert_eq!(Type::Vector(ScalarKind::Float, 4).to_string(), "float4");
         let a = Type::Array(Box::new(Type::Array(Box::new(Type::INT), 3)), 2);
         assert_eq!(a.to_string(), "int[2][3]");
+        let p = Type::ptr(Type::Atomic(AtomicKind::ULong), AddrSpace::Local);
+        assert_eq!(p.to_string(), "local atomic_ulong *");
+    }
+
+    #[test]
+    fn atomic_layout() {
+        // OpenCL C 6.13.11.6: the size of the corresponding regular type; a flag is 32 bits
+        let st = StructTable::default();
+        for (a, size) in [
+            (AtomicKind::Int, 4),
+            (AtomicKind::UInt, 4),
+            (AtomicKind::Float, 4),
+            (AtomicKind::Flag, 4),
+            (AtomicKind::Long, 8),
+            (AtomicKind::ULong, 8),
+            (AtomicKind::Double, 8),
+        ] {
+            assert_eq!(st.size_of(&Type::Atomic(a)), size, "{a:?}");
+            assert_eq!(st.align_of(&Type::Atomic(a)), size, "{a:?}");
+            assert_eq!(a.is_64bit(), size == 8);
+            if a != AtomicKind::Flag {
+                assert_eq!(AtomicKind::of_value(a.value_kind()), Some(a));
+            }
+        }
+        assert!(AtomicKind::Long.is_integer() && !AtomicKind::Float.is_integer());
+        assert!(!AtomicKind::Flag.is_integer());
     }
 }

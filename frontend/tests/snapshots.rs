@@ -73,6 +73,21 @@ fn rendered_pipe_and_async_warnings() {
 }
 
 #[test]
+fn rendered_c11_atomic_errors() {
+    insta::assert_snapshot!(rendered("c11_atomics.cl"));
+}
+
+#[test]
+fn c11_atomics_ast() {
+    // The shapes of the OpenCL C 2.0 atomics the emulator and the lowering receive: object
+    // pointers cast to the value type, orders and scopes dropped except by the fence.
+    let (sm, r) = common::compile_path(&common::dir("kernels").join("c11_atomics.cl"));
+    let (prog, warnings) = r.unwrap_or_else(|d| panic!("{}", render(&sm, &d, false)));
+    assert!(warnings.is_empty());
+    insta::assert_snapshot!(prog.dump());
+}
+
+#[test]
 fn rendered_typedef_scope_errors() {
     insta::assert_snapshot!(rendered("typedef_scope.cl"));
 }

@@ -29,6 +29,20 @@ use crate::interp::{Item, R};
 use crate::value::Val;
 use frontend::ast::{Builtin, Expr};
 
+/// The built-ins that operate atomically on memory (or on an atomic counter): the kernels
+/// using one are checked for races between atomics and plain stores.
+pub fn is_memory_atomic(b: Builtin) -> bool {
+    matches!(
+        b,
+        Builtin::Atomic(_)
+            | Builtin::AtomicLoad
+            | Builtin::AtomicStore
+            | Builtin::AtomicCompareExchange { .. }
+            | Builtin::AtomicFlagTestAndSet
+            | Builtin::AtomicFlagClear
+    )
+}
+
 /// Lane `i` of `v`; a scalar (or shorter) value repeats its last lane.
 fn lane(v: &Val, i: usize) -> u64 {
     let l = v.lanes();
@@ -43,8 +57,15 @@ impl Item<'_> {
             Builtin::Barrier
             | Builtin::MemFence
             | Builtin::ReadMemFence
-            | Builtin::WriteMemFence => self.synchronise(b, args, span),
+            | Builtin::WriteMemFence
+            | Builtin::WorkItemFence { .. } => self.synchronise(b, args, span),
             Builtin::Atomic(op) => self.atomic(op, args, e),
+            Builtin::AtomicInit
+            | Builtin::AtomicLoad
+            | Builtin::AtomicStore
+            | Builtin::AtomicCompareExchange { .. }
+            | Builtin::AtomicFlagTestAndSet
+            | Builtin::AtomicFlagClear => self.c11_atomic(b, args, e),
             Builtin::ReadPipe
             | Builtin::WritePipe
             | Builtin::ReserveReadPipe

@@ -4,7 +4,9 @@
 
 use super::{Item, R};
 use crate::mem::{Hit, LOCAL_BASE, PRIVATE_BASE, PRIVATE_LIMIT};
+use crate::race::{Access, Conflict};
 use crate::value::{self, to_bytes, Val};
+use crate::EmuError;
 use frontend::ast::Type;
 use frontend::Span;
 
@@ -56,6 +58,9 @@ impl Item<'_> {
                 None => m.to_vec(),
             });
         }
+        if data.is_some() && self.track_races && !self.in_atomic {
+            self.race_record(addr, len, false, span)?;
+        }
         let key = (self.id.launch, self.id.group_linear);
         let mut sh = self.lock();
         if addr >= LOCAL_BASE {
@@ -105,6 +110,77 @@ impl Item<'_> {
         }
     }
 
+    /// Records an atomic access or a plain store of `len` bytes at `addr` (global or local
+    /// memory) for the race check of `crate::race`; a race is an error naming both
+    /// work-items and both lines.
+    pub fn race_record(&mut self, addr: u32, len: u32, atomic: bool, span: Span) -> R<()> {
+        if !self.track_races || addr >= PRIVATE_BASE {
+            return Ok(());
+        }
+        let me = Access {
+            item: self.global_linear(),
+            group: self.id.group_linear,
+            gen: self.bar_gen as u32,
+            span,
+        };
+        let key = (self.id.launch, self.id.group_linear);
+        let mut sh = self.lock();
+        let log = if addr >= LOCAL_BASE {
+            &mut sh.groups.entry(key).or_default().races
+        } else {
+            sh.races.entry(self.id.launch).or_default()
+        };
+        let conflict = log.record(addr, len, atomic, me);
+        drop(sh);
+        match conflict {
+            None => Ok(()),
+            Some(c) => Err(self.race_error(c, atomic, span)),
+        }
+    }
+
+    fn race_error(&self, c: Conflict, atomic: bool, span: Span) -> EmuError {
+        let kind = |a: bool| {
+            if a {
+                "an atomic operation"
+            } else {
+                "a plain store"
+            }
+        };
+        let gid = self.global_id_of(c.other.item);
+        let other = self.describe_item(gid);
+        let memory = if c.addr >= LOCAL_BASE {
+            "local"
+        } else {
+            "global"
+        };
+        EmuError::at(
+            span,
+            format!(
+                "data race on {memory} address {:#010x}: {} by {} and {} by {}, not ordered by \
+                 a barrier",
+                c.addr,
+                kind(atomic),
+                self.who(),
+                kind(c.other_atomic),
+                other
+            ),
+        )
+        .with_label(span, format!("{} here", kind(atomic)))
+        .with_label(
+            c.other.span,
+            format!(
+                "{} by work-item ({})",
+                kind(c.other_atomic),
+                gid_text(gid, self.geom.dims)
+            ),
+        )
+        .with_note(
+            "OpenCL C leaves a race between atomic and non-atomic accesses to one location \
+             undefined (6.13.11); make both accesses atomic (`atomic_store`, `atomic_load`), or \
+             separate them with a barrier",
+        )
+    }
+
     pub fn load(&mut self, addr: u32, t: &Type, span: Span) -> R<Val> {
         let size = self.size_of(t);
         let bytes = self.access(addr, size, self.align_of(t), span, None)?;
@@ -144,4 +220,13 @@ impl Item<'_> {
         }
         Ok(PRIVATE_BASE + start)
     }
+}
+
+/// `3` or `3,1`: a global id in the launch's dimensions.
+fn gid_text(g: [u32; 3], dims: u32) -> String {
+    g[..dims.clamp(1, 3) as usize]
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
 }

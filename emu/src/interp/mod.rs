@@ -18,6 +18,7 @@ mod stmt;
 
 use crate::mem::GlobalMem;
 use crate::pipes::Pipes;
+use crate::race::RaceLog;
 use crate::value::{self, lane_shape, Val};
 use crate::EmuError;
 use corosensei::Yielder;
@@ -38,6 +39,9 @@ pub struct Shared {
     pub groups: HashMap<(usize, u32), GroupShared>,
     /// `printf` output of the run.
     pub printf: String,
+    /// Atomic and plain accesses to global memory, per launch (only of launches whose kernel
+    /// uses atomics: [`Item::track_races`]).
+    pub races: HashMap<usize, RaceLog>,
 }
 
 #[derive(Default)]
@@ -48,6 +52,8 @@ pub struct GroupShared {
     /// Outstanding async-copy events and the span of the copy that made each.
     pub events: BTreeMap<u32, Span>,
     pub next_event: u32,
+    /// Atomic and plain accesses to the group's local memory.
+    pub races: RaceLog,
 }
 
 /// The NDRange of a launch.
@@ -135,6 +141,11 @@ pub struct Item<'a> {
     pub pipe_names: &'a [String],
     /// Addresses of the program-scope variables.
     pub globals: &'a [u32],
+    /// Check for data races between atomics and plain stores (the kernel's call graph has an
+    /// atomic operation on memory): see `crate::race`.
+    pub track_races: bool,
+    /// Inside an atomic built-in: its loads and stores are not plain accesses.
+    pub in_atomic: bool,
 }
 
 impl<'a> Item<'a> {
@@ -148,7 +159,32 @@ impl<'a> Item<'a> {
     }
 
     pub fn who(&self) -> String {
-        let g = (0..3).map(|d| self.global_id(d)).collect::<Vec<_>>();
+        self.describe_item([0, 1, 2].map(|d| self.global_id(d)))
+    }
+
+    /// This work-item's global id as one number (`x + X * (y + Y * z)`, offset removed).
+    pub fn global_linear(&self) -> u32 {
+        let g = &self.geom;
+        let rel = |d: usize| self.global_id(d).wrapping_sub(g.offset[d]);
+        (rel(2).wrapping_mul(g.global[1]).wrapping_add(rel(1)))
+            .wrapping_mul(g.global[0])
+            .wrapping_add(rel(0))
+    }
+
+    /// The global id of the work-item of this launch with [`Item::global_linear`] `n`.
+    pub fn global_id_of(&self, n: u32) -> [u32; 3] {
+        let g = &self.geom;
+        let (x, y) = (g.global[0].max(1), g.global[1].max(1));
+        let rel = [n % x, (n / x) % y, n / x / y];
+        [0, 1, 2].map(|d| rel[d].wrapping_add(g.offset[d]))
+    }
+
+    /// A work-item of this launch, by its global id, as [`Item::who`] describes it.
+    pub fn describe_item(&self, g: [u32; 3]) -> String {
+        let geom = &self.geom;
+        let rel = |d: usize| g[d].wrapping_sub(geom.offset[d]);
+        let local = [0, 1, 2].map(|d| rel(d) % geom.local[d].max(1));
+        let group = [0, 1, 2].map(|d| rel(d) / geom.local[d].max(1));
         let n = self.geom.dims as usize;
         let fmt = |v: &[u32]| {
             v[..n]
@@ -160,8 +196,8 @@ impl<'a> Item<'a> {
         format!(
             "work-item global id ({}) (local id ({}), work-group ({})) of kernel `{}`",
             fmt(&g),
-            fmt(&self.id.local),
-            fmt(&self.id.group),
+            fmt(&local),
+            fmt(&group),
             self.prog.func(self.id.kernel).name
         )
     }

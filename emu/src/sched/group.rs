@@ -24,6 +24,7 @@ struct Job {
     params: Vec<Val>,
     local_vars: Vec<(VarId, u32)>,
     func: FuncId,
+    track_races: bool,
 }
 
 fn coroutine(env: &Env, job: Job, stacks: &mut Vec<DefaultStack>) -> Result<Co, EmuError> {
@@ -37,6 +38,7 @@ fn coroutine(env: &Env, job: Job, stacks: &mut Vec<DefaultStack>) -> Result<Co, 
         for id in job.ids {
             let link = Link { yielder };
             let mut item = env.item(job.geom.clone(), id, Some(link), job.blocking.clone());
+            item.track_races = job.track_races;
             for (v, a) in &job.local_vars {
                 item.vars[v.0 as usize] = *a;
             }
@@ -114,6 +116,7 @@ pub(super) fn start_group(
             params: l.params.clone(),
             local_vars: l.local_vars.clone(),
             func: l.func,
+            track_races: l.track_races,
         };
         slots[n] = Slot {
             group: li,

@@ -88,6 +88,8 @@ struct LaunchState {
     /// running a work-group as one coroutine, work-item after work-item, is one of the allowed
     /// executions: one hand-over per work-group instead of one per work-item.
     sequential: bool,
+    /// Its work-items' atomics and plain stores are checked for races (`crate::race`).
+    track_races: bool,
     finished: bool,
 }
 
@@ -208,6 +210,11 @@ fn start_groups(
         }
         if l.next_group >= l.total_groups {
             l.finished = true;
+            env.shared
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .races
+                .remove(&li);
             continue;
         }
         let linear = l.next_group;
@@ -367,6 +374,8 @@ impl Env {
             force_blocking: false,
             pipe_names: &self.pipe_names,
             globals: &self.globals,
+            track_races: false,
+            in_atomic: false,
         }
     }
 }

@@ -166,6 +166,7 @@ pub(super) fn launch(
         total_groups,
         active: None,
         sequential: !synchronises(prog, func, &mut Vec::new()),
+        track_races: uses_memory_atomics(prog, func, &mut Vec::new()),
         finished: false,
     })
 }
@@ -377,10 +378,40 @@ fn synchronises(prog: &Program, f: FuncId, seen: &mut Vec<FuncId>) -> bool {
                         | Builtin::VLoadHalf(_)
                         | Builtin::VStoreHalf(_)
                         | Builtin::Atomic(_)
+                        | Builtin::AtomicInit
+                        | Builtin::AtomicLoad
+                        | Builtin::AtomicStore
+                        | Builtin::AtomicCompareExchange { .. }
+                        | Builtin::AtomicFlagTestAndSet
+                        | Builtin::AtomicFlagClear
+                        | Builtin::WorkItemFence { .. }
                         | Builtin::Prefetch
                 ));
         }
         _ => {}
     });
     sync || calls.into_iter().any(|c| synchronises(prog, c, seen))
+}
+
+/// Whether an atomic built-in on memory (not on a counter) is reachable from function `f`:
+/// such kernels are checked for races between atomics and plain stores (`crate::race`).
+fn uses_memory_atomics(prog: &Program, f: FuncId, seen: &mut Vec<FuncId>) -> bool {
+    if seen.contains(&f) {
+        return false;
+    }
+    seen.push(f);
+    let mut calls = Vec::new();
+    let mut atomics = false;
+    frontend::visit::walk_block(&prog.func(f).body.stmts, &mut |e, _| match &e.kind {
+        ExprKind::Call { func, .. } => calls.push(*func),
+        ExprKind::Builtin { builtin, args } => {
+            atomics |= crate::builtins::is_memory_atomic(*builtin)
+                && args.first().is_some_and(|a| a.ty.is_pointer());
+        }
+        _ => {}
+    });
+    atomics
+        || calls
+            .into_iter()
+            .any(|c| uses_memory_atomics(prog, c, seen))
 }

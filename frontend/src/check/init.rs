@@ -35,6 +35,15 @@ impl Checker<'_> {
                     return None;
                 }
                 let x = self.expr(e)?;
+                if let Type::Atomic(a) = ty {
+                    // `ATOMIC_VAR_INIT(v)` or a plain value: the value type (see `Init`)
+                    if let Type::Atomic(b) = x.ty {
+                        self.atomic_as_value(b, x.span);
+                        return None;
+                    }
+                    let x = self.convert(x, &Type::Scalar(a.value_kind()), "initialisation")?;
+                    return Some((ty.clone(), Init::Expr(x)));
+                }
                 let x = self.convert(x, ty, "initialisation")?;
                 Some((ty.clone(), Init::Expr(x)))
             }
@@ -392,6 +401,7 @@ impl Checker<'_> {
     pub(crate) fn zero_init(&self, ty: &Type, span: Span) -> Init {
         match ty {
             Type::Scalar(k) => Init::Expr(zero_scalar(*k, span)),
+            Type::Atomic(a) => Init::Expr(zero_scalar(a.value_kind(), span)),
             Type::Vector(k, n) => Init::Expr(Expr::new(
                 ExprKind::VecLit((0..*n).map(|_| zero_scalar(*k, span)).collect()),
                 ty.clone(),

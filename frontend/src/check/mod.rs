@@ -109,6 +109,8 @@ pub(crate) struct FnCtx {
 pub(crate) struct Checker<'a> {
     pub sm: &'a SourceMap,
     pub fp64: bool,
+    /// `#pragma OPENCL EXTENSION name : enable` in effect at the end of the file.
+    pub extensions: &'a HashSet<String>,
     pub diags: Vec<Diagnostic>,
     pub structs: StructTable,
     pub scopes: Vec<HashMap<String, Sym>>,
@@ -138,12 +140,14 @@ pub(crate) struct Checker<'a> {
 pub fn check(
     sm: &SourceMap,
     opts: &Options,
+    extensions: &HashSet<String>,
     tu: &syn::TranslationUnit,
     file: crate::span::FileId,
 ) -> (Option<Program>, Vec<Diagnostic>) {
     let mut c = Checker {
         sm,
         fp64: opts.fp64,
+        extensions,
         diags: Vec::new(),
         structs: StructTable::default(),
         scopes: vec![HashMap::new()],

@@ -19,6 +19,8 @@ pub(super) const PREDEFINED: &str = r#"
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2
 #define CLK_IMAGE_MEM_FENCE 4
+#define ATOMIC_VAR_INIT(x) (x)
+#define ATOMIC_FLAG_INIT 0
 #define CLK_NULL_RESERVE_ID __oclhls_null_reserve_id
 #define __opencl_c_pipes 1
 #define __opencl_c_int64 1

@@ -15,10 +15,10 @@ kernel void k(global int *a, sampler_t s) { //~ ERROR samplers are not supported
 
 kernel void q(global int *a, queue_t qu) {} //~ ERROR device-side enqueue is not supported on FPGAs
 
-kernel void more(global int *a, global atomic_int *ai) { //~ ERROR C11 atomic types are not supported on FPGAs
+kernel void more(global int *a, global atomic_int *ai) {
   static int counter = 0; //~ ERROR `static` local variables are not supported on FPGAs
   a[0] = work_group_reduce_add(a[1]); //~ ERROR work-group and sub-group collective functions are not supported on FPGAs
-  a[1] = atomic_fetch_add(a, 1); //~ ERROR C11-style atomics are not supported on FPGAs
+  a[1] = atomic_fetch_add(a, 1); //~ ERROR `atomic_fetch_add` needs a pointer to an atomic type, not `global int *`
   half h; //~ ERROR cannot have type `half`
   a[2] = "text"[0];
 }

@@ -113,10 +113,14 @@ impl Checker<'_> {
             } else {
                 "`int` or `uint`"
             };
-            self.err(
+            let mut d = Diagnostic::error(
                 p.span,
                 format!("`{}` operates on {}, not `{}`", name, want, tn),
             );
+            if matches!(et, Type::Atomic(_)) {
+                d = d.note("on the OpenCL C 2.0 atomic types use `atomic_fetch_add`, `atomic_exchange`, `atomic_compare_exchange_strong`, ...");
+            }
+            self.error(d);
             return Some(None);
         }
         if !matches!(

@@ -7,6 +7,7 @@
 //! dispatches a call to the signature rules of its family, one submodule each.
 
 mod atomic;
+mod c11_atomic;
 mod convert;
 mod math;
 mod memory;
@@ -14,6 +15,7 @@ mod pipe;
 mod work_item;
 
 use self::atomic::atomic_op;
+use self::c11_atomic::c11_atomic;
 use self::convert::parse_convert;
 use self::memory::vload_store;
 use self::pipe::PIPE_FNS;
@@ -125,21 +127,6 @@ pub(crate) fn unsupported_builtin(name: &str) -> Option<(&'static str, &'static 
             "compute the reduction explicitly with `local` memory and barriers",
         ));
     }
-    if matches!(
-        name,
-        "atomic_init"
-            | "atomic_load"
-            | "atomic_store"
-            | "atomic_exchange"
-            | "atomic_work_item_fence"
-            | "atomic_flag_test_and_set"
-            | "atomic_flag_clear"
-    ) || name.starts_with("atomic_fetch_")
-        || name.starts_with("atomic_compare_exchange")
-        || name.ends_with("_explicit") && name.starts_with("atomic_")
-    {
-        return Some(("C11-style atomics are", "use the OpenCL 1.x atomics `atomic_add(p, v)`, `atomic_inc(p)`, `atomic_cmpxchg(p, c, v)`"));
-    }
     if matches!(name, "to_global" | "to_local" | "to_private" | "get_fence") {
         return Some((
             "explicit generic address space conversions are",
@@ -163,6 +150,7 @@ pub(crate) fn is_builtin_name(name: &str) -> bool {
         || name.strip_prefix("as_").is_some_and(type_word)
         || vload_store(name).is_some()
         || atomic_op(name).is_some()
+        || c11_atomic(name).is_some()
         || unsupported_builtin(name).is_some()
 }
 
@@ -306,6 +294,9 @@ impl Checker<'_> {
         }
         if let Some((op, is64)) = atomic_op(name) {
             return self.atomic(name, op, is64, args, span);
+        }
+        if let Some((f, explicit)) = c11_atomic(name) {
+            return self.c11_atomic_call(name, f, explicit, args, span);
         }
         let (native, base) = if let Some(b) = name.strip_prefix("native_") {
             (true, b)

@@ -21,6 +21,15 @@ pub(super) fn opaque_type_name(t: &Type) -> Option<&'static str> {
     }
 }
 
+/// The atomic type of an atomic object or of the elements of an array of them.
+pub(super) fn atomic_in(t: &Type) -> Option<AtomicKind> {
+    match t {
+        Type::Atomic(a) => Some(*a),
+        Type::Array(e, _) => atomic_in(e),
+        _ => None,
+    }
+}
+
 impl Checker<'_> {
     /// Applies a declarator to a base type. Returns the name, the object's type and, for a
     /// function declarator, its parameter list.

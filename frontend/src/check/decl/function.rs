@@ -43,6 +43,13 @@ impl Checker<'_> {
             );
             return None;
         }
+        if let Type::Atomic(a) = ret.ty {
+            self.error(
+                Diagnostic::error(nsp, format!("function `{}` cannot return `{}`", name, a.name()))
+                    .note("atomic objects cannot be copied; return the value `atomic_load` reads, or pass a pointer"),
+            );
+            return None;
+        }
         if matches!(ret.ty, Type::Counter32 | Type::Counter64) {
             let t = self.type_name(&ret.ty);
             self.error(
@@ -141,6 +148,27 @@ impl Checker<'_> {
         ps: &[ParamInfo],
         is_kernel: bool,
     ) {
+        for p in ps.iter().filter(|p| !p.failed) {
+            if let Type::Atomic(a) = p.qt.ty {
+                self.error(
+                    Diagnostic::error(
+                        p.name_span(),
+                        format!(
+                            "an atomic object (`{}`) cannot be passed by value",
+                            a.name()
+                        ),
+                    )
+                    .note(format!(
+                        "pass a pointer to it, e.g. `global {} *p` (OpenCL C 2.0 6.13.11.6)",
+                        a.name()
+                    )),
+                );
+            }
+        }
+        let ps_ok: Vec<&ParamInfo> = ps
+            .iter()
+            .filter(|p| !p.failed && !matches!(p.qt.ty, Type::Atomic(_)))
+            .collect();
         if is_kernel {
             if !ret.ty.is_void() {
                 self.error(
@@ -148,11 +176,11 @@ impl Checker<'_> {
                         .note("kernels return results through `global` pointer arguments"),
                 );
             }
-            for p in ps.iter().filter(|p| !p.failed) {
+            for p in &ps_ok {
                 self.check_kernel_param(&p.qt.ty, p.qt.space, p.name_span());
             }
         } else {
-            for p in ps.iter().filter(|p| !p.failed) {
+            for p in &ps_ok {
                 if matches!(
                     p.qt.space,
                     Some(AddrSpace::Global | AddrSpace::Constant | AddrSpace::Local)
@@ -165,7 +193,7 @@ impl Checker<'_> {
                 }
             }
         }
-        for p in ps.iter().filter(|p| !p.failed) {
+        for p in &ps_ok {
             if !matches!(p.qt.ty, Type::Pipe { .. }) {
                 self.complete_object_type(&p.qt.ty, p.name_span(), "a parameter");
             }

@@ -338,14 +338,8 @@ impl Checker<'_> {
                 );
                 return None;
             }
-            w if w.starts_with("atomic_") || w.starts_with("memory_") => {
-                self.unsupported(
-                    span,
-                    "C11 atomic types are",
-                    "use `volatile global int *` with `atomic_add`, `atomic_inc`, `atomic_cmpxchg`",
-                );
-                return None;
-            }
+            "memory_order" | "memory_scope" => Type::INT,
+            w if w.starts_with("atomic_") => return self.atomic_type(w, span),
             "queue_t" | "clk_event_t" | "ndrange_t" => {
                 self.unsupported(
                     span,
@@ -367,6 +361,54 @@ impl Checker<'_> {
                 return None;
             }
         })
+    }
+
+    /// An OpenCL C 2.0 atomic type name (6.13.11.6). The 64-bit ones need both 64-bit atomics
+    /// extensions enabled (the specification's footnote; clang requires the pragmas too).
+    fn atomic_type(&mut self, w: &str, span: Span) -> Option<Type> {
+        let a = match w {
+            "atomic_int" | "atomic_intptr_t" | "atomic_ptrdiff_t" => AtomicKind::Int,
+            "atomic_uint" | "atomic_uintptr_t" | "atomic_size_t" => AtomicKind::UInt,
+            "atomic_long" => AtomicKind::Long,
+            "atomic_ulong" => AtomicKind::ULong,
+            "atomic_float" => AtomicKind::Float,
+            "atomic_double" => AtomicKind::Double,
+            "atomic_flag" => AtomicKind::Flag,
+            _ => {
+                self.err(span, format!("unknown type `{}`", w));
+                return None;
+            }
+        };
+        if a == AtomicKind::Double && !self.scalar_ok(ScalarKind::Double, span) {
+            return None;
+        }
+        if a.is_64bit() {
+            let missing: Vec<&str> = ["cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"]
+                .into_iter()
+                .filter(|e| !self.extensions.contains(*e) && !self.extensions.contains("all"))
+                .collect();
+            if !missing.is_empty() {
+                let pragmas = missing
+                    .iter()
+                    .map(|e| format!("`#pragma OPENCL EXTENSION {} : enable`", e))
+                    .collect::<Vec<_>>()
+                    .join(" and ");
+                self.error(
+                    Diagnostic::error(
+                        span,
+                        format!(
+                            "`{}` needs the extension{} {} to be enabled",
+                            w,
+                            if missing.len() > 1 { "s" } else { "" },
+                            missing.join(" and ")
+                        ),
+                    )
+                    .note(format!("add {} at the top of the file", pragmas)),
+                );
+                return None;
+            }
+        }
+        Some(Type::Atomic(a))
     }
 
     fn scalar_ok(&mut self, k: ScalarKind, span: Span) -> bool {

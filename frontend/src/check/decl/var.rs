@@ -1,7 +1,7 @@
 //! Variables and typedefs: declarations at file scope (program-scope variables, program-scope
 //! pipes) and at block scope (private, `local` and kernel-scope `constant` variables).
 
-use super::declarator::opaque_type_name;
+use super::declarator::{atomic_in, opaque_type_name};
 use super::{DeclCtx, SpecInfo};
 use crate::ast::*;
 use crate::check::{Checker, QualType, Sym};
@@ -348,6 +348,16 @@ impl Checker<'_> {
         let mut ty = qt.ty.clone();
         if matches!(ty, Type::Pipe { .. }) {
             self.err(nsp, "pipes can only be kernel parameters");
+            return None;
+        }
+        if let Some(a) = atomic_in(&ty).filter(|_| space == AddrSpace::Private) {
+            self.error(
+                Diagnostic::error(
+                    nsp,
+                    format!("an atomic object (`{}`) cannot be in private memory", a.name()),
+                )
+                .note("atomic operations on private memory are undefined (OpenCL C 2.0 6.13.11.8); declare it `local` in a kernel, or `global` at program scope"),
+            );
             return None;
         }
         if matches!(ty, Type::Counter32 | Type::Counter64) {

@@ -282,6 +282,10 @@ impl Checker<'_> {
                 Some(self.cast(e, to, CastKind::Implicit))
             }
             (Type::Struct(a), Type::Struct(b)) if a == b => Some(e),
+            (Type::Atomic(_), _) | (_, Type::Atomic(_)) => bad(
+                self,
+                "atomic objects are read and written only by the atomic functions (`atomic_load`, `atomic_store`, ...)",
+            ),
             (Type::Array(..), _) => bad(self, "arrays cannot be assigned or passed by value"),
             _ => bad(self, ""),
         }

@@ -94,6 +94,17 @@ impl Checker<'_> {
         Some(())
     }
 
+    /// An atomic object read as a value (an operand, an initialiser, an argument).
+    pub(crate) fn atomic_as_value(&mut self, a: AtomicKind, span: Span) {
+        self.error(
+            Diagnostic::error(
+                span,
+                format!("an atomic object (`{}`) cannot be used as a value", a.name()),
+            )
+            .note("OpenCL C has no operators on atomic types (6.13.11.8); read it with `atomic_load(&x)`, pass `&x` to the atomic functions"),
+        );
+    }
+
     /// Reports why an expression cannot be assigned to.
     pub(crate) fn check_modifiable(&mut self, x: &Expr, what: &str) -> Option<()> {
         if !x.lvalue {
@@ -107,6 +118,16 @@ impl Checker<'_> {
             self.error(
                 Diagnostic::error(x.span, "arrays cannot be assigned")
                     .note("copy the elements in a loop"),
+            );
+            return None;
+        }
+        if let Type::Atomic(a) = x.ty {
+            self.error(
+                Diagnostic::error(
+                    x.span,
+                    format!("{} cannot be applied to an atomic object (`{}`)", what, a.name()),
+                )
+                .note("OpenCL C has no operators on atomic types (6.13.11.8); write it with `atomic_store(&x, v)`, `atomic_exchange`, `atomic_fetch_add`, ..."),
             );
             return None;
         }

@@ -74,6 +74,10 @@ impl Checker<'_> {
             self.err(e.span, "a `void` expression has no value");
             return None;
         }
+        if let Type::Atomic(a) = x.ty {
+            self.atomic_as_value(a, e.span);
+            return None;
+        }
         Some(self.decay(x))
     }
 
@@ -281,6 +285,12 @@ impl Checker<'_> {
                     Some(self.mk(ExprKind::FloatLit(f64::INFINITY), Type::FLOAT, span))
                 }
                 "__oclhls_nanf" => Some(self.mk(ExprKind::FloatLit(f64::NAN), Type::FLOAT, span)),
+                // the `memory_order` and `memory_scope` enumerations (OpenCL C 2.0 6.13.11)
+                _ if crate::builtins::memory_enum_value(n).is_some() => Some(Expr::int(
+                    crate::builtins::memory_enum_value(n).unwrap_or(0),
+                    ScalarKind::Int,
+                    span,
+                )),
                 // `CLK_NULL_RESERVE_ID`: the invalid reservation, integer 0 cast to `reserve_id_t`.
                 "__oclhls_null_reserve_id" => Some(self.cast(
                     Expr::int(0, ScalarKind::UInt, span),
