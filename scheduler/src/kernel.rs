@@ -5,7 +5,7 @@
 //! Resources: each global memory has one read port and one write port (one access per cycle
 //! each), each on-chip memory `hls_ir::kernel::ONCHIP_READ_PORTS` read ports and
 //! `ONCHIP_WRITE_PORTS` write port; multipliers are not limited yet (every multiply gets its
-//! own DSP).
+//! own DSP); atomic counter updates use no resource (any number per cycle).
 
 use crate::oplib::{is_invariant, OpLibrary};
 use crate::{Edge, Op, OpIdx, Options, Problem, Resource, ResourceId, Schedule};
@@ -302,7 +302,13 @@ impl ProblemBuilder<'_> {
                 // order.
                 let ordered = matches!(dep, hls_ir::Dep::Order { .. });
                 let combinational = self.rp.latency[&src] == 0;
-                let delay = i32::from((dep.distance() > 0 || ordered) && combinational);
+                let delay = if ordered && counter_updates(self.k, src, o) {
+                    // Updates of one counter may share a cycle: the hardware hands out the
+                    // old values of a cycle in program order (older iterations first).
+                    -(self.rp.latency[&src] as i32)
+                } else {
+                    i32::from((dep.distance() > 0 || ordered) && combinational)
+                };
                 self.push_edge(src, o, delay, dep);
             }
         }
@@ -349,6 +355,16 @@ impl ProblemBuilder<'_> {
         for &o in ops {
             self.push_edge(exit, o, 1, hls_ir::Dep::Order { distance: 1 });
         }
+    }
+}
+
+/// Both ops update one atomic counter.
+fn counter_updates(k: &Kernel, a: OpId, b: OpId) -> bool {
+    match (&k.op(a).kind, &k.op(b).kind) {
+        (OpKind::CounterUpdate { counter: x, .. }, OpKind::CounterUpdate { counter: y, .. }) => {
+            x == y
+        }
+        _ => false,
     }
 }
 

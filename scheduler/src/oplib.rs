@@ -10,7 +10,7 @@
 //! are wiring, at any width (floating-point values and aggregate images are moved as bits).
 //! Single-precision float operations take the float units' latencies (`hwcontract::fp`).
 //! Operations the hardware path cannot build yet (transcendental functions, `fma`, conversions
-//! between float precisions, atomics, integer division) are reported, not guessed.
+//! between float precisions, memory atomics, integer division) are reported, not guessed.
 
 use hls_ir::{BinOp, CmpOp, ConvOp, Kernel, OpId, OpKind, Ty, UnOp};
 // The float units' pipeline stages (operands to registered result) and the compare's delay:
@@ -311,6 +311,14 @@ impl OpLibrary {
             OpKind::PipeWrite { .. } => comb(measured(&CMP_NS, 32)),
             OpKind::PipeCommit { .. } => Ok(OpTiming::new(1, 0.5)),
             OpKind::PipeQuery { .. } => comb(0.0),
+            // An atomic counter update: in its issuing cycle the number of updates of the same
+            // counter before it in that cycle (a prefix sum of request bits) is added to the
+            // counter register, into a register: the old value is there in the next cycle. No
+            // resource: the prefix sum serves every update of a cycle.
+            OpKind::CounterUpdate { .. } => Ok(OpTiming::new(
+                1,
+                measured(&ADD_SUB_NS, 8) + measured(&ADD_SUB_NS, bits),
+            )),
             other => Err(format!(
                 "`{}` is not yet supported by the hardware path",
                 other.mnemonic()

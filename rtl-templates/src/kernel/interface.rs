@@ -1,5 +1,6 @@
 //! The interface of a kernel module: its ports ([`Port`]), how each kernel argument reaches it
-//! ([`ArgPort`]), the pipes it uses ([`PipeIface`]), and the port list at the head of the
+//! ([`ArgPort`]), the pipes it uses ([`PipeIface`]), its atomic counters ([`CounterIface`]),
+//! and the port list at the head of the
 //! module. Everything here is decided from the [`Plan`] before the datapath is written; the
 //! types serialise into `report.json` (docs/hardware-interface.md).
 
@@ -26,8 +27,8 @@ pub struct Port {
     pub width: u32,
 }
 
-/// How a kernel argument reaches the module (`report.json`: `"scalar"`, `"global"`, `"local"`
-/// or `"pipe"`).
+/// How a kernel argument reaches the module (`report.json`: `"scalar"`, `"global"`, `"local"`,
+/// `"pipe"` or `"counter"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ArgPortKind {
@@ -39,6 +40,9 @@ pub enum ArgPortKind {
     Local,
     /// A pipe: `mem_prefix` is the pipe's port prefix.
     Pipe,
+    /// An atomic counter: a register inside the module, loaded from and written back to its
+    /// buffer through the address port and memory channels (`<mem_prefix>_rreq_valid` ...).
+    Counter,
 }
 
 impl std::fmt::Display for ArgPortKind {
@@ -48,6 +52,7 @@ impl std::fmt::Display for ArgPortKind {
             ArgPortKind::Global => "global",
             ArgPortKind::Local => "local",
             ArgPortKind::Pipe => "pipe",
+            ArgPortKind::Counter => "counter",
         })
     }
 }
@@ -80,6 +85,24 @@ pub struct Interface {
     pub args: Vec<ArgPort>,
     /// The pipes the kernel reads or writes, each through ports `<prefix>_<suffix>`.
     pub pipes: Vec<PipeIface>,
+    /// The atomic counters the kernel updates (docs/hardware-interface.md, "Atomic counters").
+    pub counters: Vec<CounterIface>,
+}
+
+/// An atomic counter the kernel updates: an atomic register inside the module.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CounterIface {
+    /// The counter argument's name.
+    pub name: String,
+    pub bits: u32,
+    /// The register holding the counter while the kernel runs.
+    pub register: String,
+    /// `atomic_inc` (true) or `atomic_dec` updates.
+    pub increment: bool,
+    /// Update sites in the datapath (each may take a value every cycle).
+    pub updates: usize,
+    /// Its ports: the address input `arg_<name>`, then the memory channels.
+    pub ports: Vec<String>,
 }
 
 /// One pipe side used by a kernel (docs/hardware-interface.md, "Pipes in a kernel").
@@ -123,11 +146,13 @@ pub(super) fn build_interface(p: &Plan, module: &str) -> (Interface, Vec<ArgReg>
     let mut arg_regs = Vec::new();
     let args = arg_ports(p, &mut ports, &mut arg_regs);
     let pipes = pipe_ifaces(p, &mut ports);
+    let counters = counter_ifaces(p);
     let iface = Interface {
         module: module.to_string(),
         ports,
         args,
         pipes,
+        counters,
     };
     (iface, arg_regs)
 }
@@ -243,7 +268,29 @@ fn arg_ports(p: &Plan, ports: &mut Vec<Port>, arg_regs: &mut Vec<ArgReg>) -> Vec
                     ..arg(ArgPortKind::Pipe, pipe.packet_bits)
                 }
             }
-            _ => unreachable!("lowering rejects other argument kinds"),
+            ArgKind::Counter(c) => {
+                let bits = k.counters[*c].bits;
+                let planned = p.counters.iter().find(|x| x.id == *c);
+                // The counter's buffer address: the kernel reads and writes the counter there.
+                let value = planned.map(|x| {
+                    let port_name = format!("arg_{}", x.prefix);
+                    ports.push(port(port_name.clone(), PortDir::In, 32));
+                    arg_regs.push(ArgReg {
+                        port: port_name.clone(),
+                        reg: format!("{port_name}_r"),
+                        bits: 32,
+                    });
+                    ports.extend(channel_ports(&x.prefix, true, true, bits));
+                    port_name
+                });
+                ArgPort {
+                    port: value,
+                    mem_prefix: planned.map(|x| x.prefix.clone()),
+                    reads: planned.is_some(),
+                    writes: planned.is_some(),
+                    ..arg(ArgPortKind::Counter, bits)
+                }
+            }
         });
     }
     args
@@ -251,6 +298,15 @@ fn arg_ports(p: &Plan, ports: &mut Vec<Port>, arg_regs: &mut Vec<ArgReg>) -> Vec
 
 /// The ports of the channels a global memory `m` uses (reads, writes) with `bits`-bit elements.
 fn global_channels(m: &Mem, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
+    let mut ports = channel_ports(&m.prefix, reads, writes, bits);
+    if writes && m.partial {
+        ports.push(port(format!("{}_wreq_strb", m.prefix), PortDir::Out, bits / 8));
+    }
+    ports
+}
+
+/// The read and write channels (as asked) of a memory port `p` with `bits`-bit data.
+fn channel_ports(p: &str, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
     use PortDir::{In, Out};
     // (suffix, direction, width; 0 = the element width) per channel.
     let read: [(&str, PortDir, u32); 6] = [
@@ -269,7 +325,6 @@ fn global_channels(m: &Mem, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
         ("wresp_valid", In, 1),
         ("wresp_ready", Out, 1),
     ];
-    let p = &m.prefix;
     let mut ports = Vec::new();
     for (_, channel) in [(reads, &read), (writes, &write)]
         .iter()
@@ -280,10 +335,27 @@ fn global_channels(m: &Mem, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
             ports.push(port(format!("{p}_{suffix}"), dir, width));
         }
     }
-    if writes && m.partial {
-        ports.push(port(format!("{p}_wreq_strb"), Out, bits / 8));
-    }
     ports
+}
+
+/// The atomic counters the kernel updates, with their registers and ports.
+fn counter_ifaces(p: &Plan) -> Vec<CounterIface> {
+    p.counters
+        .iter()
+        .map(|c| {
+            let channels = channel_ports(&c.prefix, true, true, c.bits);
+            CounterIface {
+                name: p.k.counters[c.id].name.clone(),
+                bits: c.bits,
+                register: c.register(),
+                increment: c.inc,
+                updates: c.updates.len(),
+                ports: std::iter::once(format!("arg_{}", c.prefix))
+                    .chain(channels.into_iter().map(|q| q.name))
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 /// Pipes (arguments and program-scope pipes): the ports of the FIFO side each uses.

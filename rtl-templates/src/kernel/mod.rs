@@ -19,9 +19,11 @@
 //!   carrying values down the pipeline;
 //! - `memory`: global memory ports (buffers, arbitration) and on-chip memories;
 //! - `pipes`: pipe ops and the multiplexers in front of each pipe port;
+//! - `counters`: atomic counters, registers with a prefix sum over each cycle's updates;
 //! - `unused`: the sink for bits nothing reads.
 
 mod control;
+mod counters;
 mod datapath;
 mod interface;
 mod memory;
@@ -122,6 +124,7 @@ impl Emitter<'_> {
         self.emit_launch(&mut w, &arg_regs);
         let mut hs = Handshakes::default();
         self.declare_write_counters(&mut w);
+        self.declare_counters(&mut w);
         self.declare_loop_handshakes(&mut w);
         let mut loop_stages = IdVec::new();
         for r in 0..self.plan.regions.len() {
@@ -143,6 +146,7 @@ impl Emitter<'_> {
         self.cur = 0;
         w.line("");
         let idle_terms = self.emit_memory_ports(&mut w, &hs);
+        self.emit_counters(&mut w);
         self.mark_unused_first_flags();
         self.emit_pipe_ports(&mut w, &hs.pipes);
         self.emit_stalls_and_finish(&mut w, stages, &idle_terms);
