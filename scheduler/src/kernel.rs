@@ -505,3 +505,47 @@ fn pipeline_stages(k: &Kernel, start: &BTreeMap<OpId, u32>, depth: u32) -> u32 {
         .map(|(_, s)| s + 2)
         .fold(depth, u32::max)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oplib::OpLibrary;
+
+    fn lowered(src: &str) -> Kernel {
+        let mut sm = frontend::span::SourceMap::new();
+        let f = sm.add_file("k.cl", src);
+        let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default())
+            .unwrap_or_else(|d| panic!("{}", frontend::render(&sm, &d, false)));
+        let (id, _) = p.kernels().next().unwrap();
+        let mut k = hls_ir::lower::lower_kernel(&p, id).unwrap();
+        hls_ir::passes::run_pipeline(&mut k, true, None, &mut |_, _| {}).unwrap();
+        k
+    }
+
+    #[test]
+    fn updates_of_one_counter_share_a_cycle() {
+        // Four ordered updates in every iteration, and the last of one iteration before the
+        // first of the next: no resource and no recurrence, so II 1 with all four in one cycle,
+        // each result registered (latency 1).
+        let k = lowered(
+            "kernel void k(uint n, counter32_t c) {
+  for (uint j = 0; j < n; j++) {
+#pragma unroll
+    for (int u = 0; u < 4; u++) atomic_inc(c);
+  }
+}",
+        );
+        let s = schedule_kernel(&k, &OpLibrary::default(), &crate::Options::default()).unwrap();
+        let lp = s.for_loop(LoopId::from_index(1)).unwrap();
+        assert_eq!(lp.ii, 1);
+        let ups: Vec<OpId> = k
+            .ops_in(LoopId::from_index(1))
+            .into_iter()
+            .filter(|&o| matches!(k.op(o).kind, OpKind::CounterUpdate { .. }))
+            .collect();
+        assert_eq!(ups.len(), 4);
+        let starts: Vec<u32> = ups.iter().map(|o| lp.start[o]).collect();
+        assert!(starts.iter().all(|&s| s == starts[0]), "{starts:?}");
+        assert!(ups.iter().all(|o| lp.latency[o] == 1));
+    }
+}

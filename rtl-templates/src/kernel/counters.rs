@@ -17,6 +17,7 @@
 //! requests (the stall stays out of the data path); requests of other pipelines count only
 //! when they fire, so a stalled one never takes a value another update also gets.
 
+use super::interface::channel_ports;
 use super::plan::Plan;
 use super::Emitter;
 use crate::namer::legal;
@@ -92,6 +93,43 @@ impl CounterPlan {
     pub fn register(&self) -> String {
         format!("{}_value", self.prefix)
     }
+}
+
+/// An atomic counter as built: a register inside the module (for reports).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct AtomicRegister {
+    /// The counter argument's name.
+    pub name: String,
+    pub bits: u32,
+    /// The register holding the counter while the kernel runs.
+    pub register: String,
+    /// `atomic_inc` (true) or `atomic_dec` updates.
+    pub increment: bool,
+    /// Update sites in the datapath; all of them may take a value in the same cycle.
+    pub updates: usize,
+    /// Its ports: the buffer's address `arg_<c>`, then the memory channels `<c>_*`.
+    pub ports: Vec<String>,
+}
+
+/// The atomic registers of a planned kernel.
+pub(super) fn atomic_registers(p: &Plan) -> Vec<AtomicRegister> {
+    p.counters
+        .iter()
+        .map(|c| AtomicRegister {
+            name: p.k.counters[c.id].name.clone(),
+            bits: c.bits,
+            register: c.register(),
+            increment: c.inc,
+            updates: c.updates.len(),
+            ports: std::iter::once(format!("arg_{}", c.prefix))
+                .chain(
+                    channel_ports(&c.prefix, true, true, c.bits)
+                        .into_iter()
+                        .map(|q| q.name),
+                )
+                .collect(),
+        })
+        .collect()
 }
 
 impl Emitter<'_> {

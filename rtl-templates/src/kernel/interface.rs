@@ -1,6 +1,5 @@
 //! The interface of a kernel module: its ports ([`Port`]), how each kernel argument reaches it
-//! ([`ArgPort`]), the pipes it uses ([`PipeIface`]), its atomic counters ([`CounterIface`]),
-//! and the port list at the head of the
+//! ([`ArgPort`]), the pipes it uses ([`PipeIface`]), and the port list at the head of the
 //! module. Everything here is decided from the [`Plan`] before the datapath is written; the
 //! types serialise into `report.json` (docs/hardware-interface.md).
 
@@ -85,24 +84,6 @@ pub struct Interface {
     pub args: Vec<ArgPort>,
     /// The pipes the kernel reads or writes, each through ports `<prefix>_<suffix>`.
     pub pipes: Vec<PipeIface>,
-    /// The atomic counters the kernel updates (docs/hardware-interface.md, "Atomic counters").
-    pub counters: Vec<CounterIface>,
-}
-
-/// An atomic counter the kernel updates: an atomic register inside the module.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct CounterIface {
-    /// The counter argument's name.
-    pub name: String,
-    pub bits: u32,
-    /// The register holding the counter while the kernel runs.
-    pub register: String,
-    /// `atomic_inc` (true) or `atomic_dec` updates.
-    pub increment: bool,
-    /// Update sites in the datapath (each may take a value every cycle).
-    pub updates: usize,
-    /// Its ports: the address input `arg_<name>`, then the memory channels.
-    pub ports: Vec<String>,
 }
 
 /// One pipe side used by a kernel (docs/hardware-interface.md, "Pipes in a kernel").
@@ -146,13 +127,11 @@ pub(super) fn build_interface(p: &Plan, module: &str) -> (Interface, Vec<ArgReg>
     let mut arg_regs = Vec::new();
     let args = arg_ports(p, &mut ports, &mut arg_regs);
     let pipes = pipe_ifaces(p, &mut ports);
-    let counters = counter_ifaces(p);
     let iface = Interface {
         module: module.to_string(),
         ports,
         args,
         pipes,
-        counters,
     };
     (iface, arg_regs)
 }
@@ -306,7 +285,7 @@ fn global_channels(m: &Mem, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
 }
 
 /// The read and write channels (as asked) of a memory port `p` with `bits`-bit data.
-fn channel_ports(p: &str, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
+pub(super) fn channel_ports(p: &str, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
     use PortDir::{In, Out};
     // (suffix, direction, width; 0 = the element width) per channel.
     let read: [(&str, PortDir, u32); 6] = [
@@ -338,25 +317,6 @@ fn channel_ports(p: &str, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
     ports
 }
 
-/// The atomic counters the kernel updates, with their registers and ports.
-fn counter_ifaces(p: &Plan) -> Vec<CounterIface> {
-    p.counters
-        .iter()
-        .map(|c| {
-            let channels = channel_ports(&c.prefix, true, true, c.bits);
-            CounterIface {
-                name: p.k.counters[c.id].name.clone(),
-                bits: c.bits,
-                register: c.register(),
-                increment: c.inc,
-                updates: c.updates.len(),
-                ports: std::iter::once(format!("arg_{}", c.prefix))
-                    .chain(channels.into_iter().map(|q| q.name))
-                    .collect(),
-            }
-        })
-        .collect()
-}
 
 /// Pipes (arguments and program-scope pipes): the ports of the FIFO side each uses.
 fn pipe_ifaces(p: &Plan, ports: &mut Vec<Port>) -> Vec<PipeIface> {

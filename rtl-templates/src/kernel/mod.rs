@@ -31,6 +31,7 @@ mod pipes;
 mod plan;
 mod unused;
 
+pub use counters::AtomicRegister;
 pub use interface::{ArgPort, ArgPortKind, Interface, PipeIface, Port, PortDir};
 
 use crate::fp::FpUnit;
@@ -57,6 +58,8 @@ pub struct EmittedKernel {
     pub loop_stages: IdVec<LoopId, u32>,
     /// The support files (`support_files`) the module needs, its own file not included.
     pub support: Vec<String>,
+    /// The atomic counters, each a register in the module.
+    pub counters: Vec<AtomicRegister>,
 }
 
 #[derive(Template)]
@@ -118,6 +121,7 @@ impl Emitter<'_> {
         self.cur = 0;
         let stages = self.plan.stages(0);
         let (interface, arg_regs) = interface::build_interface(&self.plan, &module);
+        let counters = counters::atomic_registers(&self.plan);
         let mut w = VWriter::default();
         interface::write_header(&mut w, &self.plan, &interface, stages);
         w.indented(1);
@@ -171,6 +175,7 @@ impl Emitter<'_> {
             stages,
             loop_stages,
             support,
+            counters,
         }
     }
 }
