@@ -81,7 +81,11 @@ fn main() {
                 Form::Inner => format!("inner loop of {u}, `#pragma unroll`"),
                 Form::Pragma => format!("`#pragma unroll {u}`"),
             };
-            let tag = if form == Form::Inner { "inner" } else { "pragma" };
+            let tag = if form == Form::Inner {
+                "inner"
+            } else {
+                "pragma"
+            };
             let file: PathBuf = dir.path().join(format!("count_{tag}{u}.cl"));
             std::fs::write(&file, kernel_file(form, u, total)).expect("write");
             let out_dir = dir.path().join(format!("rtl_{tag}{u}"));

@@ -73,7 +73,13 @@ pub fn print_kernel(k: &Kernel, lines: &dyn Fn(frontend::span::Span) -> String) 
     // Atomic counters: a register each in hardware.
     for (i, c) in k.counters.iter().enumerate() {
         let id = crate::ids::CounterId::from_index(i);
-        let _ = writeln!(s, "{id} {}: counter{} of arg{}", c.name, c.bits, c.arg.index());
+        let _ = writeln!(
+            s,
+            "{id} {}: counter{} of arg{}",
+            c.name,
+            c.bits,
+            c.arg.index()
+        );
     }
     for (i, l) in k.loops.iter().enumerate() {
         let kind = match l.kind {

@@ -51,7 +51,10 @@ fn the_interpreter_loads_updates_and_writes_back() {
     let k = common::lower(FILTER);
     // Inputs 5, -1, 2, 0 with the counter at 2^32 - 1: work-items 0 and 2 take 2^32 - 1 and
     // 2^32 (the interpreter runs work-items in order); the counter ends at 2^32 + 1.
-    let a: Vec<u8> = [5i32, -1, 2, 0].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let a: Vec<u8> = [5i32, -1, 2, 0]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
     let launch = common::launch_of(
         vec![0x1000, 0x2000, 0x3000],
         vec![
@@ -92,8 +95,7 @@ kernel void k(global uint *o, counter32_t c, counter32_t unused) {
         ));
     }
     let order = |a: hls_ir::OpId, b: hls_ir::OpId, distance: u32| {
-        k.succs(a)
-            .contains(&(b, Dep::Order { distance }))
+        k.succs(a).contains(&(b, Dep::Order { distance }))
     };
     assert!(order(ups[0], ups[1], 0));
     assert!(order(ups[1], ups[2], 0));
@@ -103,7 +105,10 @@ kernel void k(global uint *o, counter32_t c, counter32_t unused) {
     // and the unused counter's buffer is never touched (it is not even a buffer here).
     let launch = common::launch_of(
         vec![0x1000, 0x2000, 0],
-        vec![(0x1000, vec![0; 16]), (0x2000, 10u32.to_le_bytes().to_vec())],
+        vec![
+            (0x1000, vec![0; 16]),
+            (0x2000, 10u32.to_le_bytes().to_vec()),
+        ],
         2,
     );
     let out = run(&k, &launch).unwrap();
@@ -125,7 +130,9 @@ fn updates_in_a_loop_are_ordered_across_iterations() {
     );
     let ups = counter_updates(&k);
     assert_eq!(ups.len(), 2);
-    assert!(k.succs(ups[1]).contains(&(ups[0], Dep::Order { distance: 1 })));
+    assert!(k
+        .succs(ups[1])
+        .contains(&(ups[0], Dep::Order { distance: 1 })));
 }
 
 #[test]
@@ -140,7 +147,10 @@ fn more_counters_than_the_device_has_are_an_error() {
         text.contains("kernel `many` has more than 8 atomic counter arguments"),
         "{text}"
     );
-    assert!(text.contains("CL_DEVICE_MAX_ATOMIC_COUNTERS_EXT is 8"), "{text}");
+    assert!(
+        text.contains("CL_DEVICE_MAX_ATOMIC_COUNTERS_EXT is 8"),
+        "{text}"
+    );
     // At the ninth counter, on its line.
     assert!(text.contains("k.cl:9:"), "{text}");
     assert_eq!(hls_ir::lower::MAX_ATOMIC_COUNTERS, 8);

@@ -340,7 +340,11 @@ fn counters(sm: &SourceMap, k: &super::CompiledKernel) -> Vec<CounterReport> {
         .counters
         .iter()
         .map(|r| {
-            let span = k.ir.counters.iter().find(|c| c.name == r.name).map(|c| c.span);
+            let span =
+                k.ir.counters
+                    .iter()
+                    .find(|c| c.name == r.name)
+                    .map(|c| c.span);
             CounterReport {
                 name: r.name.clone(),
                 line: span.map_or(0, |s| sm.line_col(s).0),

@@ -143,7 +143,10 @@ impl Emitter<'_> {
         let r = self.cur;
         let gate = self.counters_gate();
         let (issue, restart) = if r == 0 && self.k.work_groups.is_some() {
-            (format!("gen_active && gen_leader{gate}"), "launch".to_string())
+            (
+                format!("gen_active && gen_leader{gate}"),
+                "launch".to_string(),
+            )
         } else if r == 0 {
             (format!("gen_active{gate}"), "launch".to_string())
         } else {

@@ -51,7 +51,9 @@ pub(super) fn plan_counters(p: &Plan) -> Vec<CounterPlan> {
         let mut updates: Vec<OpId> = k
             .op_ids()
             .into_iter()
-            .filter(|&o| matches!(k.op(o).kind, OpKind::CounterUpdate { counter, .. } if counter == id))
+            .filter(
+                |&o| matches!(k.op(o).kind, OpKind::CounterUpdate { counter, .. } if counter == id),
+            )
             .collect();
         let Some(&first) = updates.first() else {
             continue;

@@ -279,7 +279,11 @@ fn arg_ports(p: &Plan, ports: &mut Vec<Port>, arg_regs: &mut Vec<ArgReg>) -> Vec
 fn global_channels(m: &Mem, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
     let mut ports = channel_ports(&m.prefix, reads, writes, bits);
     if writes && m.partial {
-        ports.push(port(format!("{}_wreq_strb", m.prefix), PortDir::Out, bits / 8));
+        ports.push(port(
+            format!("{}_wreq_strb", m.prefix),
+            PortDir::Out,
+            bits / 8,
+        ));
     }
     ports
 }
@@ -316,7 +320,6 @@ pub(super) fn channel_ports(p: &str, reads: bool, writes: bool, bits: u32) -> Ve
     }
     ports
 }
-
 
 /// Pipes (arguments and program-scope pipes): the ports of the FIFO side each uses.
 fn pipe_ifaces(p: &Plan, ports: &mut Vec<Port>) -> Vec<PipeIface> {

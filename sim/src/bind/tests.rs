@@ -143,10 +143,16 @@ arg_out: 0 buffer ulong[1] 0x100000004
     assert_eq!(addr % 8, 0, "aligned for its 64 bits");
     assert_eq!(init, &0x1_0000_0000u64.to_le_bytes());
     assert_eq!(b.scalars[0], addr as u64);
-    assert_eq!(b.ports[0], ("c".to_string(), PortValue::Scalar(addr as u64)));
+    assert_eq!(
+        b.ports[0],
+        ("c".to_string(), PortValue::Scalar(addr as u64))
+    );
     assert_eq!(b.outputs[0].size, 8);
     // A counter is not a by-value argument.
-    let scalar = src.replace("arg_in:  0 buffer ulong[1] 0x100000000\narg_out: 0 buffer ulong[1] 0x100000004", "arg_in: 0 ulong 7");
+    let scalar = src.replace(
+        "arg_in:  0 buffer ulong[1] 0x100000000\narg_out: 0 buffer ulong[1] 0x100000004",
+        "arg_in: 0 ulong 7",
+    );
     let e = bind(&test_case(&scalar), &shape).unwrap_err().to_string();
     assert!(e.contains("is a counter argument"), "{e}");
 }
