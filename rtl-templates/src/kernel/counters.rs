@@ -9,13 +9,14 @@
 //! and `finish` waits for that acknowledgement.
 //!
 //! Updates: every `CounterUpdate` op is a request `<v>_req` (its stage holds a work-item whose
-//! predicate holds) that fires (`<v>_fire`) when its pipeline moves. All requests of a counter
-//! are served in the same cycle, in a fixed order ([`CounterPlan::updates`]): update `i` gets
+//! predicate holds) that fires when its pipeline moves. All requests of a counter are served
+//! in the same cycle, in a fixed order ([`CounterPlan::updates`]): update `i` gets
 //! `value + (requests before i that fire this cycle)` (minus for a decrement) in a register
 //! (the op's result, there one cycle later), and the register moves by the number that fire.
 //! Requests of the same pipeline share its stall, so within a pipeline the prefix counts
-//! requests (the stall stays out of the data path); requests of other pipelines count only
-//! when they fire, so a stalled one never takes a value another update also gets.
+//! requests and the stall is the registers' enable, off the adders (`<c>_reqs` counts a
+//! pipeline's requests); requests of other pipelines count only when they fire, so a stalled
+//! one never takes a value another update also gets.
 
 use super::interface::channel_ports;
 use super::plan::Plan;
@@ -135,10 +136,15 @@ pub(super) fn atomic_registers(p: &Plan) -> Vec<AtomicRegister> {
 }
 
 impl Emitter<'_> {
-    /// The request and fire wires of update `o`.
-    fn update_wires(&self, o: OpId) -> (String, String) {
-        let n = &self.plan.names[&o];
-        (format!("{n}_req"), format!("{n}_fire"))
+    /// The request wire of update `o`.
+    fn request(&self, o: OpId) -> String {
+        format!("{}_req", self.plan.names[&o])
+    }
+
+    /// Update `o`'s request as it counts in a cycle: fired, when its pipeline moves.
+    fn fired(&self, o: OpId) -> String {
+        let pre = &self.plan.regions[self.plan.region_of(o)].pre;
+        format!("({} && !{pre}stall)", self.request(o))
     }
 
     /// Declares every counter's register and state, every update's request wires (the prefix
@@ -157,9 +163,7 @@ impl Emitter<'_> {
                 w.reg(&format!("{p}_{s}"), 1);
             }
             for &o in &c.updates {
-                let (req, fire) = self.update_wires(o);
-                w.line(format!("wire {req};"));
-                w.line(format!("wire {fire};"));
+                w.line(format!("wire {};", self.request(o)));
             }
             waits.push(format!("{p}_rd_wait"));
         }
@@ -180,11 +184,10 @@ impl Emitter<'_> {
     /// Update op `cx.o` of the region being emitted: its request, and the old value into its
     /// result register when something reads it.
     pub(super) fn emit_counter_update(&mut self, w: &mut VWriter, cx: &super::datapath::OpCtx) {
-        let (req, fire) = self.update_wires(cx.o);
+        let req = self.request(cx.o);
         let st = self.stall();
         let pred = self.val(cx.args[0], cx.c);
         w.assign(&req, &format!("{} && {pred}", self.valid(cx.c)));
-        w.assign(&fire, &format!("{req} && !{st}"));
         if !self.k.has_data_uses(cx.o) {
             return;
         }
@@ -200,11 +203,10 @@ impl Emitter<'_> {
             .iter()
             .take_while(|&&u| u != cx.o)
             .map(|&u| {
-                let (r, f) = self.update_wires(u);
                 if self.plan.region_of(u) == me {
-                    r
+                    self.request(u)
                 } else {
-                    f
+                    self.fired(u)
                 }
             })
             .collect();
@@ -238,16 +240,10 @@ impl Emitter<'_> {
             w.assign(&format!("{p}_rreq_valid"), &format!("{p}_rd_pend"));
             w.assign(&format!("{p}_rreq_addr"), &arg);
             w.assign(&format!("{p}_rresp_ready"), "1'b1");
-            let fires: Vec<String> = c.updates.iter().map(|&o| self.update_wires(o).1).collect();
-            let fired = format!("{p}_fired");
-            w.wire(&fired, c.count_bits, &count(&fires, c.count_bits));
-            let op = if c.inc { "+" } else { "-" };
+            let step = self.counter_step(w, c);
             w.always_ff(|w| {
                 w.line(format!("if ({p}_rresp_valid) {v} <= {p}_rresp_data;"));
-                w.line(format!(
-                    "else {v} <= {v} {op} {};",
-                    widen(&fired, c.count_bits, c.bits)
-                ));
+                w.line(format!("{step};"));
             });
             w.always_ff(|w| {
                 let states = ["rd_pend", "rd_wait", "wr_sent", "wr_done"];
@@ -280,6 +276,39 @@ impl Emitter<'_> {
             w.assign(&format!("{p}_wreq_data"), &v);
             w.assign(&format!("{p}_wresp_ready"), "1'b1");
         }
+    }
+
+    /// The requests of counter `c` in each pipeline that has some (`<c>_reqs`, `<c>_l1_reqs`
+    /// ...), and the `else ...` branch that moves the register by those that fire: with one
+    /// pipeline, its stall is the register's enable.
+    fn counter_step(&self, w: &mut VWriter, c: &CounterPlan) -> String {
+        let (p, v, bits) = (&c.prefix, c.register(), c.count_bits);
+        let op = if c.inc { "+" } else { "-" };
+        let mut regions: Vec<usize> = c.updates.iter().map(|&o| self.plan.region_of(o)).collect();
+        regions.dedup();
+        let mut moved = Vec::new();
+        for &r in &regions {
+            let pre = &self.plan.regions[r].pre;
+            let reqs: Vec<String> = c
+                .updates
+                .iter()
+                .filter(|&&o| self.plan.region_of(o) == r)
+                .map(|&o| self.request(o))
+                .collect();
+            let name = format!("{p}_{pre}reqs");
+            w.wire(&name, bits, &count(&reqs, bits));
+            moved.push((format!("{pre}stall"), name));
+        }
+        if let [(stall, reqs)] = &moved[..] {
+            return format!("else if (!{stall}) {v} <= {v} {op} {}", widen(reqs, bits, c.bits));
+        }
+        let fired: Vec<String> = moved
+            .iter()
+            .map(|(stall, reqs)| format!("({stall} ? {bits}'d0 : {reqs})"))
+            .collect();
+        let name = format!("{p}_fired");
+        w.wire(&name, bits, &fired.join(" + "));
+        format!("else {v} <= {v} {op} {}", widen(&name, bits, c.bits))
     }
 
     /// `finish` of a kernel with counters: once the kernel is otherwise done (`fin`) and every
