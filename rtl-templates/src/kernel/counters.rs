@@ -300,7 +300,10 @@ impl Emitter<'_> {
             moved.push((format!("{pre}stall"), name));
         }
         if let [(stall, reqs)] = &moved[..] {
-            return format!("else if (!{stall}) {v} <= {v} {op} {}", widen(reqs, bits, c.bits));
+            return format!(
+                "else if (!{stall}) {v} <= {v} {op} {}",
+                widen(reqs, bits, c.bits)
+            );
         }
         let fired: Vec<String> = moved
             .iter()
