@@ -1,6 +1,6 @@
 //! `oclhls FILE.cl`: compile, write the Verilog, the support modules and `report.json`, print
-//! a summary per kernel (II and what limits it per loop, memories), and write the system top
-//! of kernels connected by pipes.
+//! a summary per kernel (II and what limits it per loop, memories, atomic registers), and write
+//! the system top of kernels connected by pipes.
 
 use crate::compile::{CompileOptions, PartitionKind};
 use anyhow::Result;
@@ -72,7 +72,8 @@ pub fn build(
     Ok(ExitCode::SUCCESS)
 }
 
-/// One line per kernel, loop and memory worth a line: II and what limits it, partitioning.
+/// One line per kernel, loop, memory worth a line and atomic counter: II and what limits it,
+/// partitioning, the counter's register.
 fn print_summary(report: &crate::compile::Report, file: &Path, dir: &Path) {
     for k in &report.kernels {
         println!(
@@ -145,6 +146,18 @@ fn print_summary(report: &crate::compile::Report, file: &Path, dir: &Path) {
                 ),
                 _ => {}
             }
+        }
+        for c in &k.counters {
+            println!(
+                "  atomic counter `{}` (line {}): {}-bit atomic register `{}` counting {}, {} update site(s) served in one cycle; read from its buffer (`{}`) at start, written back before `done`",
+                c.name,
+                c.line,
+                c.bits,
+                c.register,
+                c.counts,
+                c.updates,
+                c.ports.first().map_or("", String::as_str)
+            );
         }
     }
 }

@@ -517,6 +517,7 @@ pub(crate) fn kernel_shape(k: &CompiledKernel) -> sim::KernelShape {
             ArgPortKind::Global => ArgClass::Global,
             ArgPortKind::Local => ArgClass::Local,
             ArgPortKind::Pipe => ArgClass::Pipe,
+            ArgPortKind::Counter => ArgClass::Counter,
         },
         port: ap
             .port

@@ -24,7 +24,7 @@ const CORPUS_DIRS: &[&str] = &["examples", "tests/kernels", "bench/kernels"];
 fn main() {
     let args = Arguments::from_args();
     let mut trials = corpus_trials();
-    let named: [(&str, fn()); 8] = [
+    let named: [(&str, fn()); 10] = [
         (
             "wrong_expectations_fail_and_name_the_element",
             wrong_expectations_fail_and_name_the_element,
@@ -45,6 +45,11 @@ fn main() {
         ("arrays_in_registers", arrays_in_registers),
         ("local_tile_in_banks", local_tile_in_banks),
         ("scale_prefix_distances", scale_prefix_distances),
+        ("counter_unroll_at_ii_1", counter_unroll_at_ii_1),
+        (
+            "counter_shared_by_kernels_running_at_once_is_refused",
+            counter_shared_by_kernels_running_at_once_is_refused,
+        ),
     ];
     trials.extend(named.into_iter().map(|(name, f)| {
         Trial::test(name, move || {
@@ -342,4 +347,51 @@ fn scale_prefix_distances() {
         deps[0].as_str().unwrap().contains("distance 1: exact"),
         "{deps:?}"
     );
+}
+
+fn counter_unroll_at_ii_1() {
+    // Four updates of one counter in every iteration: they share a cycle (a prefix sum hands
+    // out four values), so the loop runs at II 1; the report names the atomic register.
+    let report = report_of("tests/kernels/counter_unroll4.cl");
+    assert_eq!(report["max_atomic_counters"], 8);
+    let quad = report["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"] == "quad")
+        .unwrap();
+    let lp = &quad["loops"][1];
+    assert_eq!(lp["ii"], 1, "{lp:#}");
+    let c = &quad["counters"][0];
+    assert_eq!(c["name"], "c", "{c:#}");
+    assert_eq!(c["bits"], 32, "{c:#}");
+    assert_eq!(c["register"], "c_value", "{c:#}");
+    assert_eq!(c["counts"], "up", "{c:#}");
+    assert_eq!(c["updates"], 4, "{c:#}");
+    assert_eq!(c["ports"][0], "arg_c", "{c:#}");
+    assert_eq!(quad["interface"]["args"][2]["kind"], "counter");
+    assert_eq!(quad["interface"]["args"][2]["mem_prefix"], "c");
+}
+
+fn counter_shared_by_kernels_running_at_once_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "shared.cl",
+        "/*!\n[config]\n[test]\nname: two counting kernels at once\nlaunch: a 4 4\nlaunch: b 4 4\nbuffer: ctr uint[1] 0\narg: a 0 ctr\narg: b 0 ctr\nexpect: ctr uint[1] 8\n!*/\n\
+         kernel void a(counter32_t c) { atomic_inc(c); }\nkernel void b(counter32_t c) { atomic_inc(c); }\n",
+    );
+    let o = oclhls(
+        &["sim", &src, "-o", dir.path().join("o").to_str().unwrap()],
+        dir.path(),
+    );
+    assert_eq!(o.code, 1, "{}\n{}", o.stdout, o.stderr);
+    assert!(
+        o.stdout.contains(
+            "test `two counting kernels at once` (line 3): buffer `ctr` is the atomic counter of launches of `a` (line 5) and `b` (line 6), which may run at the same time"
+        ),
+        "{}",
+        o.stdout
+    );
+    assert!(o.stdout.contains("not yet supported"), "{}", o.stdout);
 }

@@ -49,6 +49,8 @@ golden_test!(sum_pairs, "tests/kernels/sum_pairs.cl");
 golden_test!(rowsum, "tests/kernels/rowsum.cl");
 golden_test!(find_first, "tests/kernels/find_first.cl");
 golden_test!(struct_update, "tests/kernels/struct_update.cl");
+// Two decrements of one atomic counter in one stage: a register and a prefix sum.
+golden_test!(counter_down, "tests/kernels/counter_down.cl");
 
 #[test]
 fn loop_load_after_store_diagnostic() {
@@ -87,6 +89,24 @@ fn private_array_across_barrier_diagnostic() {
     let f = sm.add_file(
         "bar.cl",
         "kernel void k(global const int *restrict in, global int *restrict out) {\n  int t[2];\n  size_t g = get_global_id(0);\n  t[0] = in[g];\n  t[1] = t[0] * 2;\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  out[g] = t[0] + t[1];\n}\n",
+    );
+    let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default()).unwrap();
+    let (id, _) = p.kernels().next().unwrap();
+    let d = hls_ir::lower::lower_kernel(&p, id).unwrap_err();
+    insta::assert_snapshot!(frontend::render(&sm, &d, false));
+}
+
+/// `CL_DEVICE_MAX_ATOMIC_COUNTERS_EXT` is 8: a ninth counter argument is an error on its line.
+#[test]
+fn too_many_counters_diagnostic() {
+    let mut sm = SourceMap::new();
+    let params: Vec<String> = (0..9).map(|i| format!("  counter32_t c{i}")).collect();
+    let f = sm.add_file(
+        "many.cl",
+        format!(
+            "kernel void many(\n{}) {{\n  atomic_inc(c8);\n}}\n",
+            params.join(",\n")
+        ),
     );
     let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default()).unwrap();
     let (id, _) = p.kernels().next().unwrap();

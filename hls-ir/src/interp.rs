@@ -8,8 +8,12 @@
 //! Order: the ops of a region run in a topological order of its distance-0 edges, with a
 //! nested loop standing for its whole subtree (as the scheduler sees it), so every ordering
 //! the IR relies on is exercised and nothing else is assumed.
+//!
+//! Atomic counters are read from the first 4/8 bytes of their buffers (the counter argument's
+//! value is the buffer's address) before the first work-item and written back after the last,
+//! as the extension specifies; an update returns the old value.
 
-use crate::ids::{LoopId, MemId, OpId};
+use crate::ids::{CounterId, LoopId, MemId, OpId};
 use crate::integer::{self, truncate};
 use crate::kernel::{ArgKind, Kernel, MemKind};
 use crate::ops::{ConvOp, OpKind, WorkItemFn};
@@ -65,6 +69,8 @@ struct Interp<'a> {
     steps: u64,
     /// Per loop: did its last run execute at least one iteration.
     ran: Vec<bool>,
+    /// The value of every counter the kernel updates (`None`: never updated, never read).
+    counters: Vec<Option<u64>>,
 }
 
 /// Bits `lo .. lo + w` of the little-endian words `src` (missing words are zero).
@@ -140,7 +146,9 @@ pub fn run(k: &Kernel, launch: &InterpLaunch) -> Result<Vec<(u32, Vec<u8>)>, Int
         buffers: launch.buffers.clone(),
         steps: 0,
         ran: vec![false; k.loops.len()],
+        counters: vec![None; k.counters.len()],
     };
+    it.load_counters()?;
     // Constants, arguments and launch-wide values first: any region may read them.
     for o in k.op_ids() {
         if k.op(o).kind.is_launch_invariant() {
@@ -148,6 +156,7 @@ pub fn run(k: &Kernel, launch: &InterpLaunch) -> Result<Vec<(u32, Vec<u8>)>, Int
         }
     }
     it.launch()?;
+    it.store_counters()?;
     Ok(it.buffers)
 }
 
@@ -158,6 +167,39 @@ impl<'a> Interp<'a> {
             return Err(InterpError::StepLimit(self.l.max_steps));
         }
         Ok(())
+    }
+
+    /// Every counter the kernel updates takes its initial value from its buffer.
+    fn load_counters(&mut self) -> Result<(), InterpError> {
+        for o in self.k.op_ids() {
+            if let OpKind::CounterUpdate { counter, .. } = self.k.op(o).kind {
+                if self.counters[counter.index()].is_none() {
+                    let (addr, n) = self.counter_home(counter);
+                    let (b, off) = self.find(addr, n as u32, "a counter's initial value")?;
+                    let v = bytes_to_words(&self.buffers[b].1[off..off + n])[0];
+                    self.counters[counter.index()] = Some(v);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every counter's final value goes back to its buffer.
+    fn store_counters(&mut self) -> Result<(), InterpError> {
+        for i in 0..self.counters.len() {
+            let Some(v) = self.counters[i] else { continue };
+            let (addr, n) = self.counter_home(CounterId::from_index(i));
+            let (b, off) = self.find(addr, n as u32, "a counter's final value")?;
+            self.buffers[b].1[off..off + n].copy_from_slice(&words_to_bytes(&[v], n));
+        }
+        Ok(())
+    }
+
+    /// The address and size in bytes of counter `c` in its buffer.
+    fn counter_home(&self, c: CounterId) -> (u64, usize) {
+        let ctr = &self.k.counters[c];
+        let addr = self.l.args.get(ctr.arg.index()).copied().unwrap_or(0);
+        (truncate(addr, 32), (ctr.bits / 8) as usize)
     }
 
     fn launch(&mut self) -> Result<(), InterpError> {
@@ -521,6 +563,19 @@ impl<'a> Interp<'a> {
                 0
             }
             OpKind::Carried | OpKind::LoopExit => return Ok(()),
+            OpKind::CounterUpdate { counter, inc } => {
+                let slot = &mut self.counters[counter.index()];
+                let old = slot.expect("every updated counter is loaded at the start");
+                if x(0) & 1 == 1 {
+                    let new = if *inc {
+                        old.wrapping_add(1)
+                    } else {
+                        old.wrapping_sub(1)
+                    };
+                    *slot = Some(truncate(new, bits));
+                }
+                old
+            }
             other => return Err(InterpError::Unsupported(other.mnemonic())),
         };
         self.vals[o.index()] = truncate(r, bits);

@@ -12,6 +12,8 @@
 //! ```text
 //! mem3 tile: local [64 x i32], 4 bytes apart -> banks mem5, mem6
 //! ```
+//!
+//! then the atomic counters (`ctr0 hits: counter64 of arg2`).
 
 use crate::kernel::{ArgKind, Dep, Kernel, LoopKind, MemKind, Partition};
 use std::fmt::Write;
@@ -66,6 +68,17 @@ pub fn print_kernel(k: &Kernel, lines: &dyn Fn(frontend::span::Span) -> String) 
             s,
             "{id} {}: {space} [{len} x {}], {} bytes apart{outcome}",
             m.name, m.elem, m.elem_bytes
+        );
+    }
+    // Atomic counters: a register each in hardware.
+    for (i, c) in k.counters.iter().enumerate() {
+        let id = crate::ids::CounterId::from_index(i);
+        let _ = writeln!(
+            s,
+            "{id} {}: counter{} of arg{}",
+            c.name,
+            c.bits,
+            c.arg.index()
         );
     }
     for (i, l) in k.loops.iter().enumerate() {

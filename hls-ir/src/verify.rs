@@ -91,6 +91,13 @@ fn check_op(k: &Kernel, id: OpId, errors: &mut Vec<String>) {
         | OpKind::PipeReserve { .. }
         | OpKind::PipeCommit { .. }
         | OpKind::PipeQuery { .. } => c.pipe(),
+        OpKind::CounterUpdate { counter, .. } => {
+            let ok = k
+                .counters
+                .get(*counter)
+                .is_some_and(|ctr| op.ty == Ty::Int(ctr.bits as u16));
+            c.check(ok, "is not an update of an existing counter, as wide as it");
+        }
         _ => c.types(),
     }
     if op.kind.is_predicated() {

@@ -20,7 +20,7 @@ pub mod writer;
 
 pub use fp::{fp_files, FpUnit};
 pub use kernel::{
-    emit_kernel, support_files, ArgPort, ArgPortKind, EmittedKernel, Interface, PipeIface, Port,
-    PortDir,
+    emit_kernel, support_files, ArgPort, ArgPortKind, AtomicRegister, EmittedKernel, Interface,
+    PipeIface, Port, PortDir,
 };
 pub use pipe_fifo::pipe_fifo_files;

@@ -5,7 +5,7 @@
 //! Resources: each global memory has one read port and one write port (one access per cycle
 //! each), each on-chip memory `hls_ir::kernel::ONCHIP_READ_PORTS` read ports and
 //! `ONCHIP_WRITE_PORTS` write port; multipliers are not limited yet (every multiply gets its
-//! own DSP).
+//! own DSP); atomic counter updates use no resource (any number per cycle).
 
 use crate::oplib::{is_invariant, OpLibrary};
 use crate::{Edge, Op, OpIdx, Options, Problem, Resource, ResourceId, Schedule};
@@ -344,7 +344,13 @@ impl ProblemBuilder<'_> {
                 // order.
                 let ordered = matches!(dep, hls_ir::Dep::Order { .. });
                 let combinational = self.rp.latency[&src] == 0;
-                let delay = i32::from((dep.distance() > 0 || ordered) && combinational);
+                let delay = if ordered && counter_updates(self.k, src, o) {
+                    // Updates of one counter may share a cycle: the hardware hands out the
+                    // old values of a cycle in program order (older iterations first).
+                    -(self.rp.latency[&src] as i32)
+                } else {
+                    i32::from((dep.distance() > 0 || ordered) && combinational)
+                };
                 self.push_edge(src, o, delay, dep);
             }
         }
@@ -391,6 +397,16 @@ impl ProblemBuilder<'_> {
         for &o in ops {
             self.push_edge(exit, o, 1, hls_ir::Dep::Order { distance: 1 });
         }
+    }
+}
+
+/// Both ops update one atomic counter.
+fn counter_updates(k: &Kernel, a: OpId, b: OpId) -> bool {
+    match (&k.op(a).kind, &k.op(b).kind) {
+        (OpKind::CounterUpdate { counter: x, .. }, OpKind::CounterUpdate { counter: y, .. }) => {
+            x == y
+        }
+        _ => false,
     }
 }
 
@@ -530,4 +546,48 @@ fn pipeline_stages(k: &Kernel, start: &BTreeMap<OpId, u32>, depth: u32) -> u32 {
         .filter(|(o, _)| matches!(k.op(**o).kind, OpKind::Loop(_)))
         .map(|(_, s)| s + 2)
         .fold(depth, u32::max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oplib::OpLibrary;
+
+    fn lowered(src: &str) -> Kernel {
+        let mut sm = frontend::span::SourceMap::new();
+        let f = sm.add_file("k.cl", src);
+        let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default())
+            .unwrap_or_else(|d| panic!("{}", frontend::render(&sm, &d, false)));
+        let (id, _) = p.kernels().next().unwrap();
+        let mut k = hls_ir::lower::lower_kernel(&p, id).unwrap();
+        hls_ir::passes::run_pipeline(&mut k, true, None, &mut |_, _| {}).unwrap();
+        k
+    }
+
+    #[test]
+    fn updates_of_one_counter_share_a_cycle() {
+        // Four ordered updates in every iteration, and the last of one iteration before the
+        // first of the next: no resource and no recurrence, so II 1 with all four in one cycle,
+        // each result registered (latency 1).
+        let k = lowered(
+            "kernel void k(uint n, counter32_t c) {
+  for (uint j = 0; j < n; j++) {
+#pragma unroll
+    for (int u = 0; u < 4; u++) atomic_inc(c);
+  }
+}",
+        );
+        let s = schedule_kernel(&k, &OpLibrary::default(), &crate::Options::default()).unwrap();
+        let lp = s.for_loop(LoopId::from_index(1)).unwrap();
+        assert_eq!(lp.ii, 1);
+        let ups: Vec<OpId> = k
+            .ops_in(LoopId::from_index(1))
+            .into_iter()
+            .filter(|&o| matches!(k.op(o).kind, OpKind::CounterUpdate { .. }))
+            .collect();
+        assert_eq!(ups.len(), 4);
+        let starts: Vec<u32> = ups.iter().map(|o| lp.start[o]).collect();
+        assert!(starts.iter().all(|&s| s == starts[0]), "{starts:?}");
+        assert!(ups.iter().all(|o| lp.latency[o] == 1));
+    }
 }

@@ -331,6 +331,14 @@ impl OpLibrary {
             OpKind::PipeWrite { .. } => comb(measured(&CMP_NS, 32)),
             OpKind::PipeCommit { .. } => Ok(OpTiming::new(1, 0.5)),
             OpKind::PipeQuery { .. } => comb(0.0),
+            // An atomic counter update: in its issuing cycle the number of updates of the same
+            // counter before it in that cycle (a prefix sum of request bits) is added to the
+            // counter register, into a register: the old value is there in the next cycle. No
+            // resource: the prefix sum serves every update of a cycle.
+            OpKind::CounterUpdate { .. } => Ok(OpTiming::new(
+                1,
+                measured(&ADD_SUB_NS, 8) + measured(&ADD_SUB_NS, bits),
+            )),
             other => Err(format!(
                 "`{}` is not yet supported by the hardware path",
                 other.mnemonic()

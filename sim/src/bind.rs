@@ -33,6 +33,9 @@ pub enum ArgClass {
     Local,
     /// A pipe.
     Pipe,
+    /// An atomic counter: bound to a buffer like a `global` pointer (the counter's value is
+    /// its first 4/8 bytes); the module has the same address port and memory channels.
+    Counter,
 }
 
 impl std::fmt::Display for ArgClass {
@@ -42,6 +45,7 @@ impl std::fmt::Display for ArgClass {
             ArgClass::Global => "global",
             ArgClass::Local => "local",
             ArgClass::Pipe => "pipe",
+            ArgClass::Counter => "counter",
         })
     }
 }
@@ -319,7 +323,7 @@ impl Binding {
                     input,
                     expect,
                 },
-                ArgClass::Global,
+                ArgClass::Global | ArgClass::Counter,
             ) => self.bind_buffer(arg, ka, ty, *len, input.as_deref(), expect.as_ref()),
             // piglit's `buffer T[n] NULL` for a `local` parameter allocates local memory.
             (ArgKind::Local { ty, len } | ArgKind::NullBuffer { ty, len }, ArgClass::Local) => {

@@ -4,8 +4,8 @@
 mod report;
 
 pub use report::{
-    explain, report, write_outputs, KernelReport, LoopReport, MemoryReport, MemorySpace,
-    PartitionKind, PortLimitedLoop, Report,
+    explain, report, write_outputs, CounterReport, KernelReport, LoopReport, MemoryReport,
+    MemorySpace, PartitionKind, PortLimitedLoop, Report,
 };
 
 use anyhow::{Context, Result};

@@ -1,5 +1,6 @@
 //! `report.json`: what the compile of a file built, per kernel and loop, in source terms (II
-//! and what limits it, memories and what array partitioning made of them, the interface).
+//! and what limits it, memories and what array partitioning made of them, atomic counters and
+//! their registers, the interface).
 
 use super::Compiled;
 use anyhow::{Context, Result};
@@ -17,6 +18,8 @@ pub struct Report {
     pub clock_mhz: f64,
     /// `CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS`: reservation table entries per pipe side.
     pub pipe_max_active_reservations: u32,
+    /// `CL_DEVICE_MAX_ATOMIC_COUNTERS_EXT`: atomic counter arguments one kernel may have.
+    pub max_atomic_counters: u32,
     pub kernels: Vec<KernelReport>,
 }
 
@@ -30,7 +33,27 @@ pub struct KernelReport {
     pub loops: Vec<LoopReport>,
     /// On-chip memories (arrays, per-work-item contexts) and what array partitioning did.
     pub memories: Vec<MemoryReport>,
+    /// Atomic counters the kernel updates: each an atomic register in the module.
+    pub counters: Vec<CounterReport>,
     pub interface: Interface,
+}
+
+/// An atomic counter argument (`counter32_t`, `counter64_t`) and the register it became.
+#[derive(Serialize)]
+pub struct CounterReport {
+    pub name: String,
+    /// The argument's line.
+    pub line: u32,
+    pub bits: u32,
+    /// The register holding the counter while the kernel runs (loaded from the buffer at
+    /// start, written back before `done`).
+    pub register: String,
+    /// `up` (`atomic_inc`) or `down` (`atomic_dec`).
+    pub counts: &'static str,
+    /// Update sites: all of them may take a value in the same cycle.
+    pub updates: usize,
+    /// The address input and memory channels through which it is loaded and written back.
+    pub ports: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -311,6 +334,30 @@ fn memories(sm: &SourceMap, k: &Kernel) -> Vec<MemoryReport> {
         .collect()
 }
 
+/// The atomic registers of kernel `k`, in argument order.
+fn counters(sm: &SourceMap, k: &super::CompiledKernel) -> Vec<CounterReport> {
+    k.rtl
+        .counters
+        .iter()
+        .map(|r| {
+            let span =
+                k.ir.counters
+                    .iter()
+                    .find(|c| c.name == r.name)
+                    .map(|c| c.span);
+            CounterReport {
+                name: r.name.clone(),
+                line: span.map_or(0, |s| sm.line_col(s).0),
+                bits: r.bits,
+                register: r.register.clone(),
+                counts: if r.increment { "up" } else { "down" },
+                updates: r.updates,
+                ports: r.ports.clone(),
+            }
+        })
+        .collect()
+}
+
 pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
     let kernels = c
         .kernels
@@ -354,12 +401,14 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                 support_files: k.rtl.support.clone(),
                 loops,
                 memories: memories(&c.sm, &k.ir),
+                counters: counters(&c.sm, k),
                 interface: k.rtl.interface.clone(),
             }
         })
         .collect();
     Report {
         pipe_max_active_reservations: c.pipe_reservations,
+        max_atomic_counters: hls_ir::lower::MAX_ATOMIC_COUNTERS,
         oclhls_version: env!("CARGO_PKG_VERSION"),
         source: source.display().to_string(),
         clock_mhz,

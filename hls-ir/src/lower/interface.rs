@@ -65,11 +65,9 @@ impl Lower<'_> {
                 space: AddrSpace::Local,
                 ..
             } => self.local_ptr_param(v, pointee),
+            Type::Counter32 | Type::Counter64 => self.counter_param(arg, v),
             other => {
-                let what = match other {
-                    Type::Counter32 | Type::Counter64 => "an atomic counter argument".to_string(),
-                    t => format!("an argument of type `{}`", self.p.type_name(t)),
-                };
+                let what = format!("an argument of type `{}`", self.p.type_name(other));
                 self.unsupported(span, what);
                 self.k.args.push(KernelArg {
                     name,

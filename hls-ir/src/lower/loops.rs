@@ -182,6 +182,7 @@ impl Lower<'_> {
         let onchip_from: BTreeMap<MemId, usize> =
             self.onchip.iter().map(|(m, v)| (*m, v.len())).collect();
         let pipes_from = self.pipe_marks();
+        let counters_from = self.counter_marks();
         let again = self.loop_copies(&parts, copies, (t, f), group, span);
         if self.env.ret_val != ret_val_before {
             self.unsupported(
@@ -207,6 +208,7 @@ impl Lower<'_> {
         self.env.vars.retain(|v, _| outer.contains(v));
         self.order_onchip_across_iterations(lid, &onchip_from);
         self.order_pipes_across_iterations(lid, &pipes_from);
+        self.order_counters_across_iterations(lid, &counters_from);
         if !group {
             // In a loop around barriers, each barrier orders global memory.
             self.check_loop_memory(lid);

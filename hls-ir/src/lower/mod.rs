@@ -24,8 +24,8 @@
 //! the `return`/`break`/`continue` flags, inlined calls), `loops` (unrolled and pipelined
 //! loops), `expr`, `operators`, `assign` and `convert` (expressions), `memory` and `ordering`
 //! (pointers, loads and stores, and the order between accesses), `builtins` (built-in functions
-//! by family), `aggregate` (vectors and structs), `pipes`, `groups` (kernels with barriers), and
-//! `build` (creating ops, folding constants on the spot).
+//! by family; atomic counters in `builtins::counter`), `aggregate` (vectors and structs), `pipes`,
+//! `groups` (kernels with barriers), and `build` (creating ops, folding constants on the spot).
 
 mod aggregate;
 mod assign;
@@ -42,6 +42,7 @@ mod ordering;
 mod pipes;
 mod stmt;
 
+pub use builtins::counter::MAX_ATOMIC_COUNTERS;
 pub use interface::DEFAULT_LOCAL_ARG_BYTES;
 pub use pipes::PIPE_MAX_RESERVATIONS;
 
@@ -120,6 +121,8 @@ struct Lower<'a> {
     groups: groups::Groups,
     /// Pipes and their ops.
     pipes: pipes::Pipes,
+    /// Atomic counters and their updates.
+    counters: builtins::counter::Counters,
     /// `local` scalar variables: their one-element on-chip memory.
     local_scalars: BTreeMap<VarId, MemId>,
     /// Parts of aggregate values (`Val::Agg`); never changed once made.
@@ -164,6 +167,7 @@ pub fn lower_kernel_with_warnings(
         onchip: BTreeMap::new(),
         groups: groups::Groups::default(),
         pipes: pipes::Pipes::default(),
+        counters: Default::default(),
         local_scalars: BTreeMap::new(),
         aggs: Vec::new(),
     };

@@ -219,7 +219,7 @@ impl Lower<'_> {
         let f = self.p.func(func);
         let mut vals = Vec::new();
         for (p, a) in f.params.iter().zip(args) {
-            if !self.bind_pipe_param(*p, a) {
+            if !self.bind_pipe_param(*p, a) && !self.bind_counter_param(*p, a) {
                 vals.push((*p, self.rvalue(a)));
             }
         }

@@ -141,10 +141,14 @@ impl Emitter<'_> {
     /// and the event that restarts its phase counter.
     fn issue_condition(&self, stages: u32) -> (String, String) {
         let r = self.cur;
+        let gate = self.counters_gate();
         let (issue, restart) = if r == 0 && self.k.work_groups.is_some() {
-            ("gen_active && gen_leader".to_string(), "launch".to_string())
+            (
+                format!("gen_active && gen_leader{gate}"),
+                "launch".to_string(),
+            )
         } else if r == 0 {
-            ("gen_active".to_string(), "launch".to_string())
+            (format!("gen_active{gate}"), "launch".to_string())
         } else {
             (self.sig("run"), self.sig("start"))
         };
@@ -535,7 +539,8 @@ impl Emitter<'_> {
     }
 
     /// Every pipeline's stall (any stage that cannot proceed freezes its whole pipeline) and
-    /// `finish`: the work-item pipeline is empty and every write acknowledged (`idle_terms`).
+    /// `finish`: the work-item pipeline is empty and every write acknowledged (`idle_terms`),
+    /// then every atomic counter written back.
     pub(super) fn emit_stalls_and_finish(
         &mut self,
         w: &mut VWriter,
@@ -563,6 +568,7 @@ impl Emitter<'_> {
         for t in idle_terms {
             fin.push_str(&format!(" && ({t})"));
         }
+        let fin = self.counters_finish(w, &fin).unwrap_or(fin);
         w.assign("finish", &fin);
     }
 

@@ -26,8 +26,8 @@ pub struct Port {
     pub width: u32,
 }
 
-/// How a kernel argument reaches the module (`report.json`: `"scalar"`, `"global"`, `"local"`
-/// or `"pipe"`).
+/// How a kernel argument reaches the module (`report.json`: `"scalar"`, `"global"`, `"local"`,
+/// `"pipe"` or `"counter"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ArgPortKind {
@@ -39,6 +39,9 @@ pub enum ArgPortKind {
     Local,
     /// A pipe: `mem_prefix` is the pipe's port prefix.
     Pipe,
+    /// An atomic counter: a register inside the module, loaded from and written back to its
+    /// buffer through the address port and memory channels (`<mem_prefix>_rreq_valid` ...).
+    Counter,
 }
 
 impl std::fmt::Display for ArgPortKind {
@@ -48,6 +51,7 @@ impl std::fmt::Display for ArgPortKind {
             ArgPortKind::Global => "global",
             ArgPortKind::Local => "local",
             ArgPortKind::Pipe => "pipe",
+            ArgPortKind::Counter => "counter",
         })
     }
 }
@@ -243,7 +247,29 @@ fn arg_ports(p: &Plan, ports: &mut Vec<Port>, arg_regs: &mut Vec<ArgReg>) -> Vec
                     ..arg(ArgPortKind::Pipe, pipe.packet_bits)
                 }
             }
-            _ => unreachable!("lowering rejects other argument kinds"),
+            ArgKind::Counter(c) => {
+                let bits = k.counters[*c].bits;
+                let planned = p.counters.iter().find(|x| x.id == *c);
+                // The counter's buffer address: the kernel reads and writes the counter there.
+                let value = planned.map(|x| {
+                    let port_name = format!("arg_{}", x.prefix);
+                    ports.push(port(port_name.clone(), PortDir::In, 32));
+                    arg_regs.push(ArgReg {
+                        port: port_name.clone(),
+                        reg: format!("{port_name}_r"),
+                        bits: 32,
+                    });
+                    ports.extend(channel_ports(&x.prefix, true, true, bits));
+                    port_name
+                });
+                ArgPort {
+                    port: value,
+                    mem_prefix: planned.map(|x| x.prefix.clone()),
+                    reads: planned.is_some(),
+                    writes: planned.is_some(),
+                    ..arg(ArgPortKind::Counter, bits)
+                }
+            }
         });
     }
     args
@@ -251,6 +277,28 @@ fn arg_ports(p: &Plan, ports: &mut Vec<Port>, arg_regs: &mut Vec<ArgReg>) -> Vec
 
 /// The ports of the channels a global memory `m` uses (reads, writes) with `bits`-bit elements.
 fn global_channels(k: &Kernel, m: &Mem, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
+    let p = &m.prefix;
+    let mut ports = channel_ports(p, reads, writes, bits);
+    if writes && m.partial {
+        ports.push(port(format!("{p}_wreq_strb"), PortDir::Out, bits / 8));
+    }
+    if !m.atomics.is_empty() {
+        let out = PortDir::Out;
+        ports.push(port(
+            format!("{p}_rreq_op"),
+            out,
+            hwcontract::atomic::OP_BITS,
+        ));
+        ports.push(port(format!("{p}_rreq_operand"), out, bits));
+        if m.has_cmpxchg(k) {
+            ports.push(port(format!("{p}_rreq_compare"), out, bits));
+        }
+    }
+    ports
+}
+
+/// The read and write channels (as asked) of a memory port `p` with `bits`-bit data.
+pub(super) fn channel_ports(p: &str, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
     use PortDir::{In, Out};
     // (suffix, direction, width; 0 = the element width) per channel.
     let read: [(&str, PortDir, u32); 6] = [
@@ -269,7 +317,6 @@ fn global_channels(k: &Kernel, m: &Mem, reads: bool, writes: bool, bits: u32) ->
         ("wresp_valid", In, 1),
         ("wresp_ready", Out, 1),
     ];
-    let p = &m.prefix;
     let mut ports = Vec::new();
     for (_, channel) in [(reads, &read), (writes, &write)]
         .iter()
@@ -278,20 +325,6 @@ fn global_channels(k: &Kernel, m: &Mem, reads: bool, writes: bool, bits: u32) ->
         for &(suffix, dir, width) in channel.iter() {
             let width = if width == 0 { bits } else { width };
             ports.push(port(format!("{p}_{suffix}"), dir, width));
-        }
-    }
-    if writes && m.partial {
-        ports.push(port(format!("{p}_wreq_strb"), Out, bits / 8));
-    }
-    if !m.atomics.is_empty() {
-        ports.push(port(
-            format!("{p}_rreq_op"),
-            Out,
-            hwcontract::atomic::OP_BITS,
-        ));
-        ports.push(port(format!("{p}_rreq_operand"), Out, bits));
-        if m.has_cmpxchg(k) {
-            ports.push(port(format!("{p}_rreq_compare"), Out, bits));
         }
     }
     ports

@@ -19,9 +19,11 @@
 //!   carrying values down the pipeline;
 //! - `memory`: global memory ports (buffers, arbitration) and on-chip memories;
 //! - `pipes`: pipe ops and the multiplexers in front of each pipe port;
+//! - `counters`: atomic counters, registers with a prefix sum over each cycle's updates;
 //! - `unused`: the sink for bits nothing reads.
 
 mod control;
+mod counters;
 mod datapath;
 mod interface;
 mod memory;
@@ -29,6 +31,7 @@ mod pipes;
 mod plan;
 mod unused;
 
+pub use counters::AtomicRegister;
 pub use interface::{ArgPort, ArgPortKind, Interface, PipeIface, Port, PortDir};
 
 use crate::fp::FpUnit;
@@ -55,6 +58,8 @@ pub struct EmittedKernel {
     pub loop_stages: IdVec<LoopId, u32>,
     /// The support files (`support_files`) the module needs, its own file not included.
     pub support: Vec<String>,
+    /// The atomic counters, each a register in the module.
+    pub counters: Vec<AtomicRegister>,
 }
 
 #[derive(Template)]
@@ -116,12 +121,14 @@ impl Emitter<'_> {
         self.cur = 0;
         let stages = self.plan.stages(0);
         let (interface, arg_regs) = interface::build_interface(&self.plan, &module);
+        let counters = counters::atomic_registers(&self.plan);
         let mut w = VWriter::default();
         interface::write_header(&mut w, &self.plan, &interface, stages);
         w.indented(1);
         self.emit_launch(&mut w, &arg_regs);
         let mut hs = Handshakes::default();
         self.declare_write_counters(&mut w);
+        self.declare_counters(&mut w);
         self.declare_loop_handshakes(&mut w);
         let mut loop_stages = IdVec::new();
         for r in 0..self.plan.regions.len() {
@@ -143,6 +150,7 @@ impl Emitter<'_> {
         self.cur = 0;
         w.line("");
         let idle_terms = self.emit_memory_ports(&mut w, &hs);
+        self.emit_counters(&mut w);
         self.mark_unused_first_flags();
         self.emit_pipe_ports(&mut w, &hs.pipes);
         self.emit_stalls_and_finish(&mut w, stages, &idle_terms);
@@ -167,6 +175,7 @@ impl Emitter<'_> {
             stages,
             loop_stages,
             support,
+            counters,
         }
     }
 }

@@ -2,10 +2,11 @@
 //! region its schedule, prefix, live-ins and whether it runs serially; per value its name, the
 //! cycle it is available in and every cycle it is read in (so the pipeline registers carrying
 //! it are known); which work-item functions the kernel observes; where each memory lives and
-//! which read port each on-chip load takes ([`MemPlan`]).
+//! which read port each on-chip load takes ([`MemPlan`]); the atomic counters ([`CounterPlan`]).
 //!
 //! The plan is read-only once built: emission (the other modules of `kernel`) only reads it.
 
+use super::counters::{plan_counters, CounterPlan};
 use super::memory::{plan_memories, MemPlan};
 use crate::namer::value_name;
 use frontend::diag::Diagnostic;
@@ -72,6 +73,8 @@ pub(super) struct Plan<'a> {
     pub work_items: WorkItemUse,
     /// The memories the loads and stores use (planned last, once the values are timed).
     pub mems: MemPlan,
+    /// The atomic counters the kernel updates, with the order of their updates in a cycle.
+    pub counters: Vec<CounterPlan>,
 }
 
 /// A per-work-item value of the generator (`get_global_id` ...): there in every stage.
@@ -99,6 +102,7 @@ impl<'a> Plan<'a> {
                 work_dim: false,
             },
             mems: MemPlan::default(),
+            counters: Vec::new(),
         };
         p.find_serial_regions();
         let diags = p.name_and_time_values();
@@ -120,6 +124,7 @@ impl<'a> Plan<'a> {
             return Err(diags);
         }
         p.mems = plan_memories(&p);
+        p.counters = plan_counters(&p);
         Ok(p)
     }
 

@@ -60,7 +60,9 @@ pub fn bind_launch(
             })?;
         let value = match (&arg.value, ka.kind) {
             (LaunchArgValue::Pipe(_), ArgClass::Pipe) => None,
-            (LaunchArgValue::Buffer(b), ArgClass::Global) => Some(buffers[*b].0 as u64),
+            (LaunchArgValue::Buffer(b), ArgClass::Global | ArgClass::Counter) => {
+                Some(buffers[*b].0 as u64)
+            }
             (LaunchArgValue::Value { bytes, .. }, ArgClass::Scalar) => Some(scalar_value(bytes)),
             (LaunchArgValue::Local { ty, len }, ArgClass::Local) => {
                 let what = format!(

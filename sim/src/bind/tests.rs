@@ -118,3 +118,41 @@ fn work_group_checks() {
         BindError::GroupTooLarge { max: 1, items: 2 }
     ));
 }
+
+#[test]
+fn a_counter_is_bound_to_a_buffer() {
+    let src = "/*!
+[config]
+name: bind
+
+[test]
+name: t
+kernel_name: k
+dimensions: 1
+global_size: 4 0 0
+arg_in:  0 buffer ulong[1] 0x100000000
+arg_out: 0 buffer ulong[1] 0x100000004
+!*/
+";
+    let shape = KernelShape {
+        args: vec![arg(0, "c", ArgClass::Counter, 64)],
+        ..Default::default()
+    };
+    let b = bind(&test_case(src), &shape).unwrap();
+    let (addr, ref init) = b.buffers[0];
+    assert_eq!(addr % 8, 0, "aligned for its 64 bits");
+    assert_eq!(init, &0x1_0000_0000u64.to_le_bytes());
+    assert_eq!(b.scalars[0], addr as u64);
+    assert_eq!(
+        b.ports[0],
+        ("c".to_string(), PortValue::Scalar(addr as u64))
+    );
+    assert_eq!(b.outputs[0].size, 8);
+    // A counter is not a by-value argument.
+    let scalar = src.replace(
+        "arg_in:  0 buffer ulong[1] 0x100000000\narg_out: 0 buffer ulong[1] 0x100000004",
+        "arg_in: 0 ulong 7",
+    );
+    let e = bind(&test_case(&scalar), &shape).unwrap_err().to_string();
+    assert!(e.contains("is a counter argument"), "{e}");
+}

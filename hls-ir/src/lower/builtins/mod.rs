@@ -1,10 +1,11 @@
 //! Built-in functions, dispatched by family: pipes (in `pipes`), work-item functions, integer
 //! built-ins, floating-point built-ins, bit plumbing (`select`, `bitselect`, `any`/`all`),
-//! conversions (`convert_T`, `as_T`), and vector loads and stores.
+//! conversions (`convert_T`, `as_T`), vector loads and stores, and atomic counters (`counter`).
 
 mod atomic;
 mod bits;
 mod convert;
+pub(super) mod counter;
 mod float;
 mod integer;
 mod vector_memory;
@@ -34,6 +35,9 @@ impl Lower<'_> {
                 self.integer_builtin(b, args, ty, span)
             }
             Builtin::Select => self.select_builtin(args, ty, span),
+            Builtin::Atomic(_) if counter::is_counter_update(b, args) => {
+                self.counter_update(b, args, span)
+            }
             Builtin::AsType => self.as_type(args, ty, span),
             Builtin::Convert { sat, rounding } => {
                 self.convert_builtin(sat, rounding, args, ty, span)

@@ -206,6 +206,10 @@ impl Emitter<'_> {
             | OpKind::PipeReserve { .. }
             | OpKind::PipeCommit { .. }
             | OpKind::PipeQuery { .. } => self.pipe_op(w, &cx, hs),
+            OpKind::CounterUpdate { .. } => {
+                self.emit_counter_update(w, &cx);
+                None
+            }
             other => {
                 unreachable!("lowering and the operator library reject `{other}` before emission")
             }
