@@ -23,7 +23,10 @@ impl Lower<'_> {
             elem_t = e;
         }
         let esize = self.p.size_of(elem_t);
-        let supported = matches!(elem_t, Type::Scalar(_) | Type::Vector(..) | Type::Struct(_));
+        let supported = matches!(
+            elem_t,
+            Type::Scalar(_) | Type::Vector(..) | Type::Struct(_) | Type::Atomic(_)
+        );
         if !supported || !self.check_type(elem_t, span) {
             if !supported {
                 self.unsupported(span, format!("an array of `{}`", self.p.type_name(elem_t)));
@@ -170,6 +173,11 @@ impl Lower<'_> {
                     e.span,
                 );
                 Some((self.bin(BinOp::Add, addr, off, e.span), mem))
+            }
+            // `&x` of a `local` scalar (an atomic's object): its one-element memory.
+            ExprKind::Var(v) if self.local_scalars.contains_key(v) => {
+                let mem = self.local_scalars[v];
+                Some((self.konst(0, Ty::I32, e.span), mem))
             }
             ExprKind::Deref(p) => match self.rvalue(p) {
                 Val::Ptr { addr, mem } => Some((addr, mem)),

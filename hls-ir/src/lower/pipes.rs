@@ -518,14 +518,14 @@ fn reserve_scope(b: Builtin) -> ReserveScope {
 }
 
 /// The expression without implicit conversions around it.
-fn strip(e: &Expr) -> &Expr {
+pub(super) fn strip(e: &Expr) -> &Expr {
     match &e.kind {
         ExprKind::Cast { expr, .. } => strip(expr),
         _ => e,
     }
 }
 
-fn pointee(t: &Type) -> Type {
+pub(super) fn pointee(t: &Type) -> Type {
     match t {
         Type::Pointer { pointee, .. } => (**pointee).clone(),
         other => other.clone(),

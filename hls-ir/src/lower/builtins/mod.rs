@@ -21,6 +21,9 @@ impl Lower<'_> {
         if let Some(v) = self.pipe_builtin(b, args, span) {
             return v;
         }
+        if let Some(v) = self.c11_atomic(b, args, ty, span) {
+            return v;
+        }
         if let Some(f) = work_item::work_item_fn(b) {
             return self.work_item(f, args, ty, span);
         }
