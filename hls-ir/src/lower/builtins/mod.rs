@@ -6,10 +6,13 @@ mod atomic;
 mod bits;
 mod convert;
 pub(super) mod counter;
+mod fence;
 mod float;
 mod integer;
 mod vector_memory;
 mod work_item;
+
+pub(super) use fence::Fenced;
 
 use super::{Lower, Val};
 use crate::ids::OpId;
@@ -22,6 +25,9 @@ impl Lower<'_> {
             return v;
         }
         if let Some(v) = self.c11_atomic(b, args, ty, span) {
+            return v;
+        }
+        if let Some(v) = self.fence_builtin(b, args, span) {
             return v;
         }
         if let Some(f) = work_item::work_item_fn(b) {
