@@ -223,7 +223,7 @@ impl Lower<'_> {
         let id = self.op(OpKind::Load { mem }, elem, span, &[addr, pred]);
         self.order_onchip(id, mem, false);
         self.order_read_after_stores(id, mem);
-        self.order_after_fences(id, mem, false);
+        self.order_after_fences(id, mem);
         self.note_global_read(id, mem);
         self.unpack(id, ty, false, span)
     }
@@ -304,7 +304,7 @@ impl Lower<'_> {
         );
         self.order_onchip(st, mem, true);
         self.order_after_reads(st, mem);
-        self.order_after_fences(st, mem, true);
+        self.order_after_fences(st, mem);
         // Stores to one memory keep program order (same-address writes of one work-item).
         if let Some(&prev) = self.stores.get(&mem).and_then(|v| v.last()) {
             self.k.add_dep(prev, st, Dep::Order { distance: 0 });

@@ -194,7 +194,7 @@ impl Lower<'_> {
         let id = self.op(OpKind::Atomic { mem, op: aop }, elem, span, &operands);
         self.order_onchip(id, mem, true);
         self.order_read_after_stores(id, mem);
-        self.order_after_fences(id, mem, true);
+        self.order_after_fences(id, mem);
         self.note_global_read(id, mem);
         id
     }

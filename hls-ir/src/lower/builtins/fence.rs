@@ -5,8 +5,9 @@
 //!
 //! What it costs on this in-order hardware (`docs/hardware-interface.md`, "Fences"):
 //! - global: a later read (load or atomic) waits until the earlier stores of every global port
-//!   are acknowledged; a later store waits for the earlier reads' responses and for the
-//!   earlier stores of the *other* ports to be acknowledged (one port keeps its writes in
+//!   are acknowledged and the earlier reads have their responses; a later store waits for the
+//!   earlier reads' responses and for the earlier stores of the *other* ports to be
+//!   acknowledged (one port keeps its writes in
 //!   order by itself). These are order edges in the IR; the emitter turns an order edge from
 //!   a store into a wait for that port's acknowledgements.
 //! - local: on-chip accesses take effect in the cycle they are scheduled, so a fence only
@@ -19,6 +20,7 @@ use super::super::{Lower, Val};
 use crate::ids::OpId;
 use crate::ops::OpKind;
 use frontend::ast::{Builtin, Expr, MemOrder};
+
 use frontend::span::Span;
 
 /// The accesses before the last fences that later accesses are ordered after.
@@ -52,6 +54,30 @@ impl Lower<'_> {
             _ => (true, true),
         };
         let _ = span;
+        self.fence_now(local, global);
+        Some(Val::Undef)
+    }
+
+    /// The release half (before) or acquire half (after) of an OpenCL 2.0 atomic call at
+    /// `span` (`Program::atomic_orders`; the OpenCL 1.x atomics are relaxed): a fence on
+    /// both memories where its order asks for one.
+    pub(in crate::lower) fn atomic_order_fence(&mut self, span: Span, after: bool) {
+        let Some(&order) = self.p.atomic_orders.get(&span) else {
+            return;
+        };
+        let wanted = match order {
+            MemOrder::Relaxed => false,
+            MemOrder::Acquire => after,
+            MemOrder::Release => !after,
+            MemOrder::AcqRel | MemOrder::SeqCst => true,
+        };
+        if wanted {
+            self.fence_now(true, true);
+        }
+    }
+
+    /// Later accesses (to the memories named) are ordered after every access so far.
+    fn fence_now(&mut self, local: bool, global: bool) {
         if global {
             let stores: Vec<OpId> = self
                 .stores
@@ -71,26 +97,19 @@ impl Lower<'_> {
                 .collect();
             self.fenced.onchip.extend(last);
         }
-        Some(Val::Undef)
     }
 
-    /// Order edges from the fenced accesses to access `op` of memory `mem` (a store when
-    /// `is_store`).
-    pub(in crate::lower) fn order_after_fences(
-        &mut self,
-        op: OpId,
-        mem: crate::ids::MemId,
-        is_store: bool,
-    ) {
+    /// Order edges from the fenced accesses to access `op` of memory `mem`.
+    pub(in crate::lower) fn order_after_fences(&mut self, op: OpId, mem: crate::ids::MemId) {
         use crate::kernel::Dep;
         let before: Vec<OpId> = if self.is_onchip(mem) {
             self.fenced.onchip.clone()
-        } else if is_store {
+        } else {
+            // Reads and stores alike wait for the earlier reads (their responses) and
+            // stores (their acknowledgements).
             let mut v = self.fenced.reads.clone();
             v.extend(self.fenced.stores.iter().copied());
             v
-        } else {
-            self.fenced.stores.clone()
         };
         for b in before {
             if b != op {

@@ -24,7 +24,10 @@ impl Lower<'_> {
         if let Some(v) = self.pipe_builtin(b, args, span) {
             return v;
         }
+        // An OpenCL 2.0 atomic with a release (acquire) order has a fence before (after) it.
+        self.atomic_order_fence(span, false);
         if let Some(v) = self.c11_atomic(b, args, ty, span) {
+            self.atomic_order_fence(span, true);
             return v;
         }
         if let Some(v) = self.fence_builtin(b, args, span) {
@@ -52,7 +55,9 @@ impl Lower<'_> {
                 self.convert_builtin(sat, rounding, args, ty, span)
             }
             Builtin::Atomic(op) if !matches!(args[0].ty, Type::Counter32 | Type::Counter64) => {
-                self.atomic(op, args, ty, span)
+                let v = self.atomic(op, args, ty, span);
+                self.atomic_order_fence(span, true);
+                v
             }
             Builtin::VLoad(n) => self.vload(n, args, ty, span),
             Builtin::VStore(n) => self.vstore(n, args, span),
