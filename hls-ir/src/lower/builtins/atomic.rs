@@ -200,7 +200,7 @@ impl Lower<'_> {
     }
 
     /// `*ptr`: a variable's value for `&variable`, else a load.
-    fn value_at(&mut self, ptr: &Expr, span: Span) -> Val {
+    pub(in crate::lower) fn value_at(&mut self, ptr: &Expr, span: Span) -> Val {
         match &strip(ptr).kind {
             ExprKind::AddrOf(inner) => self.rvalue(inner),
             _ => match self.rvalue(ptr) {
@@ -213,8 +213,9 @@ impl Lower<'_> {
         }
     }
 
-    /// `*ptr = v` when `cond`: the variable of `&variable`, else a predicated store.
-    fn store_at_if(&mut self, ptr: &Expr, v: Val, cond: OpId, span: Span) {
+    /// `*ptr = v` when `cond`: the variable of `&variable` (or a part of one), else a
+    /// predicated store (`&buf[i]` too).
+    pub(in crate::lower) fn store_at_if(&mut self, ptr: &Expr, v: Val, cond: OpId, span: Span) {
         match &strip(ptr).kind {
             ExprKind::AddrOf(inner)
                 if !matches!(inner.kind, ExprKind::Index { .. } | ExprKind::Deref(_)) =>
