@@ -76,7 +76,7 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
             continue;
         };
         let m = mems.entry(mem).or_insert_with(|| Mem {
-            prefix: legal(&k.mem(mem).name),
+            prefix: String::new(),
             bits: k.mem(mem).elem.bits().max(8),
             loads: vec![],
             stores: vec![],
@@ -100,6 +100,23 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
         if matches!(k.op(o).kind, OpKind::Store { mask: Some(_), .. }) {
             m.partial = true;
         }
+    }
+    // Prefixes from the memories' names; two memories of one name (a helper's array inlined
+    // twice) get their id appended, pointer arguments (named by their ports) keep theirs.
+    let mut taken: BTreeSet<String> = mems
+        .keys()
+        .filter(|&&m| matches!(k.mem(m).kind, MemKind::Global { .. }))
+        .map(|&m| legal(&k.mem(m).name))
+        .collect();
+    for (&id, m) in mems.iter_mut() {
+        let base = legal(&k.mem(id).name);
+        m.prefix = if matches!(k.mem(id).kind, MemKind::Global { .. }) || taken.insert(base.clone()) {
+            base
+        } else {
+            let unique = format!("{base}_m{}", id.index());
+            taken.insert(unique.clone());
+            unique
+        };
     }
     // Read ports of on-chip memories (the scheduler allows
     // `scheduler::oplib::ONCHIP_READ_PORTS` loads per modulo slot).
