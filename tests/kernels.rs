@@ -388,7 +388,10 @@ fn local_histogram_at_ii_1() {
             .unwrap_or_else(|| panic!("no kernel {name}"))
             .clone()
     };
-    for (k, lp) in [("loop_hist", "loop_hist.loop2"), ("group_hist", "group_hist.loop4")] {
+    for (k, lp) in [
+        ("loop_hist", "loop_hist.loop2"),
+        ("group_hist", "group_hist.loop4"),
+    ] {
         let kernel = kernel(k);
         let l = kernel["loops"]
             .as_array()
@@ -398,7 +401,11 @@ fn local_histogram_at_ii_1() {
             .unwrap_or_else(|| panic!("no loop {lp}: {kernel:#}"));
         assert_eq!(l["ii"], 1, "{l:#}");
         assert_eq!(l["limited_by"], "nothing (II = 1)", "{l:#}");
-        assert_eq!(l["memory_dependences"].as_array().unwrap().len(), 0, "{l:#}");
+        assert_eq!(
+            l["memory_dependences"].as_array().unwrap().len(),
+            0,
+            "{l:#}"
+        );
     }
 }
 
