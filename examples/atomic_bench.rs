@@ -245,7 +245,7 @@ fn updates(bin: &Path, work: &Path, ops: u32) {
         let kernel = if single {
             format!("{head}  for (uint i = 0; i < n; i++) // measured\n    {body}\n}}\n")
         } else {
-            format!("{head}  uint i = get_global_id(0);\n  {body}\n}}\n")
+            format!("{head}  uint i = get_global_id(0);\n  {body} // measured\n}}\n")
         };
         // The old values are stored by one form; they are not checked.
         let old = if body.starts_with("old") { ops } else { 1 };
