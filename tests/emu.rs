@@ -182,7 +182,7 @@ fn sim_runs_multi_kernel_tests_and_skips_what_it_cannot_build() {
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert!(
         o.stdout.contains(
-            "SKIP exp has no float unit: the hardware path cannot build this file yet \
+            "SKIP exp has no float unit: the hardware path cannot build this kernel yet \
              (floating-point arithmetic (`exp`)"
         ),
         "{}{}",
@@ -262,7 +262,7 @@ fn sim_skips_what_the_hardware_path_cannot_build_yet() {
     assert!(
         o.stdout.contains(
             "SKIP arithmetic, rounding, conversions and relational functions: the hardware path \
-             cannot build this file yet (a load after a store to memory it may alias is not yet \
+             cannot build this kernel yet (floating-point arithmetic (`fma`) is not yet \
              supported by the hardware path); the emulator passes it"
         ),
         "{}",

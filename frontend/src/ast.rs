@@ -49,6 +49,11 @@ pub struct Program {
     pub structs: StructTable,
     /// Program-scope variables (`constant` arrays and the like); index = `ExprKind::Global`.
     pub globals: Vec<GlobalVar>,
+    /// The memory order of every OpenCL 2.0 (C11-style) atomic call, by the span of the call
+    /// (`memory_order_seq_cst` when the call does not name one; a compare-exchange's success
+    /// order). The checked call has the shape of the OpenCL 1.x atomics (whose order is
+    /// relaxed), so this side table is how later stages tell them apart.
+    pub atomic_orders: std::collections::BTreeMap<crate::span::Span, MemOrder>,
 }
 
 impl Program {

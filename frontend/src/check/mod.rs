@@ -126,6 +126,8 @@ pub(crate) struct Checker<'a> {
     pub calls: Vec<(FuncId, FuncId, Span)>,
     /// `atomic_inc`/`atomic_dec` on counters and counters passed to helpers.
     pub counter_uses: Vec<CounterUse>,
+    /// `Program::atomic_orders`.
+    pub atomic_orders: std::collections::BTreeMap<Span, MemOrder>,
     /// String literal text -> its `constant char[]` global.
     pub strings: HashMap<String, u32>,
     pub depth: u32,
@@ -160,6 +162,7 @@ pub fn check(
         cur: None,
         calls: Vec::new(),
         counter_uses: Vec::new(),
+        atomic_orders: std::collections::BTreeMap::new(),
         strings: HashMap::new(),
         depth: 0,
         depth_reported: false,
@@ -220,6 +223,7 @@ pub fn check(
         vars: c.vars,
         structs: c.structs,
         globals: c.globals,
+        atomic_orders: c.atomic_orders,
     };
     (Some(prog), c.diags)
 }

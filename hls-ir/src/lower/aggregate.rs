@@ -110,6 +110,7 @@ impl<'a> Lower<'a> {
         match ty {
             Type::Scalar(ScalarKind::Bool) => Ty::Int(8),
             Type::Scalar(k) => scalar_ty(*k),
+            Type::Atomic(a) => scalar_ty(a.value_kind()),
             Type::Pointer { .. } => Ty::I32,
             t => Ty::Int((self.p.size_of(t) * 8).min(Ty::MAX_BITS) as u16),
         }

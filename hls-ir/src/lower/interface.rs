@@ -135,6 +135,11 @@ impl Lower<'_> {
     /// The element (IR type, bytes) a pointer argument (`what`) points to.
     fn pointer_elem(&mut self, pointee: &Type, what: &str, span: Span) -> (Ty, u32) {
         match pointee {
+            // An atomic type has the layout of its value type.
+            Type::Atomic(a) => {
+                let t = Type::Scalar(a.value_kind());
+                (self.image_ty(&t), self.p.size_of(&t))
+            }
             t @ (Type::Scalar(_) | Type::Vector(..) | Type::Struct(_))
                 if self.check_type(t, span) =>
             {

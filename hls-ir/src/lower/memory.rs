@@ -23,7 +23,10 @@ impl Lower<'_> {
             elem_t = e;
         }
         let esize = self.p.size_of(elem_t);
-        let supported = matches!(elem_t, Type::Scalar(_) | Type::Vector(..) | Type::Struct(_));
+        let supported = matches!(
+            elem_t,
+            Type::Scalar(_) | Type::Vector(..) | Type::Struct(_) | Type::Atomic(_)
+        );
         if !supported || !self.check_type(elem_t, span) {
             if !supported {
                 self.unsupported(span, format!("an array of `{}`", self.p.type_name(elem_t)));
@@ -171,6 +174,11 @@ impl Lower<'_> {
                 );
                 Some((self.bin(BinOp::Add, addr, off, e.span), mem))
             }
+            // `&x` of a `local` scalar (an atomic's object): its one-element memory.
+            ExprKind::Var(v) if self.local_scalars.contains_key(v) => {
+                let mem = self.local_scalars[v];
+                Some((self.konst(0, Ty::I32, e.span), mem))
+            }
             ExprKind::Deref(p) => match self.rvalue(p) {
                 Val::Ptr { addr, mem } => Some((addr, mem)),
                 _ => {
@@ -215,6 +223,7 @@ impl Lower<'_> {
         let id = self.op(OpKind::Load { mem }, elem, span, &[addr, pred]);
         self.order_onchip(id, mem, false);
         self.order_read_after_stores(id, mem);
+        self.order_after_fences(id, mem);
         self.note_global_read(id, mem);
         self.unpack(id, ty, false, span)
     }
@@ -295,6 +304,7 @@ impl Lower<'_> {
         );
         self.order_onchip(st, mem, true);
         self.order_after_reads(st, mem);
+        self.order_after_fences(st, mem);
         // Stores to one memory keep program order (same-address writes of one work-item).
         if let Some(&prev) = self.stores.get(&mem).and_then(|v| v.last()) {
             self.k.add_dep(prev, st, Dep::Order { distance: 0 });

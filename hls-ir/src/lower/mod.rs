@@ -112,6 +112,8 @@ struct Lower<'a> {
     stores: BTreeMap<MemId, Vec<OpId>>,
     /// The last read (load or atomic) of each global memory, to order later stores after it.
     global_reads: BTreeMap<MemId, OpId>,
+    /// Accesses before the fences so far (`builtins::fence`).
+    fenced: builtins::Fenced,
     /// Enclosing loops, innermost last: `true` for a pipelined loop, `false` for one being
     /// fully unrolled (`break`/`continue` are supported in the former only).
     loops: Vec<bool>,
@@ -163,6 +165,7 @@ pub fn lower_kernel_with_warnings(
         depth: 0,
         stores: BTreeMap::new(),
         global_reads: BTreeMap::new(),
+        fenced: builtins::Fenced::default(),
         loops: Vec::new(),
         onchip: BTreeMap::new(),
         groups: groups::Groups::default(),

@@ -241,50 +241,17 @@ impl Lower<'_> {
     /// The packet `*ptr` for a write: the memory image of the pointed-to value.
     fn packet_from(&mut self, ptr: &Expr, p: PipeId, span: Span) -> OpId {
         let t = self.packet_ty(p);
-        let (v, ty) = match &strip(ptr).kind {
-            ExprKind::AddrOf(inner) => (self.rvalue(inner), inner.ty.clone()),
-            _ => match self.rvalue(ptr) {
-                Val::Ptr { addr, mem } => {
-                    let pt = pointee(&ptr.ty);
-                    (self.load(addr, mem, &pt, span), pt)
-                }
-                _ => {
-                    self.unsupported(ptr.span, "a packet pointer whose target is unknown");
-                    return self.konst(0, t, span);
-                }
-            },
-        };
-        let image = self.pack(v, &ty, span);
+        let v = self.value_at(ptr, span);
+        let image = self.pack(v, &pointee(&ptr.ty), span);
         self.fit(image, t, span)
     }
 
     /// Stores a read packet (an image) to `*ptr` when `ok`.
     fn packet_to(&mut self, ptr: &Expr, packet: OpId, ok: OpId, span: Span) {
-        match &strip(ptr).kind {
-            // `&variable` (or a part of one): the variable takes the packet; `&buf[i]` is a
-            // store below.
-            ExprKind::AddrOf(inner)
-                if !matches!(inner.kind, ExprKind::Index { .. } | ExprKind::Deref(_)) =>
-            {
-                let image = self.fit(packet, self.image_ty(&inner.ty), span);
-                let new = self.unpack(image, &inner.ty, false, span);
-                let old = self.rvalue(inner);
-                let v = self.merge_val(ok, new, old, span);
-                self.assign(inner, v, span);
-            }
-            _ => match self.rvalue(ptr) {
-                Val::Ptr { addr, mem } => {
-                    let saved = self.pred;
-                    self.pred = self.and1(self.pred, ok, span);
-                    let pt = pointee(&ptr.ty);
-                    let image = self.fit(packet, self.image_ty(&pt), span);
-                    let v = self.unpack(image, &pt, false, span);
-                    self.store_val(addr, mem, v, &pt, None, span);
-                    self.pred = saved;
-                }
-                _ => self.unsupported(ptr.span, "a packet pointer whose target is unknown"),
-            },
-        }
+        let pt = pointee(&ptr.ty);
+        let image = self.fit(packet, self.image_ty(&pt), span);
+        let v = self.unpack(image, &pt, false, span);
+        self.store_at_if(ptr, v, ok, span);
     }
 
     /// The status bit and the packet of a `PipeRead` result.
@@ -518,14 +485,14 @@ fn reserve_scope(b: Builtin) -> ReserveScope {
 }
 
 /// The expression without implicit conversions around it.
-fn strip(e: &Expr) -> &Expr {
+pub(super) fn strip(e: &Expr) -> &Expr {
     match &e.kind {
         ExprKind::Cast { expr, .. } => strip(expr),
         _ => e,
     }
 }
 
-fn pointee(t: &Type) -> Type {
+pub(super) fn pointee(t: &Type) -> Type {
     match t {
         Type::Pointer { pointee, .. } => (**pointee).clone(),
         other => other.clone(),

@@ -63,7 +63,7 @@ impl Lower<'_> {
         }
         if init.is_none()
             && info.space == AddrSpace::Local
-            && matches!(info.ty, Type::Scalar(_) | Type::ReserveId)
+            && matches!(info.ty, Type::Scalar(_) | Type::ReserveId | Type::Atomic(_))
         {
             return self.declare_local_scalar(var, span);
         }

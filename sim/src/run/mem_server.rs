@@ -263,27 +263,20 @@ impl MemoryServer {
         cycle: u64,
         old: &[u32],
     ) -> Result<(), SimError> {
+        let fault = |detail: String| SimError::MemoryFault {
+            port: self.name.clone(),
+            addr,
+            bytes: self.bytes,
+            write: true,
+            cycle,
+            kind: crate::FaultKind::Protocol,
+            detail,
+        };
         let Some(op) = hwcontract::atomic::AtomicOp::from_opcode(code) else {
-            return Err(SimError::MemoryFault {
-                port: self.name.clone(),
-                addr,
-                bytes: self.bytes,
-                write: true,
-                cycle,
-                kind: crate::FaultKind::Protocol,
-                detail: format!("reserved atomic opcode {code}"),
-            });
+            return Err(fault(format!("reserved atomic opcode {code}")));
         };
         if !matches!(self.bytes, 4 | 8) {
-            return Err(SimError::MemoryFault {
-                port: self.name.clone(),
-                addr,
-                bytes: self.bytes,
-                write: true,
-                cycle,
-                kind: crate::FaultKind::Protocol,
-                detail: "atomics are on 4- or 8-byte elements".into(),
-            });
+            return Err(fault("atomics are on 4- or 8-byte elements".into()));
         }
         let value = |p: Option<PortId>| p.map_or(0, |p| model.get(p));
         let old = u64::from(old[0]) | (u64::from(old[1]) << 32);

@@ -140,7 +140,8 @@ impl Checker<'_> {
             _ => {}
         }
         let rest: Vec<Expr> = it.collect();
-        self.check_orders(name, f, rest)?;
+        let order = self.check_orders(name, f, rest)?;
+        self.atomic_orders.insert(span, order);
         let (b, ty) = match f {
             C11Fn::Init => (Builtin::AtomicInit, Type::Void),
             C11Fn::Load => (Builtin::AtomicLoad, c),
@@ -390,7 +391,8 @@ impl Checker<'_> {
 
     /// The order(s) and the optional scope of an `_explicit` form, against the rules of the
     /// function (OpenCL C 2.0 6.13.11.7 and the restrictions of 6.13.11.8).
-    fn check_orders(&mut self, name: &str, f: C11Fn, rest: Vec<Expr>) -> Option<()> {
+    /// Returns the (success) order, `SeqCst` when none is given.
+    fn check_orders(&mut self, name: &str, f: C11Fn, rest: Vec<Expr>) -> Option<MemOrder> {
         let mut orders = Vec::new();
         let mut scope = None;
         for (i, e) in rest.into_iter().enumerate() {
@@ -457,7 +459,7 @@ impl Checker<'_> {
             );
             return None;
         }
-        Some(())
+        Some(orders.first().map_or(MemOrder::SeqCst, |o| o.0))
     }
 
     /// `atomic_work_item_fence(flags, order, scope)`.

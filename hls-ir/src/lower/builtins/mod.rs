@@ -6,10 +6,13 @@ mod atomic;
 mod bits;
 mod convert;
 pub(super) mod counter;
+mod fence;
 mod float;
 mod integer;
 mod vector_memory;
 mod work_item;
+
+pub(super) use fence::Fenced;
 
 use super::{Lower, Val};
 use crate::ids::OpId;
@@ -19,6 +22,15 @@ use frontend::span::Span;
 impl Lower<'_> {
     pub(super) fn builtin(&mut self, b: Builtin, args: &[Expr], ty: &Type, span: Span) -> Val {
         if let Some(v) = self.pipe_builtin(b, args, span) {
+            return v;
+        }
+        // An OpenCL 2.0 atomic with a release (acquire) order has a fence before (after) it.
+        self.atomic_order_fence(span, false);
+        if let Some(v) = self.c11_atomic(b, args, ty, span) {
+            self.atomic_order_fence(span, true);
+            return v;
+        }
+        if let Some(v) = self.fence_builtin(b, args, span) {
             return v;
         }
         if let Some(f) = work_item::work_item_fn(b) {
@@ -43,7 +55,9 @@ impl Lower<'_> {
                 self.convert_builtin(sat, rounding, args, ty, span)
             }
             Builtin::Atomic(op) if !matches!(args[0].ty, Type::Counter32 | Type::Counter64) => {
-                self.atomic(op, args, ty, span)
+                let v = self.atomic(op, args, ty, span);
+                self.atomic_order_fence(span, true);
+                v
             }
             Builtin::VLoad(n) => self.vload(n, args, ty, span),
             Builtin::VStore(n) => self.vstore(n, args, span),

@@ -56,7 +56,7 @@ impl Emitter<'_> {
         // Read after write: wait until the ports this work-item stored to earlier (through
         // memory the read may alias) have acknowledged every write.
         let pred_now = self.arg(cx, pred_ix);
-        let gate = self.writes_acknowledged(o);
+        let gate = self.writes_acknowledged(o, None);
         let (req, asking) = match &gate {
             None => {
                 let req = self.emit_request(w, name, c, &pred_now, &accepted);
@@ -99,7 +99,8 @@ impl Emitter<'_> {
     /// For a global read `o` ordered after stores to global memory (`Dep::Order` from a
     /// store, see `hls_ir::lower::memory`): the condition that every write of those ports
     /// has been acknowledged.
-    fn writes_acknowledged(&self, o: hls_ir::OpId) -> Option<String> {
+    /// A store passes its own port (`except`): one port keeps its writes in order.
+    fn writes_acknowledged(&self, o: hls_ir::OpId, except: Option<&str>) -> Option<String> {
         let mut ports: Vec<String> = self
             .k
             .preds(o)
@@ -116,6 +117,7 @@ impl Emitter<'_> {
                 _ => None,
             })
             .collect();
+        ports.retain(|p| Some(p.as_str()) != except);
         ports.sort();
         ports.dedup();
         (!ports.is_empty()).then(|| {
@@ -155,7 +157,20 @@ impl Emitter<'_> {
         } else {
             format!("{p}_wreq_valid && {p}_wreq_ready")
         };
-        let req = self.emit_request(w, name, c, &self.arg(cx, 2), &accepted);
+        // After a fence: wait until the other ports' earlier writes are acknowledged.
+        let pred_now = self.arg(cx, 2);
+        let gate = self.writes_acknowledged(o, Some(p));
+        let pred = match &gate {
+            Some(g) => format!("{pred_now} && {g}"),
+            None => pred_now.clone(),
+        };
+        let req = self.emit_request(w, name, c, &pred, &accepted);
+        if let Some(g) = &gate {
+            let waiting = format!("{} && {pred_now} && !{name}_issued", self.valid(c));
+            self.control[self.cur]
+                .stall_terms
+                .push(format!("({waiting} && !{g})"));
+        }
         if !m.multi_write {
             let pend = self.emit_pending(w, name, c);
             hs.store_pend.insert(o, pend);
