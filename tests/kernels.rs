@@ -24,7 +24,7 @@ const CORPUS_DIRS: &[&str] = &["examples", "tests/kernels", "bench/kernels"];
 fn main() {
     let args = Arguments::from_args();
     let mut trials = corpus_trials();
-    let named: [(&str, fn()); 10] = [
+    let named: [(&str, fn()); 11] = [
         (
             "wrong_expectations_fail_and_name_the_element",
             wrong_expectations_fail_and_name_the_element,
@@ -46,6 +46,7 @@ fn main() {
         ("local_tile_in_banks", local_tile_in_banks),
         ("scale_prefix_distances", scale_prefix_distances),
         ("counter_unroll_at_ii_1", counter_unroll_at_ii_1),
+        ("local_histogram_at_ii_1", local_histogram_at_ii_1),
         (
             "counter_shared_by_kernels_running_at_once_is_refused",
             counter_shared_by_kernels_running_at_once_is_refused,
@@ -371,6 +372,41 @@ fn counter_unroll_at_ii_1() {
     assert_eq!(c["ports"][0], "arg_c", "{c:#}");
     assert_eq!(quad["interface"]["args"][2]["kind"], "counter");
     assert_eq!(quad["interface"]["args"][2]["mem_prefix"], "c");
+}
+
+fn local_histogram_at_ii_1() {
+    // `rank[i] = atomic_inc(&bins[data[i] & 255])` on local memory, data-dependent bins:
+    // the read-modify-write forwards the updates still in flight, so nothing carried through
+    // `bins` limits the loop (one work-item, and the per-work-item loop of the NDRange form).
+    let report = report_of("tests/kernels/atomic_hist_local.cl");
+    let kernel = |name: &str| {
+        report["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["name"] == name)
+            .unwrap_or_else(|| panic!("no kernel {name}"))
+            .clone()
+    };
+    for (k, lp) in [
+        ("loop_hist", "loop_hist.loop2"),
+        ("group_hist", "group_hist.loop4"),
+    ] {
+        let kernel = kernel(k);
+        let l = kernel["loops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["name"] == lp)
+            .unwrap_or_else(|| panic!("no loop {lp}: {kernel:#}"));
+        assert_eq!(l["ii"], 1, "{l:#}");
+        assert_eq!(l["limited_by"], "nothing (II = 1)", "{l:#}");
+        assert_eq!(
+            l["memory_dependences"].as_array().unwrap().len(),
+            0,
+            "{l:#}"
+        );
+    }
 }
 
 fn counter_shared_by_kernels_running_at_once_is_refused() {

@@ -187,8 +187,16 @@ impl Emitter<'_> {
                 None
             }
             OpKind::Convert(cv) => Some(self.int_convert(&cx, *cv)),
-            OpKind::Load { mem } | OpKind::Atomic { mem, .. } => {
-                Some(self.emit_load(w, &cx, *mem, hs))
+            OpKind::Load { mem } => Some(self.emit_load(w, &cx, *mem, hs)),
+            OpKind::Atomic { mem, .. } => {
+                let old = self.emit_load(w, &cx, *mem, hs);
+                if self.k.has_data_uses(o) {
+                    Some(old)
+                } else {
+                    // An atomic for its effect only: its old value goes to the sink.
+                    self.unused.push(old);
+                    None
+                }
             }
             OpKind::Store { mem, .. } => {
                 self.emit_store(w, &cx, *mem, hs);
