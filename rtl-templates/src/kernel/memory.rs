@@ -110,7 +110,8 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
         .collect();
     for (&id, m) in mems.iter_mut() {
         let base = legal(&k.mem(id).name);
-        m.prefix = if matches!(k.mem(id).kind, MemKind::Global { .. }) || taken.insert(base.clone()) {
+        m.prefix = if matches!(k.mem(id).kind, MemKind::Global { .. }) || taken.insert(base.clone())
+        {
             base
         } else {
             let unique = format!("{base}_m{}", id.index());
