@@ -120,7 +120,9 @@ impl Lower<'_> {
             .iter()
             .filter(|&&o| in_loop(&self.k, o))
             .filter_map(|&o| match self.k.op(o).kind {
-                OpKind::Store { mem, .. } if !self.is_onchip(mem) => Some((o, mem)),
+                OpKind::Store { mem, .. } | OpKind::Atomic { mem, .. } if !self.is_onchip(mem) => {
+                    Some((o, mem))
+                }
                 _ => None,
             })
             .collect();
@@ -132,7 +134,8 @@ impl Lower<'_> {
                 continue;
             }
             for &(st, m) in &stores {
-                if !self.may_alias(m, mem) {
+                // An atomic after itself in the next iteration: the port issues them in order.
+                if st == o || !self.may_alias(m, mem) {
                     continue;
                 }
                 self.k.add_dep(st, o, Dep::Order { distance: 1 });

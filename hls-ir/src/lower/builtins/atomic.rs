@@ -196,6 +196,11 @@ impl Lower<'_> {
         self.order_read_after_stores(id, mem);
         self.order_after_fences(id, mem);
         self.note_global_read(id, mem);
+        // It also writes: later reads and writes of memory it may alias come after it (its
+        // response is their order; the emitter waits for acknowledgements only after stores).
+        if !self.is_onchip(mem) {
+            self.stores.entry(mem).or_default().push(id);
+        }
         id
     }
 
