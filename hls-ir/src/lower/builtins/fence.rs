@@ -36,12 +36,7 @@ pub(in crate::lower) struct Fenced {
 
 impl Lower<'_> {
     /// Lowers a fence built-in; `None` when `b` is not one.
-    pub(in crate::lower) fn fence_builtin(
-        &mut self,
-        b: Builtin,
-        args: &[Expr],
-        span: Span,
-    ) -> Option<Val> {
+    pub(in crate::lower) fn fence_builtin(&mut self, b: Builtin, args: &[Expr]) -> Option<Val> {
         match b {
             Builtin::MemFence | Builtin::ReadMemFence | Builtin::WriteMemFence => {}
             Builtin::WorkItemFence { order, .. } if order != MemOrder::Relaxed => {}
@@ -53,7 +48,6 @@ impl Lower<'_> {
             OpKind::Const(f) => (f & 1 != 0, f & 2 != 0),
             _ => (true, true),
         };
-        let _ = span;
         self.fence_now(local, global);
         Some(Val::Undef)
     }

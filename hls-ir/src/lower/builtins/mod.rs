@@ -30,7 +30,7 @@ impl Lower<'_> {
             self.atomic_order_fence(span, true);
             return v;
         }
-        if let Some(v) = self.fence_builtin(b, args, span) {
+        if let Some(v) = self.fence_builtin(b, args) {
             return v;
         }
         if let Some(f) = work_item::work_item_fn(b) {
