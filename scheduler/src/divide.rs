@@ -1,0 +1,151 @@
+//! Integer division and remainder in the schedule: the two dividers' timing (their structure
+//! is `hwcontract::div`'s), which one each division gets, and a quotient and a remainder of
+//! the same operands taken from one unit.
+//!
+//! - **Timing.** A divider step (one quotient bit) is a subtraction and a select at the
+//!   operation's width, so a stage or cycle holds as many steps as fit in the chaining budget
+//!   ([`steps`], from the measured add and select delays). The pipelined divider takes a new
+//!   operation every cycle, with latency `ceil(W / steps)` (+ 2 when signed); the iterative one
+//!   does `steps` bits a cycle with one unit and is busy `1 + ceil(W / steps)` cycles per
+//!   operation (the scheduler's blocking time).
+//! - **Choice** (`kernel::schedule_region`): every division is first scheduled pipelined;
+//!   where the loop's II then leaves an iterative unit its busy cycles, the loop is scheduled
+//!   again with those divisions iterative (each its own unit: a resource of one unit with that
+//!   blocking time), and the second schedule is kept if its II is no larger. So a loop whose
+//!   recurrence or serial pipeline already spaces its iterations gets the small unit, and a
+//!   loop at II = 1 the pipelined one.
+//! - **Sharing.** A quotient and a remainder of the same operands and signedness in one region
+//!   start in the same cycle (two edges tie them), and the RTL computes both with one unit;
+//!   only the first holds the unit's resource.
+
+use crate::kernel::LoopSchedule;
+use crate::oplib::{measured, OpLibrary, OpTiming, ADD_SUB_NS, SELECT_NS};
+use hls_ir::{BinOp, Kernel, OpId, OpKind};
+use hwcontract::div;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The division an op is, if it is one: `(signed, remainder)`.
+pub fn division(k: &Kernel, o: OpId) -> Option<(bool, bool)> {
+    match k.op(o).kind {
+        OpKind::Binary(BinOp::DivU) => Some((false, false)),
+        OpKind::Binary(BinOp::DivS) => Some((true, false)),
+        OpKind::Binary(BinOp::RemU) => Some((false, true)),
+        OpKind::Binary(BinOp::RemS) => Some((true, true)),
+        _ => None,
+    }
+}
+
+/// Quotient bits per stage of the pipelined divider (per cycle of the iterative one) for
+/// `bits`-bit operands: the steps (a subtraction and a select each) that fit in the chaining
+/// budget, at least one.
+pub fn steps(lib: &OpLibrary, bits: u32) -> u32 {
+    let w = div::unit_width(bits);
+    let step_ns = measured(&ADD_SUB_NS, w) + measured(&SELECT_NS, w);
+    ((lib.chain_budget_ns() / step_ns).floor() as u32).clamp(1, w)
+}
+
+/// Logic before the first register: the operands' magnitudes (a negation and a select) for a
+/// signed unit, else `unsigned_ns`.
+fn input_ns(bits: u32, signed: bool, unsigned_ns: f64) -> f64 {
+    if signed {
+        measured(&ADD_SUB_NS, bits) + measured(&SELECT_NS, bits)
+    } else {
+        unsigned_ns
+    }
+}
+
+/// The pipelined divider of division `o` (`oclhls_int_div`).
+pub fn pipelined_timing(lib: &OpLibrary, k: &Kernel, o: OpId) -> OpTiming {
+    let (signed, _) = division(k, o).expect("a division");
+    let w = div::unit_width(k.op(o).ty.bits());
+    let s = steps(lib, w);
+    let stages = w.div_ceil(s);
+    // Unsigned: the first stage's steps read the operands.
+    let first_ns = f64::from(s) * (measured(&ADD_SUB_NS, w) + measured(&SELECT_NS, w));
+    OpTiming::new(
+        div::pipelined_latency(signed, stages),
+        input_ns(w, signed, first_ns),
+    )
+}
+
+/// The iterative divider of division `o` (`oclhls_int_div_iter`) and its busy cycles per
+/// operation.
+pub fn iterative_timing(lib: &OpLibrary, k: &Kernel, o: OpId) -> (OpTiming, u32) {
+    let (signed, _) = division(k, o).expect("a division");
+    let w = div::unit_width(k.op(o).ty.bits());
+    let s = steps(lib, w);
+    // Unsigned: `start` selects the operands into the unit's registers.
+    let t = OpTiming::new(
+        div::iterative_latency(w, signed, s),
+        input_ns(w, signed, measured(&SELECT_NS, w)),
+    );
+    (t, div::iterative_busy(w, s))
+}
+
+/// Divisions among `ops` that another one computes too: each remainder whose quotient (same
+/// operands, signedness, width and region) is among them, mapped to that quotient.
+pub fn partners(k: &Kernel, ops: &[OpId]) -> BTreeMap<OpId, OpId> {
+    let key = |o: OpId| {
+        division(k, o).map(|(signed, rem)| {
+            (
+                k.operands(o),
+                signed,
+                k.op(o).ty.bits(),
+                k.op(o).region,
+                rem,
+            )
+        })
+    };
+    let mut quotients = BTreeMap::new();
+    for &o in ops {
+        if let Some((args, signed, ty, region, false)) = key(o) {
+            quotients.entry((args, signed, ty, region)).or_insert(o);
+        }
+    }
+    ops.iter()
+        .filter_map(|&o| match key(o) {
+            Some((args, signed, ty, region, true)) => {
+                quotients.get(&(args, signed, ty, region)).map(|&q| (o, q))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The divisions of loop schedule `s` (made with pipelined dividers) that iterative dividers
+/// could serve without raising its II: those whose unit is busy for at most II cycles per
+/// operation (a remainder goes with its quotient).
+pub fn iterative_candidates(k: &Kernel, lib: &OpLibrary, s: &LoopSchedule) -> BTreeSet<OpId> {
+    let ops: Vec<OpId> = s
+        .start
+        .keys()
+        .copied()
+        .filter(|&o| division(k, o).is_some())
+        .collect();
+    let partners = partners(k, &ops);
+    ops.iter()
+        .copied()
+        .filter(|o| {
+            let unit = partners.get(o).copied().unwrap_or(*o);
+            iterative_timing(lib, k, unit).1 <= s.ii
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_fit_the_clock() {
+        let lib = OpLibrary::default();
+        // 100 MHz: 8.5 ns of budget; a step is 2.47 ns at 8 bits, 2.73 at 16, 3.45 at 32,
+        // 4.79 at 64 (add + select, docs/benchmarks.md).
+        assert_eq!(steps(&lib, 8), 3);
+        assert_eq!(steps(&lib, 16), 3);
+        assert_eq!(steps(&lib, 32), 2);
+        assert_eq!(steps(&lib, 64), 1);
+        assert_eq!(steps(&lib, 1), 2);
+        assert_eq!(steps(&OpLibrary::with_clock(400.0), 32), 1);
+    }
+}
