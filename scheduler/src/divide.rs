@@ -135,6 +135,70 @@ pub fn iterative_candidates(k: &Kernel, lib: &OpLibrary, s: &LoopSchedule) -> BT
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernel::schedule_kernel;
+    use hls_ir::LoopId;
+
+    fn scheduled(src: &str) -> (Kernel, crate::kernel::KernelSchedule) {
+        let mut sm = frontend::span::SourceMap::new();
+        let f = sm.add_file("k.cl", src);
+        let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default())
+            .unwrap_or_else(|d| panic!("{}", frontend::render(&sm, &d, false)));
+        let (id, _) = p.kernels().next().unwrap();
+        let mut k = hls_ir::lower::lower_kernel(&p, id).unwrap();
+        hls_ir::passes::run_pipeline(&mut k, true, None, &mut |_, _| {}).unwrap();
+        let s = schedule_kernel(&k, &OpLibrary::default(), &crate::Options::default()).unwrap();
+        (k, s)
+    }
+
+    fn divisions(k: &Kernel, region: LoopId) -> Vec<OpId> {
+        k.ops_in(region)
+            .into_iter()
+            .filter(|&o| division(k, o).is_some())
+            .collect()
+    }
+
+    #[test]
+    fn work_items_at_ii_1_get_pipelined_dividers_sharing_quotient_and_remainder() {
+        let (k, s) = scheduled(
+            "kernel void k(global const int *restrict a, global const int *restrict b,
+                global int *restrict q, global int *restrict r) {
+  size_t i = get_global_id(0);
+  int x = a[i], y = b[i];
+  q[i] = x / y;
+  r[i] = x % y;
+}",
+        );
+        let l = s.for_loop(LoopId::from_index(0)).unwrap();
+        assert_eq!(l.ii, 1);
+        assert!(l.iterative.is_empty());
+        let d = divisions(&k, LoopId::from_index(0));
+        assert_eq!(d.len(), 2);
+        // 32-bit signed: 16 stages of 2 bits, the magnitudes and the signs: 18 cycles; the
+        // remainder starts with its quotient.
+        assert_eq!(l.latency[&d[0]], 18);
+        assert_eq!(l.start[&d[0]], l.start[&d[1]]);
+        assert_eq!(partners(&k, &d).len(), 1);
+    }
+
+    #[test]
+    fn a_division_on_a_recurrence_gets_an_iterative_divider() {
+        let (k, s) = scheduled(
+            "kernel void k(global const int *c, global int *out, int d, int n) {
+  size_t i = get_global_id(0);
+  int acc = c[i];
+  for (int j = 0; j < n; j++) acc = acc / d + c[i + j];
+  out[i] = acc;
+}",
+        );
+        let lp = LoopId::from_index(1);
+        let l = s.for_loop(lp).unwrap();
+        let d = divisions(&k, lp);
+        assert_eq!(d.len(), 1);
+        assert!(l.iterative.contains(&d[0]), "{:?}", l.iterative);
+        // 17 busy cycles per division fit in the recurrence's II (its latency 18 and the add).
+        assert_eq!(l.latency[&d[0]], 18);
+        assert_eq!(l.ii, 19);
+    }
 
     #[test]
     fn steps_fit_the_clock() {

@@ -63,15 +63,18 @@ kernel void div_long(global const long *restrict a, global const long *restrict 
                      global const ulong *restrict ua, global const ulong *restrict ub,
                      global ulong *restrict uq, global ulong *restrict ur) {
   size_t i = get_global_id(0);
-  q[i] = a[i] / b[i];
-  r[i] = a[i] % b[i];
-  uq[i] = ua[i] / ub[i];
-  ur[i] = ua[i] % ub[i];
+  long x = a[i], y = b[i];
+  q[i] = x / y;
+  r[i] = x % y;
+  ulong u = ua[i], v = ub[i];
+  uq[i] = u / v;
+  ur[i] = u % v;
 }
 
-// `c / d` of chars is a signed int division of 8-bit values; `s % t` of shorts likewise at 16
-// bits; `u / v` of uchars is signed in C (promoted to int) but both operands are non-negative,
-// so `narrow` makes it an 8-bit unsigned division.
+// `c / d` of chars is a signed int division of 8-bit values, which `narrow` computes at 9
+// bits (CHAR_MIN / -1 = 128 needs the ninth); `s % t` of shorts a signed remainder at 16 bits;
+// `u / v` of uchars is signed in C (promoted to int) but both operands are non-negative, so
+// an 8-bit unsigned division.
 kernel void div_narrow(global const char *restrict c, global const char *restrict d,
                        global const short *restrict s, global const short *restrict t,
                        global const uchar *restrict u, global const uchar *restrict v,

@@ -25,8 +25,10 @@
 //! sign extension), so it equals the original in every bit. Comparisons, min/max, `abs`,
 //! `udiv` and `urem` are computed at `n` bits only when both operands are known to be zero-
 //! (signed predicates become unsigned) or sign-extensions from `n` bits; a signed division or
-//! remainder of operands known to be zero extensions becomes an unsigned one at `n` bits (the
-//! IR's division by zero, 0 and the dividend, is the same at every width). A right shift by a
+//! remainder of operands known to be zero extensions becomes an unsigned one at `n` bits, of
+//! sign extensions a signed one at `n + 1` bits (the quotient `MIN / -1` needs them) or `n`
+//! (the remainder); the IR's division by zero, 0 and the dividend, is the same at every width.
+//! A right shift by a
 //! constant becomes a bit select. Values the analysis proves constant become constants (a
 //! comparison it decides, a select of a decided condition becomes its arm). Truncations become
 //! bit selects (`extract`), which the RTL takes as soon as the source is there.
@@ -34,7 +36,7 @@
 //! Widths: any width is fine for LUT fabric, so `n` is exact, except for multiplies (one DSP
 //! stage up to 18 bits, otherwise the 32- or 64-bit structures `rtl-templates` builds, so `n`
 //! is rounded up to 32 or 64) and never below what is demanded. Variable shifts, `mul_hi`,
-//! signed division of possibly negative values and floating-point operations keep their width.
+//! and floating-point operations keep their width.
 //!
 //! Requires: a verified kernel. Guarantees: a verified kernel whose stores, pipe writes and
 //! other side effects see the same values in every execution as before (an on-chip address
@@ -285,12 +287,26 @@ impl Planner<'_> {
                     _ => Plan::Keep,
                 }
             }
-            // A signed division of values known non-negative is an unsigned one (C promotes
-            // `uchar / uchar` to a signed `int` division). Sign extensions are not enough: at
-            // `n` bits `MIN / -1` would wrap where the wider division does not.
-            OpKind::Binary(BinOp::DivU | BinOp::RemU | BinOp::DivS | BinOp::RemS) => {
+            OpKind::Binary(BinOp::DivU | BinOp::RemU) => {
                 match exact_width(self.kb, &a, true, false) {
                     Some((n, signed)) if n < w => Plan::Exact { n, signed },
+                    _ => Plan::Keep,
+                }
+            }
+            // A signed division of values known non-negative is an unsigned one (C promotes
+            // `uchar / uchar` to a signed `int` division); of sign extensions from `n` bits it
+            // takes `n + 1` bits (`MIN / -1` of `n` bits is `2^(n-1)`), a remainder `n`.
+            OpKind::Binary(b @ (BinOp::DivS | BinOp::RemS)) => {
+                match exact_width(self.kb, &a, true, true) {
+                    Some((n, false)) if n < w => Plan::Exact { n, signed: false },
+                    Some((n, true)) => {
+                        let n = if *b == BinOp::DivS { n + 1 } else { n };
+                        if n < w {
+                            Plan::Exact { n, signed: true }
+                        } else {
+                            Plan::Keep
+                        }
+                    }
                     _ => Plan::Keep,
                 }
             }

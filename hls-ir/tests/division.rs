@@ -1,9 +1,10 @@
-//! The `div-const` pass in the IR: kernels dividing by many constants (signed and unsigned,
-//! 8 to 64 bits; powers of two, negative divisors, `MIN`, divisors near the top of the range),
-//! run through every pass and the IR interpreter on every 8-bit dividend and on boundary and
-//! random wider ones, against Rust's own division (truncating; `MIN / -1` wraps). After the
-//! passes no division by a constant is left. The recipes themselves are checked exhaustively
-//! in `passes::div_const::magic`.
+//! Division in the IR passes. `div-const`: kernels dividing by many constants (signed and
+//! unsigned, 8 to 64 bits; powers of two, negative divisors, `MIN`, divisors near the top of
+//! the range), run through every pass and the IR interpreter on every 8-bit dividend and on
+//! boundary and random wider ones, against Rust's own division (truncating; `MIN / -1`
+//! wraps). After the passes no division by a constant is left. The recipes themselves are
+//! checked exhaustively in `passes::div_const::magic`. `narrow`: the widths it gives divisions
+//! of promoted narrow values (its randomized differential test covers their values).
 
 mod common;
 
@@ -178,17 +179,7 @@ fn division_by_constants_matches_rust() {
         let src = source(t, &divisors);
         let mut k = common::lower(&src);
         run_pipeline(&mut k, true, None, &mut |_, _| {}).unwrap();
-        let left: Vec<String> = k
-            .op_ids()
-            .into_iter()
-            .filter(|&o| {
-                matches!(
-                    k.op(o).kind,
-                    OpKind::Binary(BinOp::DivU | BinOp::DivS | BinOp::RemU | BinOp::RemS)
-                )
-            })
-            .map(|o| k.op(o).kind.to_string())
-            .collect();
+        let left = divisions(&k);
         assert!(left.is_empty(), "{}: divisions left: {left:?}", t.name);
 
         let xs = t.dividends();
@@ -225,4 +216,52 @@ fn division_by_constants_matches_rust() {
             }
         }
     }
+}
+
+/// The divisions left in `k` after the passes: (kind, width).
+fn divisions(k: &hls_ir::Kernel) -> Vec<(String, u32)> {
+    let mut v: Vec<(String, u32)> = k
+        .op_ids()
+        .into_iter()
+        .filter(|&o| {
+            matches!(
+                k.op(o).kind,
+                OpKind::Binary(BinOp::DivU | BinOp::DivS | BinOp::RemU | BinOp::RemS)
+            )
+        })
+        .map(|o| (k.op(o).kind.to_string(), k.op(o).ty.bits()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn promoted_divisions_are_narrowed() {
+    // char / char: a signed int division of 8-bit values, at 9 bits (-128 / -1 = 128); short
+    // % short: a signed remainder at 16 bits; uchar / uchar and ushort % ushort: unsigned at 8
+    // and 16 bits (C promotes them to a signed int division, but both operands are
+    // non-negative); int / int stays.
+    let mut k = common::lower(
+        "kernel void k(global const char *c, global const short *s, global const uchar *u,
+                       global const ushort *w, global const int *x, global int *o) {
+  size_t i = get_global_id(0);
+  o[5 * i] = c[i] / c[i + 1];
+  o[5 * i + 1] = s[i] % s[i + 1];
+  o[5 * i + 2] = u[i] / u[i + 1];
+  o[5 * i + 3] = w[i] % w[i + 1];
+  o[5 * i + 4] = x[i] / x[i + 1];
+}",
+    );
+    run_pipeline(&mut k, true, None, &mut |_, _| {}).unwrap();
+    let want: Vec<(String, u32)> = [
+        ("divs", 9),
+        ("divs", 32),
+        ("divu", 8),
+        ("rems", 16),
+        ("remu", 16),
+    ]
+    .iter()
+    .map(|(n, b)| (n.to_string(), *b))
+    .collect();
+    assert_eq!(divisions(&k), want);
 }
