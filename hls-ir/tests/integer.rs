@@ -145,14 +145,14 @@ fn conversions() {
     assert_eq!(convert(ConvOp::SIToF, 32, 32, 1), None);
 }
 
-/// The interpreter's value for a division by zero is 0 (undefined in OpenCL C; lowering
-/// warns about a constant zero divisor).
+/// The interpreter's value for a division by zero is the hardware's: `x / 0 = 0`, `x % 0 = x`
+/// (undefined in OpenCL C; lowering warns about a constant zero divisor).
 #[test]
-fn the_interpreter_divides_by_zero_to_zero() {
+fn the_interpreter_divides_by_zero_like_the_hardware() {
     let k = common::lower(
-        "kernel void k(global uint *o, uint d) { o[0] = 7 / d; o[1] = 7 % d; o[2] = 5; }",
+        "kernel void k(global int *o, uint d) { o[0] = 7 / d; o[1] = 7 % d; o[2] = -5 % (int)d; }",
     );
     let launch = common::launch_of(vec![0x1000, 0], vec![(0x1000, vec![0xaa; 12])], 1);
     let out = hls_ir::interp::run(&k, &launch).unwrap();
-    assert_eq!(out[0].1, [0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0]);
+    assert_eq!(out[0].1, [0, 0, 0, 0, 7, 0, 0, 0, 0xfb, 0xff, 0xff, 0xff]);
 }

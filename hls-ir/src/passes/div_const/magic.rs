@@ -56,7 +56,7 @@ impl Magic {
         // p = xbits + bits(d1) always works (e < d1), and stays below 128 since d1 <= n1 / 2.
         let mut p = xbits;
         loop {
-            let m = ((1u128 << p) + d1 - 1) / d1;
+            let m = (1u128 << p).div_ceil(d1);
             let e = m * d1 - (1u128 << p);
             if e * n1 < 1u128 << p {
                 return Magic { pre, xbits, m, p };
