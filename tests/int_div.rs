@@ -50,16 +50,16 @@ struct Unit {
 }
 
 /// The operator library's steps per stage (cycle) at 100 MHz.
-fn lib_steps(width: u32) -> u32 {
-    scheduler::divide::steps(&OpLibrary::default(), width)
+fn lib_steps(width: u32, kind: DivUnit) -> u32 {
+    scheduler::divide::steps(&OpLibrary::default(), width, kind == DivUnit::Iterative)
 }
 
 fn all_units() -> Vec<Unit> {
     let mut v = Vec::new();
     for width in [2u32, 3, 5, 8, 13, 16, 32, 33, 64] {
         for signed in [false, true] {
-            let mut stages = vec![width.div_ceil(lib_steps(width))];
-            let mut steps = vec![lib_steps(width)];
+            let mut stages = vec![width.div_ceil(lib_steps(width, DivUnit::Pipelined))];
+            let mut steps = vec![lib_steps(width, DivUnit::Iterative)];
             if [3, 8, 13, 32].contains(&width) {
                 stages.extend([1, width]);
                 steps.extend([1, 3, width]);
@@ -542,8 +542,8 @@ fn yosys_synth_ecp5_and_check_are_clean() {
         .into_iter()
         .filter(|u| {
             let lib = match u.kind {
-                DivUnit::Pipelined => u.width.div_ceil(lib_steps(u.width)),
-                DivUnit::Iterative => lib_steps(u.width),
+                DivUnit::Pipelined => u.width.div_ceil(lib_steps(u.width, u.kind)),
+                DivUnit::Iterative => lib_steps(u.width, u.kind),
             };
             [13, 32].contains(&u.width) && u.param == lib
         })

@@ -129,9 +129,9 @@ fn designs() -> Vec<Design> {
 }
 
 /// The integer dividers of `rtl-templates` (`oclhls_int_div*.v`), signed, at 8/16/32/64 bits,
-/// with the stages and steps the operator library gives them at 100 MHz (2 to 3 quotient bits
-/// a stage below 64 bits, 1 at 64: `scheduler::divide::steps`, pinned by its unit test). Inputs
-/// (and the iterative unit's `start`) registered; the outputs are the units' own registers.
+/// with the quotient bits a stage (pipelined) or a cycle (iterative) the operator library gives
+/// them at 100 MHz (`scheduler::divide::steps`, pinned by its unit test). Inputs (and the
+/// iterative unit's `start`) registered; the outputs are the units' own registers.
 fn div_designs(v: &mut Vec<Design>) {
     use hwcontract::div::{iterative_busy, iterative_latency, pipelined_latency};
     let text = |t: &str| t.replace("{{ version }}", "op_char");
@@ -141,15 +141,18 @@ fn div_designs(v: &mut Vec<Design>) {
     let iter = text(include_str!(
         "../../rtl-templates/templates/oclhls_int_div_iter.v"
     ));
-    for (w, steps) in [(8u32, 3u32), (16, 3), (32, 2), (64, 1)] {
-        let stages = w.div_ceil(steps);
+    for (w, pipe_steps, iter_steps) in [(8u32, 3u32, 2u32), (16, 2, 2), (32, 2, 2), (64, 1, 1)] {
+        let stages = w.div_ceil(pipe_steps);
         for iterative in [false, true] {
+            let steps = if iterative { iter_steps } else { pipe_steps };
+            let bits = if steps == 1 { "1 bit" } else { "2 bits" };
+            let bits = if steps > 2 { "3 bits" } else { bits };
             let (name, what, module, param, stages, modules) = if iterative {
                 (
                     format!("idiv_iter_{w}"),
                     format!(
-                        "int{w} a / b and a % b, iterative (oclhls_int_div_iter, {steps} bits a \
-                         cycle, one operation per {} cycles)",
+                        "int{w} a / b and a % b, iterative (oclhls_int_div_iter, {bits} a cycle, \
+                         one operation per {} cycles)",
                         iterative_busy(w, steps)
                     ),
                     "oclhls_int_div_iter",
@@ -160,9 +163,7 @@ fn div_designs(v: &mut Vec<Design>) {
             } else {
                 (
                     format!("idiv_pipe_{w}"),
-                    format!(
-                        "int{w} a / b and a % b, pipelined (oclhls_int_div, {steps} bits a stage)"
-                    ),
+                    format!("int{w} a / b and a % b, pipelined (oclhls_int_div, {bits} a stage)"),
                     "oclhls_int_div",
                     format!(".STAGES({stages})"),
                     pipelined_latency(true, stages),

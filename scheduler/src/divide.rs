@@ -2,12 +2,12 @@
 //! is `hwcontract::div`'s), which one each division gets, and a quotient and a remainder of
 //! the same operands taken from one unit.
 //!
-//! - **Timing.** A divider step (one quotient bit) is a subtraction and a select at the
-//!   operation's width, so a stage or cycle holds as many steps as fit in the chaining budget
-//!   ([`steps`], from the measured add and select delays). The pipelined divider takes a new
-//!   operation every cycle, with latency `ceil(W / steps)` (+ 2 when signed); the iterative one
-//!   does `steps` bits a cycle with one unit and is busy `1 + ceil(W / steps)` cycles per
-//!   operation (the scheduler's blocking time).
+//! - **Timing.** A divider step (one quotient bit) is a subtraction and the select its borrow
+//!   drives across the remainder, so a stage or cycle holds as many steps as fit in the clock
+//!   period ([`steps`], from the step delays measured in the dividers themselves). The
+//!   pipelined divider takes a new operation every cycle, with latency `ceil(W / steps)` (+ 2
+//!   when signed); the iterative one does `steps` bits a cycle with one unit and is busy
+//!   `1 + ceil(W / steps)` cycles per operation (the scheduler's blocking time).
 //! - **Choice** (`kernel::schedule_region`): every division is first scheduled pipelined;
 //!   where the loop's II then leaves an iterative unit its busy cycles, the loop is scheduled
 //!   again with those divisions iterative (each its own unit: a resource of one unit with that
@@ -19,7 +19,7 @@
 //!   only the first holds the unit's resource.
 
 use crate::kernel::LoopSchedule;
-use crate::oplib::{measured, OpLibrary, OpTiming, ADD_SUB_NS, SELECT_NS};
+use crate::oplib::{measured, OpLibrary, OpTiming, ADD_SUB_NS, REG_TO_REG_NS, SELECT_NS};
 use hls_ir::{BinOp, Kernel, OpId, OpKind};
 use hwcontract::div;
 use std::collections::{BTreeMap, BTreeSet};
@@ -35,13 +35,29 @@ pub fn division(k: &Kernel, o: OpId) -> Option<(bool, bool)> {
     }
 }
 
+/// One step of the pipelined divider at 8/16/32/64 bits (ns): the register-to-register path
+/// of a stage minus the register overhead, divided by its steps (`idiv_pipe_N` in
+/// docs/benchmarks.md: 3, 2, 2 and 1 steps a stage). About 1.3 times an add and a select: the
+/// borrow fans out to a select per remainder bit. Early steps are narrower (the remainder
+/// grows a bit a step), so the 8-bit unit's are the shortest.
+const PIPELINED_STEP_NS: [f64; 4] = [2.74, 3.53, 4.33, 6.87];
+/// One step of the iterative divider (`idiv_iter_N`: 2, 2, 2 and 1 steps a cycle): full width,
+/// after the select between a new operation and the running one.
+const ITERATIVE_STEP_NS: [f64; 4] = [3.17, 3.55, 4.21, 6.31];
+
 /// Quotient bits per stage of the pipelined divider (per cycle of the iterative one) for
-/// `bits`-bit operands: the steps (a subtraction and a select each) that fit in the chaining
-/// budget, at least one.
-pub fn steps(lib: &OpLibrary, bits: u32) -> u32 {
+/// `bits`-bit operands: the steps that fit in the clock period less the register overhead, at
+/// least one. The stages are the unit's own (registered inputs and outputs, short routes),
+/// like the float units' stages, so the routing margin of chained operators does not apply.
+pub fn steps(lib: &OpLibrary, bits: u32, iterative: bool) -> u32 {
     let w = div::unit_width(bits);
-    let step_ns = measured(&ADD_SUB_NS, w) + measured(&SELECT_NS, w);
-    ((lib.chain_budget_ns() / step_ns).floor() as u32).clamp(1, w)
+    let table = if iterative {
+        &ITERATIVE_STEP_NS
+    } else {
+        &PIPELINED_STEP_NS
+    };
+    let budget = 1000.0 / lib.clock_mhz - REG_TO_REG_NS;
+    ((budget / measured(table, w)).floor() as u32).clamp(1, w)
 }
 
 /// Logic before the first register: the operands' magnitudes (a negation and a select) for a
@@ -58,10 +74,10 @@ fn input_ns(bits: u32, signed: bool, unsigned_ns: f64) -> f64 {
 pub fn pipelined_timing(lib: &OpLibrary, k: &Kernel, o: OpId) -> OpTiming {
     let (signed, _) = division(k, o).expect("a division");
     let w = div::unit_width(k.op(o).ty.bits());
-    let s = steps(lib, w);
+    let s = steps(lib, w, false);
     let stages = w.div_ceil(s);
     // Unsigned: the first stage's steps read the operands.
-    let first_ns = f64::from(s) * (measured(&ADD_SUB_NS, w) + measured(&SELECT_NS, w));
+    let first_ns = f64::from(s) * measured(&PIPELINED_STEP_NS, w);
     OpTiming::new(
         div::pipelined_latency(signed, stages),
         input_ns(w, signed, first_ns),
@@ -73,7 +89,7 @@ pub fn pipelined_timing(lib: &OpLibrary, k: &Kernel, o: OpId) -> OpTiming {
 pub fn iterative_timing(lib: &OpLibrary, k: &Kernel, o: OpId) -> (OpTiming, u32) {
     let (signed, _) = division(k, o).expect("a division");
     let w = div::unit_width(k.op(o).ty.bits());
-    let s = steps(lib, w);
+    let s = steps(lib, w, true);
     // Unsigned: `start` selects the operands into the unit's registers.
     let t = OpTiming::new(
         div::iterative_latency(w, signed, s),
@@ -203,13 +219,14 @@ mod tests {
     #[test]
     fn steps_fit_the_clock() {
         let lib = OpLibrary::default();
-        // 100 MHz: 8.5 ns of budget; a step is 2.47 ns at 8 bits, 2.73 at 16, 3.45 at 32,
-        // 4.79 at 64 (add + select, docs/benchmarks.md).
-        assert_eq!(steps(&lib, 8), 3);
-        assert_eq!(steps(&lib, 16), 3);
-        assert_eq!(steps(&lib, 32), 2);
-        assert_eq!(steps(&lib, 64), 1);
-        assert_eq!(steps(&lib, 1), 2);
-        assert_eq!(steps(&OpLibrary::with_clock(400.0), 32), 1);
+        // 100 MHz: 8.95 ns between registers. Pipelined: 3 steps at 8 bits (2.74 ns each), 2 at
+        // 16 (3.53) and 32 (4.33), 1 at 64 (6.87); iterative 2, 2, 2, 1. `op_char` measures
+        // the dividers with these (docs/benchmarks.md).
+        let p: Vec<u32> = [8, 16, 32, 64].map(|w| steps(&lib, w, false)).into();
+        let i: Vec<u32> = [8, 16, 32, 64].map(|w| steps(&lib, w, true)).into();
+        assert_eq!(p, [3, 2, 2, 1]);
+        assert_eq!(i, [2, 2, 2, 1]);
+        assert_eq!(steps(&lib, 1, false), 2);
+        assert_eq!(steps(&OpLibrary::with_clock(200.0), 32, false), 1);
     }
 }
