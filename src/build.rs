@@ -107,6 +107,22 @@ fn print_summary(report: &crate::compile::Report, file: &Path, dir: &Path) {
             if l.ii > 1 {
                 println!("    II limited by {}", l.limited_by);
             }
+            for d in k.dividers.iter().filter(|d| d.loop_name == l.name) {
+                println!(
+                    "    divider (line {}): {}-bit {} `{}`, {} ({} cycles, one operation every {})",
+                    d.line,
+                    d.bits,
+                    if d.signed { "signed" } else { "unsigned" },
+                    d.ops,
+                    d.unit,
+                    d.latency,
+                    if d.interval == 1 {
+                        "cycle".to_string()
+                    } else {
+                        format!("{} cycles", d.interval)
+                    }
+                );
+            }
         }
         for m in &k.memories {
             let what = format!(

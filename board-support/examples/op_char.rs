@@ -124,7 +124,70 @@ fn designs() -> Vec<Design> {
     multiplier_designs(&mut add);
     memory_designs(&mut add);
     fp_designs(&mut v);
+    div_designs(&mut v);
     v
+}
+
+/// The integer dividers of `rtl-templates` (`oclhls_int_div*.v`), signed, at 8/16/32/64 bits,
+/// with the quotient bits a stage (pipelined) or a cycle (iterative) the operator library gives
+/// them at 100 MHz (`scheduler::divide::steps`, pinned by its unit test). Inputs (and the
+/// iterative unit's `start`) registered; the outputs are the units' own registers.
+fn div_designs(v: &mut Vec<Design>) {
+    use hwcontract::div::{iterative_busy, iterative_latency, pipelined_latency};
+    let text = |t: &str| t.replace("{{ version }}", "op_char");
+    let pipe = text(include_str!(
+        "../../rtl-templates/templates/oclhls_int_div.v"
+    ));
+    let iter = text(include_str!(
+        "../../rtl-templates/templates/oclhls_int_div_iter.v"
+    ));
+    for (w, pipe_steps, iter_steps) in [(8u32, 3u32, 2u32), (16, 2, 2), (32, 2, 2), (64, 1, 1)] {
+        let stages = w.div_ceil(pipe_steps);
+        for iterative in [false, true] {
+            let steps = if iterative { iter_steps } else { pipe_steps };
+            let bits = if steps == 1 { "1 bit" } else { "2 bits" };
+            let bits = if steps > 2 { "3 bits" } else { bits };
+            let (name, what, module, param, stages, modules) = if iterative {
+                (
+                    format!("idiv_iter_{w}"),
+                    format!(
+                        "int{w} a / b and a % b, iterative (oclhls_int_div_iter, {bits} a cycle, \
+                         one operation per {} cycles)",
+                        iterative_busy(w, steps)
+                    ),
+                    "oclhls_int_div_iter",
+                    format!(".STEP({steps})"),
+                    iterative_latency(w, true, steps),
+                    &iter,
+                )
+            } else {
+                (
+                    format!("idiv_pipe_{w}"),
+                    format!("int{w} a / b and a % b, pipelined (oclhls_int_div, {bits} a stage)"),
+                    "oclhls_int_div",
+                    format!(".STAGES({stages})"),
+                    pipelined_latency(true, stages),
+                    &pipe,
+                )
+            };
+            let start = if iterative { ".start(rs), " } else { "" };
+            v.push(Design {
+                name: name.clone(),
+                what,
+                stages,
+                verilog: format!(
+                    "{modules}module {name} (\n  input clk,\n  input ce,\n  input s,\n  \
+                     input [{w1}:0] a,\n  input [{w1}:0] b,\n  output [{w1}:0] q,\n  \
+                     output [{w1}:0] r\n);\n  reg [{w1}:0] ra, rb;\n  reg rce, rs;\n  \
+                     always @(posedge clk) begin\n    rce <= ce; rs <= s; ra <= a; rb <= b;\n  \
+                     end\n  {module} #(.WIDTH({w}), .SIGNED(1), {param}) u (.clk(clk), \
+                     .ce(rce), {start}.a(ra), .b(rb), .q(q), .r(r));\n  \
+                     wire unused_s = rs;\nendmodule\n",
+                    w1 = w - 1
+                ),
+            });
+        }
+    }
 }
 
 /// Registers, adders, compares, shifts and logic at each width.

@@ -44,13 +44,14 @@ pub fn shift_amount(y: u64, bits: u32) -> u32 {
     (y % bits as u64) as u32
 }
 
-/// True for the operations without a value when the divisor is zero.
+/// True for division and remainder (whose value by a zero divisor is defined here, not by
+/// OpenCL C).
 pub fn is_division(op: BinOp) -> bool {
     matches!(op, BinOp::DivU | BinOp::DivS | BinOp::RemU | BinOp::RemS)
 }
 
 /// `op` on two `bits`-bit integers, truncated to `bits`. `None` when `op` is not an integer
-/// operation, and for a division or remainder by zero (see [`is_division`]).
+/// operation.
 pub fn binary(op: BinOp, bits: u32, x: u64, y: u64) -> Option<u64> {
     let (sx, sy) = (sext(x, bits), sext(y, bits));
     let sh = shift_amount(y, bits);
@@ -60,10 +61,12 @@ pub fn binary(op: BinOp, bits: u32, x: u64, y: u64) -> Option<u64> {
         BinOp::Mul => x.wrapping_mul(y),
         BinOp::MulHiU => ((x as u128 * y as u128) >> bits) as u64,
         BinOp::MulHiS => ((sx as i128 * sy as i128) >> bits) as u64,
-        BinOp::DivU if y != 0 => x / y,
-        BinOp::RemU if y != 0 => x % y,
-        BinOp::DivS if y != 0 => sx.wrapping_div(sy) as u64,
-        BinOp::RemS if y != 0 => sx.wrapping_rem(sy) as u64,
+        BinOp::DivU | BinOp::DivS if y == 0 => 0,
+        BinOp::RemU | BinOp::RemS if y == 0 => x,
+        BinOp::DivU => x / y,
+        BinOp::RemU => x % y,
+        BinOp::DivS => sx.wrapping_div(sy) as u64,
+        BinOp::RemS => sx.wrapping_rem(sy) as u64,
         BinOp::Shl => x << sh,
         BinOp::ShrU => x >> sh,
         BinOp::ShrS => (sx >> sh) as u64,

@@ -529,8 +529,6 @@ impl<'a> Interp<'a> {
             }
             OpKind::Binary(b) => match integer::binary(*b, bits, x(0), x(1)) {
                 Some(r) => r,
-                // Undefined in OpenCL C; the interpreter's choice.
-                None if integer::is_division(*b) => 0,
                 None => crate::float::binary(*b, op_ty, x(0), x(1))
                     .ok_or_else(|| InterpError::Unsupported(format!("{b:?}")))?,
             },

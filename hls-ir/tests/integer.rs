@@ -38,12 +38,32 @@ fn shift_counts_are_taken_modulo_the_width() {
 }
 
 #[test]
-fn division_by_zero_has_no_value() {
+fn division_by_zero_has_the_hardware_value() {
+    // docs/hardware-interface.md, "Integer division": x / 0 = 0, x % 0 = x, at every width.
     for op in [BinOp::DivU, BinOp::DivS, BinOp::RemU, BinOp::RemS] {
         assert!(is_division(op));
-        assert_eq!(binary(op, 32, 7, 0), None, "{op:?}");
-        // Constant folding leaves it for the hardware.
-        assert_eq!(eval_binary(op, Ty::I32, 7, 0), None, "{op:?}");
+        let want = |x: u64| {
+            if matches!(op, BinOp::DivU | BinOp::DivS) {
+                0
+            } else {
+                x
+            }
+        };
+        for (bits, x) in [
+            (32, 7),
+            (32, 0xffff_fff9),
+            (8, 0x80),
+            (64, u64::MAX),
+            (5, 0x1f),
+        ] {
+            assert_eq!(
+                binary(op, bits, x, 0),
+                Some(want(x)),
+                "{op:?} {bits} {x:#x}"
+            );
+        }
+        // Constant folding folds it to the same value.
+        assert_eq!(eval_binary(op, Ty::I32, 7, 0), Some(want(7)), "{op:?}");
     }
     assert!(!is_division(BinOp::Mul));
 }
@@ -125,14 +145,14 @@ fn conversions() {
     assert_eq!(convert(ConvOp::SIToF, 32, 32, 1), None);
 }
 
-/// The interpreter's value for a division by zero is 0 (undefined in OpenCL C; lowering
-/// warns about a constant zero divisor).
+/// The interpreter's value for a division by zero is the hardware's: `x / 0 = 0`, `x % 0 = x`
+/// (undefined in OpenCL C; lowering warns about a constant zero divisor).
 #[test]
-fn the_interpreter_divides_by_zero_to_zero() {
+fn the_interpreter_divides_by_zero_like_the_hardware() {
     let k = common::lower(
-        "kernel void k(global uint *o, uint d) { o[0] = 7 / d; o[1] = 7 % d; o[2] = 5; }",
+        "kernel void k(global int *o, uint d) { o[0] = 7 / d; o[1] = 7 % d; o[2] = -5 % (int)d; }",
     );
     let launch = common::launch_of(vec![0x1000, 0], vec![(0x1000, vec![0xaa; 12])], 1);
     let out = hls_ir::interp::run(&k, &launch).unwrap();
-    assert_eq!(out[0].1, [0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0]);
+    assert_eq!(out[0].1, [0, 0, 0, 0, 7, 0, 0, 0, 0xfb, 0xff, 0xff, 0xff]);
 }

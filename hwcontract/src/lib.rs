@@ -12,6 +12,8 @@
 //! - [`atomic`]: the opcodes of atomic requests on a global memory port and what memory does
 //!   with the element (the emitter writes them, the testbench memory and the IR interpreter
 //!   execute them);
+//! - [`div`]: the integer dividers' latencies and busy cycles as functions of their
+//!   parameters, which the scheduler plans with and the RTL generator inverts to build a unit;
 //! - [`clog2`], the width arithmetic the Verilog templates write as `$clog2`.
 //!
 //! Invariants: no dependencies (it sits below every stage that uses it); every number here is
@@ -20,6 +22,7 @@
 //! it. Changing a number here changes the hardware: the templates must change with it.
 
 pub mod atomic;
+pub mod div;
 pub mod fp;
 pub mod pipe;
 

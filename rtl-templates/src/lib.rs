@@ -3,7 +3,8 @@
 //! Owns: the Verilog text of each kernel module and of the support modules, and the kernel's
 //! [`Interface`] (ports and how arguments map to them) that testbenches and board tops use.
 //! Fixed structures (FIFOs, the pipe FIFO with reservations ([`pipe_fifo`]), the work-item
-//! generator, the float units ([`fp`])) are askama templates under `templates/`;
+//! generator, the float units ([`fp`]), the integer dividers ([`divide`])) are askama templates
+//! under `templates/`;
 //! datapaths are written by [`writer::VWriter`] after validation (every op has a schedule and
 //! is supported), so emission itself cannot fail half-way.
 //!
@@ -11,6 +12,7 @@
 //! deterministic (ops in id order, maps ordered), names legal and readable
 //! (`<source name>_v<op id>`), lint-clean under `verilator --lint-only -Wall`.
 
+pub mod divide;
 pub mod fp;
 pub mod kernel;
 pub mod namer;

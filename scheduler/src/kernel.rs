@@ -5,7 +5,9 @@
 //! Resources: each global memory has one read port and one write port (one access per cycle
 //! each), each on-chip memory `hls_ir::kernel::ONCHIP_READ_PORTS` read ports and
 //! `ONCHIP_WRITE_PORTS` write port; multipliers are not limited yet (every multiply gets its
-//! own DSP); atomic counter updates use no resource (any number per cycle).
+//! own DSP); atomic counter updates use no resource (any number per cycle); a pipelined divider
+//! takes an operation every cycle, an iterative one (chosen where the II allows it,
+//! `crate::divide`) is a unit of its own busy for its steps.
 
 use crate::oplib::{is_invariant, OpLibrary};
 use crate::{Edge, Op, OpIdx, Options, Problem, Resource, ResourceId, Schedule};
@@ -13,7 +15,7 @@ use frontend::diag::Diagnostic;
 use frontend::span::Span;
 use hls_ir::analysis::serial::{serial_regions, SerialReason};
 use hls_ir::{Kernel, LoopId, MemId, OpId, OpKind};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Why a loop's II is above 1, in source terms.
 #[derive(Clone, Debug)]
@@ -74,6 +76,8 @@ pub struct LoopSchedule {
     pub ops: usize,
     pub solve_ms: f64,
     pub solver: String,
+    /// Divisions built as iterative dividers (`crate::divide`); the others are pipelined.
+    pub iterative: BTreeSet<OpId>,
 }
 
 impl LoopSchedule {
@@ -131,12 +135,14 @@ struct RegionProblem {
 }
 
 /// The scheduling problem of loop `region`. With `onchip_ports` false, on-chip memories have
-/// as many ports as their accesses need (for [`ii_goal`]).
+/// as many ports as their accesses need (for [`ii_goal`]). The divisions in `iterative` are
+/// iterative dividers (`crate::divide`), the others pipelined.
 fn region_problem(
     k: &Kernel,
     region: LoopId,
     lib: &OpLibrary,
     onchip_ports: bool,
+    iterative: &BTreeSet<OpId>,
 ) -> Result<RegionProblem, Vec<Diagnostic>> {
     let ops: Vec<OpId> = k
         .ops_in(region)
@@ -161,10 +167,19 @@ fn region_problem(
         },
         ports: BTreeMap::new(),
         pipe_ports: BTreeMap::new(),
+        div_partners: crate::divide::partners(k, &ops),
+        iterative: BTreeMap::new(),
     };
     let mut diags = Vec::new();
     for &o in &ops {
-        match lib.timing(k, o) {
+        let timing = if iterative.contains(&o) {
+            let (t, busy) = crate::divide::iterative_timing(lib, k, o);
+            b.iterative.insert(o, busy);
+            Ok(t)
+        } else {
+            lib.timing(k, o)
+        };
+        match timing {
             Ok(t) => b.add_op(o, &t),
             Err(why) => diags.push(
                 Diagnostic::error(k.op(o).span, why)
@@ -176,6 +191,7 @@ fn region_problem(
         return Err(diags);
     }
     b.add_atomic_write_slots(&ops);
+    b.tie_division_partners();
     b.add_region_edges(&ops);
     b.add_nested_loop_edges(region);
     b.add_exit_edges(&ops);
@@ -192,6 +208,10 @@ struct ProblemBuilder<'k> {
     ports: BTreeMap<(MemId, bool), ResourceId>,
     /// Each pipe side's data, reservation and commit port, by name.
     pipe_ports: BTreeMap<String, ResourceId>,
+    /// Remainders computed by the unit of their quotient (`crate::divide::partners`).
+    div_partners: BTreeMap<OpId, OpId>,
+    /// Iterative divisions and their busy cycles per operation.
+    iterative: BTreeMap<OpId, u32>,
 }
 
 impl ProblemBuilder<'_> {
@@ -215,18 +235,52 @@ impl ProblemBuilder<'_> {
     }
 
     fn new_resource(&mut self, name: String, limit: Option<u32>) -> ResourceId {
+        self.new_unit(name, limit, 1)
+    }
+
+    fn new_unit(&mut self, name: String, limit: Option<u32>, blocking_time: u32) -> ResourceId {
         let id = ResourceId(self.rp.problem.resources.len() as u32);
         self.rp.problem.resources.push(Resource {
             name,
             limit,
-            blocking_time: 1,
+            blocking_time,
         });
         id
     }
 
-    /// The limited resource op `o` uses, if any: a memory port, or a pipe side's port.
+    /// A remainder computed by its quotient's unit starts with it: two edges tie them
+    /// (`t(rem) = t(quotient)`, equal latencies).
+    fn tie_division_partners(&mut self) {
+        let pairs: Vec<(OpId, OpId)> = self.div_partners.iter().map(|(&r, &q)| (r, q)).collect();
+        for (r, q) in pairs {
+            let rp = &mut self.rp;
+            let (Some(&ri), Some(&qi)) = (rp.index.get(&r), rp.index.get(&q)) else {
+                continue;
+            };
+            let (lr, lq) = (rp.latency[&r] as i32, rp.latency[&q] as i32);
+            for (src, dst, delay) in [(qi, ri, -lq), (ri, qi, -lr)] {
+                rp.problem.edges.push(Edge {
+                    src,
+                    dst,
+                    delay,
+                    distance: 0,
+                });
+                rp.edge_src.push((q, r, hls_ir::Dep::Order { distance: 0 }));
+            }
+        }
+    }
+
+    /// The limited resource op `o` uses, if any: a memory port, a pipe side's port, or an
+    /// iterative divider (its own unit, shared only with a remainder of the same operands).
     fn resource_of(&mut self, o: OpId) -> Option<ResourceId> {
         let k = self.k;
+        if let Some(&busy) = self.iterative.get(&o) {
+            if self.div_partners.contains_key(&o) {
+                return None;
+            }
+            let what = k.op(o).name.clone().unwrap_or_else(|| o.to_string());
+            return Some(self.new_unit(format!("iterative divider of `{what}`"), Some(1), busy));
+        }
         match k.op(o).kind {
             OpKind::Load { mem } | OpKind::Store { mem, .. } | OpKind::Atomic { mem, .. } => {
                 let write = matches!(k.op(o).kind, OpKind::Store { .. });
@@ -416,17 +470,41 @@ fn counter_updates(k: &Kernel, a: OpId, b: OpId) -> bool {
 /// operation, reported when the kernel is scheduled). This is what array banking
 /// (`hls_ir::passes::bank`) aims for.
 pub fn ii_goal(k: &Kernel, region: LoopId, lib: &OpLibrary) -> Option<u32> {
-    let p = region_problem(k, region, lib, false).ok()?.problem;
+    let p = region_problem(k, region, lib, false, &BTreeSet::new())
+        .ok()?
+        .problem;
     let rec = crate::rec_mii(&p).0;
     (rec != u32::MAX).then(|| rec.max(crate::res_mii(&p).0))
 }
 
+/// Schedules loop `region` with pipelined dividers, then, if its II leaves some division the
+/// busy cycles of an iterative divider, once more with those iterative; the second schedule is
+/// kept when its II is no larger (`crate::divide`).
 fn schedule_region(
     k: &Kernel,
     region: LoopId,
     serial: Option<SerialReason>,
     lib: &OpLibrary,
     opts: &Options,
+) -> Result<LoopSchedule, Vec<Diagnostic>> {
+    let first = solve_region(k, region, serial, lib, opts, &BTreeSet::new())?;
+    let iterative = crate::divide::iterative_candidates(k, lib, &first);
+    if iterative.is_empty() {
+        return Ok(first);
+    }
+    match solve_region(k, region, serial, lib, opts, &iterative) {
+        Ok(second) if second.ii <= first.ii => Ok(second),
+        _ => Ok(first),
+    }
+}
+
+fn solve_region(
+    k: &Kernel,
+    region: LoopId,
+    serial: Option<SerialReason>,
+    lib: &OpLibrary,
+    opts: &Options,
+    iterative: &BTreeSet<OpId>,
 ) -> Result<LoopSchedule, Vec<Diagnostic>> {
     let RegionProblem {
         problem,
@@ -435,7 +513,7 @@ fn schedule_region(
         latency,
         edge_src,
         port_mem,
-    } = region_problem(k, region, lib, true)?;
+    } = region_problem(k, region, lib, true, iterative)?;
     let pipelined = opts.pipelined;
     let started = std::time::Instant::now();
     let sched: Schedule = crate::schedule(&problem, opts).map_err(|e| {
@@ -534,6 +612,7 @@ fn schedule_region(
         ops: ops.len(),
         solve_ms,
         solver: sched.stats.solver.clone(),
+        iterative: iterative.clone(),
     })
 }
 

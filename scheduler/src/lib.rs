@@ -80,6 +80,7 @@ mod schedule;
 mod verify;
 
 // IR glue and the ECP5 operator library (owned by the compiler side, not the benchmark core).
+pub mod divide;
 pub mod kernel;
 pub mod oplib;
 

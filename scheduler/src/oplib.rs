@@ -9,8 +9,9 @@
 //! A constant shift, a width change, a bitcast, a bit select (`extract`) and a concatenation
 //! are wiring, at any width (floating-point values and aggregate images are moved as bits).
 //! Single-precision float operations take the float units' latencies (`hwcontract::fp`).
-//! Operations the hardware path cannot build yet (transcendental functions, `fma`, conversions
-//! between float precisions, integer division) are reported, not guessed.
+//! Integer division and remainder take the dividers of [`crate::divide`]. Operations the
+//! hardware path cannot build yet (transcendental functions, `fma`, conversions between float
+//! precisions) are reported, not guessed.
 
 use hls_ir::{BinOp, CmpOp, ConvOp, Kernel, OpId, OpKind, Ty, UnOp};
 // The float units' pipeline stages (operands to registered result) and the compare's delay:
@@ -65,7 +66,7 @@ const MEASURED_WIDTHS: [u32; 4] = [8, 16, 32, 64];
 
 /// Combinational delay in ns at 8/16/32/64 bits (docs/benchmarks.md, "ECP5 operator library:
 /// measurements": Fmax path of `add_N`, `cmp_N`, ... minus that of `reg_32`).
-const ADD_SUB_NS: [f64; 4] = [1.72, 1.98, 2.56, 3.68];
+pub(crate) const ADD_SUB_NS: [f64; 4] = [1.72, 1.98, 2.56, 3.68];
 /// Ordered compares, measured as signed less-than (carry chain plus sign handling).
 const CMP_NS: [f64; 4] = [2.49, 3.07, 3.73, 5.02];
 /// Equality and inequality (xor, then an and-reduction tree: no carry chain).
@@ -75,7 +76,7 @@ const SHIFT_VAR_NS: [f64; 4] = [2.20, 3.42, 4.81, 6.01];
 /// And, or, xor: one LUT level.
 const LOGIC_NS: [f64; 4] = [0.52, 0.55, 0.52, 0.59];
 /// A 2-input select with a 1-bit condition.
-const SELECT_NS: [f64; 4] = [0.75, 0.75, 0.89, 1.11];
+pub(crate) const SELECT_NS: [f64; 4] = [0.75, 0.75, 0.89, 1.11];
 /// A multiply up to its first register: the DSP's combinational 18x18 multiplier
 /// (`mul_8_inferred`, `mul_16_inferred`); for 32 and 64 bits the first stage of the 16x16
 /// partial products (`mul_32_split`, `mul_64_split`: the DSP's multiplier into fabric registers).
@@ -99,7 +100,7 @@ pub const REG_TO_REG_NS: f64 = 1.05;
 /// fans out to every pipeline register.
 pub const ROUTING_MARGIN_NS: f64 = 0.45;
 
-fn measured(table: &[f64; 4], bits: u32) -> f64 {
+pub(crate) fn measured(table: &[f64; 4], bits: u32) -> f64 {
     let i = MEASURED_WIDTHS
         .iter()
         .position(|&w| bits <= w)
@@ -251,8 +252,10 @@ impl OpLibrary {
                     mul_latency(bits),
                     measured(&MUL_STAGE_NS, bits),
                 )),
+                // The pipelined divider; the scheduler may choose the iterative one instead
+                // (`crate::divide`).
                 BinOp::DivS | BinOp::DivU | BinOp::RemS | BinOp::RemU => {
-                    Err("integer division and remainder are not yet built in hardware (only unsigned division by a power of two, which becomes a shift)".into())
+                    Ok(crate::divide::pipelined_timing(self, k, op))
                 }
                 _ => Err(format!("`{}` is not yet built in hardware", o.kind)),
             },
@@ -327,7 +330,9 @@ impl OpLibrary {
             // leaves in the issuing cycle; read data and reservation ids come back registered
             // in the next cycle, write statuses in the same cycle (combinational from the
             // FIFO's registers and this side's inputs).
-            OpKind::PipeRead { .. } | OpKind::PipeReserve { .. } => Ok(OpTiming::new(1, measured(&EQ_NS, 32))),
+            OpKind::PipeRead { .. } | OpKind::PipeReserve { .. } => {
+                Ok(OpTiming::new(1, measured(&EQ_NS, 32)))
+            }
             OpKind::PipeWrite { .. } => comb(measured(&CMP_NS, 32)),
             OpKind::PipeCommit { .. } => Ok(OpTiming::new(1, 0.5)),
             OpKind::PipeQuery { .. } => comb(0.0),

@@ -35,7 +35,31 @@ pub struct KernelReport {
     pub memories: Vec<MemoryReport>,
     /// Atomic counters the kernel updates: each an atomic register in the module.
     pub counters: Vec<CounterReport>,
+    /// Integer dividers: one per division by a value not known at compile time (a quotient
+    /// and a remainder of the same operands share one).
+    pub dividers: Vec<DividerReport>,
     pub interface: Interface,
+}
+
+/// An integer divider (`scheduler::divide`): pipelined or iterative, as the schedule chose.
+#[derive(Serialize)]
+pub struct DividerReport {
+    /// The division's line.
+    pub line: u32,
+    /// The loop it runs in.
+    #[serde(rename = "loop")]
+    pub loop_name: String,
+    /// What it computes: `/`, `%`, or `/ %` (both from one unit).
+    pub ops: String,
+    pub bits: u32,
+    pub signed: bool,
+    /// `pipelined` (a new operation every cycle) or `iterative` (one operation at a time,
+    /// chosen where the loop's II leaves it the time).
+    pub unit: &'static str,
+    /// Cycles from the operands to the quotient and remainder.
+    pub latency: u32,
+    /// Cycles from one operation to the next the unit can take.
+    pub interval: u32,
 }
 
 /// An atomic counter argument (`counter32_t`, `counter64_t`) and the register it became.
@@ -334,6 +358,50 @@ fn memories(sm: &SourceMap, k: &Kernel) -> Vec<MemoryReport> {
         .collect()
 }
 
+/// The dividers of kernel `k`, loop by loop, in op order.
+fn dividers(sm: &SourceMap, k: &super::CompiledKernel) -> Vec<DividerReport> {
+    use scheduler::divide::{division, partners};
+    let mut out = Vec::new();
+    for l in &k.schedule.loops {
+        let ops: Vec<hls_ir::OpId> = l
+            .start
+            .keys()
+            .copied()
+            .filter(|&o| division(&k.ir, o).is_some())
+            .collect();
+        let shared = partners(&k.ir, &ops);
+        for &o in ops.iter().filter(|o| !shared.contains_key(o)) {
+            let (signed, rem) = division(&k.ir, o).expect("a division");
+            let bits = k.ir.op(o).ty.bits();
+            let latency = l.latency[&o];
+            let iterative = l.iterative.contains(&o);
+            let interval = if iterative {
+                let w = hwcontract::div::unit_width(bits);
+                let step = hwcontract::div::iterative_step(w, signed, latency);
+                hwcontract::div::iterative_busy(w, step)
+            } else {
+                1
+            };
+            let ops = match (rem, shared.values().any(|&q| q == o)) {
+                (false, true) => "/ %",
+                (false, false) => "/",
+                (true, _) => "%",
+            };
+            out.push(DividerReport {
+                line: sm.line_col(k.ir.op(o).span).0,
+                loop_name: k.ir.loops[l.region].name.clone(),
+                ops: ops.into(),
+                bits,
+                signed,
+                unit: if iterative { "iterative" } else { "pipelined" },
+                latency,
+                interval,
+            });
+        }
+    }
+    out
+}
+
 /// The atomic registers of kernel `k`, in argument order.
 fn counters(sm: &SourceMap, k: &super::CompiledKernel) -> Vec<CounterReport> {
     k.rtl
@@ -402,6 +470,7 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                 loops,
                 memories: memories(&c.sm, &k.ir),
                 counters: counters(&c.sm, k),
+                dividers: dividers(&c.sm, k),
                 interface: k.rtl.interface.clone(),
             }
         })

@@ -317,7 +317,7 @@ impl Lower<'_> {
         {
             self.diags.push(
                 Diagnostic::warning(span, "division by zero has an undefined result")
-                    .note("the hardware returns an unspecified value here"),
+                    .note("the hardware gives x / 0 = 0 and x % 0 = x (docs/hardware-interface.md, \"Integer division\")"),
             );
         }
         self.bin(bop, a, b, span)

@@ -59,6 +59,9 @@ fn fold(k: &Kernel, id: OpId) -> Option<Result<u64, OpId>> {
                     Some(0),
                 ) => Some(Err(args[0])),
                 (BinOp::Mul | BinOp::DivU | BinOp::DivS, _, Some(1)) => Some(Err(args[0])),
+                // The hardware's value of a division by zero (`integer::binary`).
+                (BinOp::DivU | BinOp::DivS, _, Some(0)) => Some(Ok(0)),
+                (BinOp::RemU | BinOp::RemS, _, Some(0)) => Some(Err(args[0])),
                 (BinOp::Add | BinOp::Or | BinOp::Xor, Some(0), _) => Some(Err(args[1])),
                 (BinOp::Mul, Some(1), _) => Some(Err(args[1])),
                 (BinOp::Mul | BinOp::And, _, Some(0)) | (BinOp::Mul | BinOp::And, Some(0), _) => {

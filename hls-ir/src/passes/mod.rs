@@ -8,6 +8,7 @@ pub mod bank;
 pub mod const_fold;
 pub mod cse;
 pub mod dce;
+pub mod div_const;
 pub mod licm;
 pub mod narrow;
 pub mod partition;
@@ -36,6 +37,9 @@ pub struct Pass {
 /// - `narrow` after folding and `cse`: its analyses see constants and shared values, and one
 ///   rewrite serves every use; after `licm`, so a hoisted value is narrowed once, outside the
 ///   loop. Before `dce`, which removes the wide ops it replaced.
+/// - `div-const` after `narrow`: a division narrowed to fewer bits needs a smaller multiply,
+///   and `narrow` knows divisions by constants (their quotients' ranges), not the multiplies
+///   and shifts that replace them. Before `dce`, which removes the divisions it replaced.
 /// - `dce` last: removes everything folding left unused (and the values `partition` carried
 ///   that nothing reads); it must see final uses.
 pub const PIPELINE: &[Pass] = &[
@@ -69,6 +73,11 @@ pub const PIPELINE: &[Pass] = &[
         description:
             "compute integer operations at the fewest bits their uses and known values need",
         run: narrow::run,
+    },
+    Pass {
+        name: "div-const",
+        description: "divide and take remainders by constants with multiplies and shifts",
+        run: div_const::run,
     },
     Pass {
         name: "dce",

@@ -24,7 +24,11 @@
 //! known width)` bits; where `n` is the known width the result is extended exactly (zero or
 //! sign extension), so it equals the original in every bit. Comparisons, min/max, `abs`,
 //! `udiv` and `urem` are computed at `n` bits only when both operands are known to be zero-
-//! (signed predicates become unsigned) or sign-extensions from `n` bits. A right shift by a
+//! (signed predicates become unsigned) or sign-extensions from `n` bits; a signed division or
+//! remainder of operands known to be zero extensions becomes an unsigned one at `n` bits, of
+//! sign extensions a signed one at `n + 1` bits (the quotient `MIN / -1` needs them) or `n`
+//! (the remainder); the IR's division by zero, 0 and the dividend, is the same at every width.
+//! A right shift by a
 //! constant becomes a bit select. Values the analysis proves constant become constants (a
 //! comparison it decides, a select of a decided condition becomes its arm). Truncations become
 //! bit selects (`extract`), which the RTL takes as soon as the source is there.
@@ -32,7 +36,7 @@
 //! Widths: any width is fine for LUT fabric, so `n` is exact, except for multiplies (one DSP
 //! stage up to 18 bits, otherwise the 32- or 64-bit structures `rtl-templates` builds, so `n`
 //! is rounded up to 32 or 64) and never below what is demanded. Variable shifts, `mul_hi`,
-//! signed division and floating-point operations keep their width.
+//! and floating-point operations keep their width.
 //!
 //! Requires: a verified kernel. Guarantees: a verified kernel whose stores, pipe writes and
 //! other side effects see the same values in every execution as before (an on-chip address
@@ -286,6 +290,23 @@ impl Planner<'_> {
             OpKind::Binary(BinOp::DivU | BinOp::RemU) => {
                 match exact_width(self.kb, &a, true, false) {
                     Some((n, signed)) if n < w => Plan::Exact { n, signed },
+                    _ => Plan::Keep,
+                }
+            }
+            // A signed division of values known non-negative is an unsigned one (C promotes
+            // `uchar / uchar` to a signed `int` division); of sign extensions from `n` bits it
+            // takes `n + 1` bits (`MIN / -1` of `n` bits is `2^(n-1)`), a remainder `n`.
+            OpKind::Binary(b @ (BinOp::DivS | BinOp::RemS)) => {
+                match exact_width(self.kb, &a, true, true) {
+                    Some((n, false)) if n < w => Plan::Exact { n, signed: false },
+                    Some((n, true)) => {
+                        let n = if *b == BinOp::DivS { n + 1 } else { n };
+                        if n < w {
+                            Plan::Exact { n, signed: true }
+                        } else {
+                            Plan::Keep
+                        }
+                    }
                     _ => Plan::Keep,
                 }
             }
@@ -750,6 +771,8 @@ impl Rewriter<'_> {
                 let kind = match &op.kind {
                     OpKind::Binary(BinOp::MinS) if !signed => OpKind::Binary(BinOp::MinU),
                     OpKind::Binary(BinOp::MaxS) if !signed => OpKind::Binary(BinOp::MaxU),
+                    OpKind::Binary(BinOp::DivS) if !signed => OpKind::Binary(BinOp::DivU),
+                    OpKind::Binary(BinOp::RemS) if !signed => OpKind::Binary(BinOp::RemU),
                     kind => kind.clone(),
                 };
                 let ext = if signed && kind != OpKind::Unary(UnOp::AbsS) {

@@ -69,7 +69,7 @@ struct FifoTemplate<'a> {
 }
 
 /// The support modules a kernel may instantiate, as `(file name, text)`: the FIFO every
-/// kernel uses and the float units (`EmittedKernel::support` names the ones a kernel needs).
+/// kernel uses, the integer dividers and the float units (`EmittedKernel::support` names the ones a kernel needs).
 pub fn support_files() -> Vec<(String, String)> {
     let fifo = FifoTemplate {
         version: env!("CARGO_PKG_VERSION"),
@@ -79,6 +79,7 @@ pub fn support_files() -> Vec<(String, String)> {
     // askama drops the template's final newline; POSIX (and Verilator's EOFNEWLINE) want it.
     let mut files = vec![("oclhls_fifo.v".to_string(), fifo + "\n")];
     files.extend(crate::fp::fp_files());
+    files.extend(crate::divide::div_files());
     files
 }
 
@@ -97,6 +98,7 @@ pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<
         control,
         unused: UnusedBits::default(),
         fp_units: BTreeSet::new(),
+        divs: datapath::Dividers::default(),
     };
     Ok(e.emit())
 }
@@ -113,6 +115,8 @@ struct Emitter<'a> {
     unused: UnusedBits,
     /// Float units instantiated (their modules' files go with the kernel).
     fp_units: BTreeSet<FpUnit>,
+    /// Integer dividers instantiated (likewise).
+    divs: datapath::Dividers,
 }
 
 impl Emitter<'_> {
@@ -155,7 +159,10 @@ impl Emitter<'_> {
         self.emit_pipe_ports(&mut w, &hs.pipes);
         self.emit_stalls_and_finish(&mut w, stages, &idle_terms);
         let Emitter {
-            unused, fp_units, ..
+            unused,
+            fp_units,
+            divs,
+            ..
         } = self;
         unused.emit(&mut w);
         w.indented(0);
@@ -167,6 +174,7 @@ impl Emitter<'_> {
                 support.push(file);
             }
         }
+        support.extend(divs.units.iter().map(|u| u.file().0));
         EmittedKernel {
             file_name: format!("{module}.v"),
             interface,

@@ -203,7 +203,8 @@ fn min_max(b: BinOp, x: &Facts, y: &Facts) -> Facts {
     f
 }
 
-/// `udiv`, `urem`. Division by zero gives 0 in the IR, inside every range below.
+/// `udiv`, `urem`. Division by zero gives 0 in the IR (inside every range below), a remainder
+/// by zero the dividend (so a remainder is never above its dividend).
 fn unsigned_division(b: BinOp, w: u32, x: &Facts, y: &Facts, divisor: Option<u64>) -> Facts {
     let m = mask(w);
     let top = Facts::top(w);
@@ -223,10 +224,11 @@ fn unsigned_division(b: BinOp, w: u32, x: &Facts, y: &Facts, divisor: Option<u64
             uhi: x.uhi.min((d & m) - 1),
             ..top
         },
-        _ => Facts {
-            uhi: x.uhi.min(y.uhi.saturating_sub(1)),
+        _ if y.ulo > 0 => Facts {
+            uhi: x.uhi.min(y.uhi - 1),
             ..top
         },
+        _ => Facts { uhi: x.uhi, ..top },
     }
 }
 

@@ -1,16 +1,20 @@
 //! The datapath of each pipeline: one wire (or unit instance) per op in the stage of its
 //! schedule, then the registers carrying values to the later stages that read them. Ops are
 //! written by family: [`integer`] (arithmetic, logic, compares, bit selects and extensions),
-//! [`float`] (the float units), [`multiply`] (registered multipliers), [`loops`] (loop start,
+//! [`float`] (the float units), [`multiply`] (registered multipliers), [`divide`] (the integer
+//! dividers), [`loops`] (loop start,
 //! results, carried values), [`access`] (loads and stores), and pipe ops (`super::pipes`).
 //!
 //! Values are named `<source name>_v<op id>`; `_cN` is the copy in stage N.
 
 mod access;
+mod divide;
 mod float;
 mod integer;
 mod loops;
 mod multiply;
+
+pub(super) use divide::Dividers;
 
 use super::pipes::PipeReq;
 use super::plan::is_per_item;
@@ -155,6 +159,10 @@ impl Emitter<'_> {
         let expr = match &op.kind {
             OpKind::Binary(BinOp::Mul) => {
                 self.emit_mul_op(w, &cx);
+                None
+            }
+            OpKind::Binary(BinOp::DivS | BinOp::DivU | BinOp::RemS | BinOp::RemU) => {
+                self.emit_division(w, &cx);
                 None
             }
             OpKind::Binary(
