@@ -39,16 +39,19 @@ impl Checker<'_> {
             ty,
             Type::Scalar(_) | Type::Vector(..) | Type::Pointer { .. }
         ) || ty.is_struct();
+        if ty.is_array() {
+            self.error(
+                Diagnostic::error(span, "compound literals of array type are not supported")
+                    .note("declare an array variable with this initialiser instead"),
+            );
+            return None;
+        }
         if !ok {
             let tn = self.type_name(&ty);
-            let mut d = Diagnostic::error(
+            self.err(
                 span,
                 format!("a compound literal of type `{}` is not supported", tn),
             );
-            if ty.is_array() {
-                d = d.note("declare an array variable with this initialiser instead");
-            }
-            self.error(d);
             return None;
         }
         let (ty, init) = self.check_initializer(init, &ty)?;
