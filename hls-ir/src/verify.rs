@@ -296,9 +296,9 @@ impl OpCheck<'_> {
                     } else {
                         1
                     };
-                    for v in 1..=values {
+                    for &v in &operands[1..=values] {
                         me.check(
-                            me.ty(operands[v]) == elem,
+                            me.ty(v) == elem,
                             "operand type differs from the memory's element type",
                         );
                     }
