@@ -474,6 +474,12 @@ pub enum ExprKind {
     /// `(float4)(a, b, c, d)`: exactly `lanes` scalars of the element type (vector components
     /// in the source are split into their lanes).
     VecLit(Vec<Expr>),
+    /// A C99 compound literal `(struct S){...}` of a struct or union type: the value an object
+    /// of type `ty` initialised with this (shaped, `Init::List`) initialiser has, padding
+    /// bytes zero. Compound literals of scalar and vector types are their initialiser's
+    /// expression instead (`(int2){5, 5}` is a `VecLit`); array types are refused. Not an
+    /// lvalue (C99 makes it one: its address cannot be taken here).
+    CompoundLit(Box<Init>),
     /// Call of a user function; args converted to the parameter types.
     Call {
         func: FuncId,

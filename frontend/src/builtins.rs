@@ -349,6 +349,9 @@ pub enum MathClass {
     I3,
     /// `U f(I, I)` (abs_diff)
     IU2,
+    /// `W f(I hi, U lo)` with `I` of 8, 16 or 32 bits and `W` the integer of twice its width
+    /// and its signedness (upsample)
+    Upsample,
     /// `int f(F)` for scalars, `intN`-like signed mask vector for vectors (isnan, ...)
     FRel1,
     /// `int f(F, F)` relational comparison (isequal, ...)
@@ -394,7 +397,7 @@ math_fns! {
     AbsDiff = "abs_diff": IU2, AddSat = "add_sat": I2, SubSat = "sub_sat": I2,
     Hadd = "hadd": I2, Rhadd = "rhadd": I2, MulHi = "mul_hi": I2, Rotate = "rotate": I2,
     Mul24 = "mul24": I2, MadHi = "mad_hi": I3, MadSat = "mad_sat": I3, Mad24 = "mad24": I3,
-    Clz = "clz": I1, Ctz = "ctz": I1, Popcount = "popcount": I1,
+    Clz = "clz": I1, Ctz = "ctz": I1, Popcount = "popcount": I1, Upsample = "upsample": Upsample,
     Isnan = "isnan": FRel1, Isinf = "isinf": FRel1, Isfinite = "isfinite": FRel1,
     Isnormal = "isnormal": FRel1, Signbit = "signbit": FRel1,
     Isequal = "isequal": FRel2, Isnotequal = "isnotequal": FRel2,

@@ -327,6 +327,7 @@ impl Printer<'_> {
                 format!("({:?}:{} {})", builtin, t, items.join(" "))
             }
             ExprKind::Comma(a, b) => format!("(,:{} {} {})", t, self.expr(a), self.expr(b)),
+            ExprKind::CompoundLit(init) => format!("(compound:{} {})", t, self.init(init)),
             ExprKind::SizeOf(v) => format!("(sizeof {}):{}", v, t),
         }
     }

@@ -96,6 +96,7 @@ pub fn walk_expr(e: &Expr, assigned: bool, f: &mut dyn FnMut(&Expr, bool)) {
             walk_expr(then, false, f);
             walk_expr(els, false, f);
         }
+        ExprKind::CompoundLit(init) => walk_init(init, f),
         ExprKind::VecLit(xs)
         | ExprKind::Call { args: xs, .. }
         | ExprKind::Builtin { args: xs, .. } => xs.iter().for_each(|x| walk_expr(x, false, f)),

@@ -1,6 +1,6 @@
 //! The integer functions (`abs_diff`, `add_sat`, `hadd`, `mul_hi`, `mad_sat`, `mul24`,
-//! `rotate`, `clz`, `ctz`, `popcount`...): exact in `i128`, then wrapped or saturated to the
-//! result kind.
+//! `rotate`, `clz`, `ctz`, `popcount`, `upsample`...): exact in `i128`, then wrapped or
+//! saturated to the result kind.
 
 use super::math::MathArgs;
 use crate::value::{int_value, Val};
@@ -61,6 +61,8 @@ pub(super) fn integer(f: MathFn, m: &MathArgs) -> Val {
         M::Clz => (raw(0, i).leading_zeros() - (64 - bits)) as u64,
         M::Ctz => (raw(0, i).trailing_zeros()).min(bits) as u64,
         M::Popcount => raw(0, i).count_ones() as u64,
+        // `(hi << bits) | lo` in the type twice as wide (OpenCL C 6.13.3).
+        M::Upsample => rk.truncate((raw(0, i) << bits) | ak.truncate(m.lane(1, i))),
         _ => 0,
     })
 }

@@ -103,9 +103,11 @@ impl Item<'_> {
                 };
                 float::apply(g, &m)
             }
-            MathClass::I1 | MathClass::I2 | MathClass::I3 | MathClass::IU2 => {
-                integer::integer(f, &m)
-            }
+            MathClass::I1
+            | MathClass::I2
+            | MathClass::I3
+            | MathClass::IU2
+            | MathClass::Upsample => integer::integer(f, &m),
             MathClass::FRel1 => relational::unary(f, &m),
             MathClass::FRel2 => relational::binary(f, &m),
             MathClass::AnyAll => relational::any_all(f, &m),

@@ -115,6 +115,16 @@ impl Item<'_> {
                 self.eval(a)?;
                 self.eval(b)
             }
+            ExprKind::CompoundLit(init) => {
+                // An object of its own, initialised like a variable (padding zero), read.
+                let saved = self.sp;
+                let addr = self.alloc_private(&e.ty, e.span)?;
+                self.zero_private(addr, &e.ty);
+                self.init(addr, &e.ty, init)?;
+                let v = self.load(addr, &e.ty, e.span);
+                self.sp = saved;
+                v
+            }
             ExprKind::SizeOf(v) => {
                 let (k, _) = lane_shape(&e.ty).unwrap_or((ScalarKind::UInt, 1));
                 Ok(Val::scalar(k, *v))

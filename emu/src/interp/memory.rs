@@ -199,6 +199,14 @@ impl Item<'_> {
         Ok(())
     }
 
+    /// Zeroes the private object of type `t` at `addr` (from [`Item::alloc_private`]), which
+    /// may hold bytes of an earlier object.
+    pub fn zero_private(&mut self, addr: u32, t: &Type) {
+        let start = (addr - PRIVATE_BASE) as usize;
+        let end = start + self.size_of(t) as usize;
+        self.private[start..end].fill(0);
+    }
+
     /// Allocates private memory for an object of type `t`.
     pub fn alloc_private(&mut self, t: &Type, span: Span) -> R<u32> {
         let align = self.align_of(t).max(1);

@@ -8,4 +8,17 @@ kernel void k(global int *a, global float *f, read_only pipe int rp, write_only 
   float4 q = convert_float4(a[0]); //~ ERROR converts between types with the same number of components
   int y = as_int(f[0]) + as_int((char)1); //~ ERROR differ in size
   f[0] = abs(f[0]); //~ ERROR `abs` needs integer arguments
+  short u1 = upsample((char)1, (char)2); //~ ERROR `upsample` is not defined for `char` and `char`
+  long u2 = upsample(1L, 2UL); //~ ERROR `upsample` is not defined for `long` and `ulong`
+  int2 u3 = upsample((short2)(1, 2), (ushort4)(3)); //~ ERROR `upsample` is not defined for `short2` and `ushort4`
+  int u4 = upsample((short)1, (ushort)2) + upsample((short)1, 2);
+}
+
+struct S { int a; };
+kernel void compound(global int *a) {
+  int *p = (int[]){1, 2}; //~ ERROR compound literals of array type are not supported
+  int *q = &(int){3}; //~ ERROR cannot take the address of a value that is not an lvalue
+  a[0] = (struct S){1, 2}.a; //~ WARNING excess elements in struct initialiser
+  a[1] = (int2){1, 2, 3}.x; //~ ERROR too many components
+  a[2] = (struct S){4}.a + (int4){1, 2}.w + (int){5} + (struct S){}.a;
 }

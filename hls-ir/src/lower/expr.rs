@@ -113,6 +113,13 @@ impl Lower<'_> {
                 let parts = items.iter().map(|it| self.rvalue(it)).collect();
                 self.mk_agg(parts, None)
             }
+            ExprKind::CompoundLit(init) => {
+                if matches!(&e.ty, Type::Struct(id) if self.p.structs.get(*id).is_union) {
+                    self.unsupported(span, "a union");
+                    return Val::Undef;
+                }
+                self.init_value(&e.ty, init)
+            }
         }
     }
 

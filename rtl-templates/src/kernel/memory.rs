@@ -8,7 +8,7 @@ use super::datapath::Handshakes;
 use super::plan::Plan;
 use super::Emitter;
 use crate::namer::legal;
-use crate::writer::{literal, range, select_chain, VWriter};
+use crate::writer::{bit_range, literal, range, select_chain, VWriter};
 use hls_ir::{AtomicOp, MemId, MemKind, OpId, OpKind};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -774,12 +774,12 @@ impl Emitter<'_> {
     fn onchip_index(&mut self, ix: &OnchipIndex, a: String) -> String {
         let OnchipIndex { sh, aw } = *ix;
         if sh + aw < 32 {
-            self.unused.push(format!("{a}[31:{}]", sh + aw));
+            self.unused.push(bit_range(&a, 31, sh + aw));
         }
         if sh > 0 {
-            self.unused.push(format!("{a}[{}:0]", sh - 1));
+            self.unused.push(bit_range(&a, sh - 1, 0));
         }
-        format!("{a}[{}:{sh}]", sh + aw - 1)
+        bit_range(&a, sh + aw - 1, sh)
     }
 }
 

@@ -15,7 +15,7 @@
 
 use super::interface::PortDir;
 use super::Emitter;
-use crate::writer::{literal, select_chain, VWriter};
+use crate::writer::{bit_range, literal, select_chain, VWriter};
 use hls_ir::{Kernel, OpId, OpKind, PipeId, PipeSide};
 use std::collections::BTreeMap;
 
@@ -319,11 +319,7 @@ impl Emitter<'_> {
         let v = self.val(rid, c);
         // The other bits of the id are not needed here.
         self.unused.push(v.clone());
-        if hi == lo {
-            format!("{v}[{hi}]")
-        } else {
-            format!("{v}[{hi}:{lo}]")
-        }
+        bit_range(&v, hi, lo)
     }
 
     /// The registers holding read data status and reservation ids, and the multiplexers in

@@ -4,7 +4,7 @@
 //! module is written and AND-ed into one `unused_bits` wire at its end (Verilator's idiom, so
 //! `-Wall` stays clean without waivers).
 
-use crate::writer::{bit_range, VWriter};
+use crate::writer::{bit_range, parse_literal, VWriter};
 use std::collections::BTreeMap;
 
 #[derive(Default)]
@@ -17,13 +17,20 @@ pub(super) struct UnusedBits {
 }
 
 impl UnusedBits {
-    /// `sig` (a signal or a bit range of one) is deliberately unread.
+    /// `sig` (a signal or a bit range of one) is deliberately unread; a literal (the value of
+    /// a constant operand) is no signal and needs no sink.
     pub fn push(&mut self, sig: String) {
-        self.bits.push(sig);
+        if parse_literal(&sig).is_none() {
+            self.bits.push(sig);
+        }
     }
 
-    /// A bit select reads bits `[lo, hi)` of `sig`, a signal of `width` bits.
+    /// A bit select reads bits `[lo, hi)` of `sig`, a signal of `width` bits (a literal: no
+    /// signal, nothing to record).
     pub fn select(&mut self, sig: &str, width: u32, lo: u32, hi: u32) {
+        if parse_literal(sig).is_some() {
+            return;
+        }
         self.selected
             .entry(sig.to_string())
             .or_insert((width, Vec::new()))

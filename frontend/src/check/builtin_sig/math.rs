@@ -139,6 +139,7 @@ impl Checker<'_> {
             MathClass::F2
             | MathClass::I2
             | MathClass::IU2
+            | MathClass::Upsample
             | MathClass::FRel2
             | MathClass::Geom2
             | MathClass::Cross
@@ -172,6 +173,7 @@ impl Checker<'_> {
                 let k = t.elem_kind().expect("int").to_unsigned();
                 self.bi(b, xs, t.with_elem(k), span)
             }
+            MathClass::Upsample => self.upsample(b, args, span),
             MathClass::FRel1 | MathClass::FRel2 => {
                 let (xs, t) = self.gentype(name, args, true, false, span)?;
                 let r = match t {
@@ -244,6 +246,58 @@ impl Checker<'_> {
                 self.bi(b, xs, t, span)
             }
         }
+    }
+
+    /// `upsample(hi, lo)`: `hi` a `char`, `short` or `int` scalar or vector (signed or not),
+    /// `lo` the unsigned type of the same shape; the result has twice the width and `hi`'s
+    /// signedness. An integer literal takes the other argument's type (`lo`: unsigned).
+    fn upsample(&mut self, b: Builtin, args: Vec<Expr>, span: Span) -> Option<Option<Expr>> {
+        let mut it = args.into_iter().map(|a| self.decay(a));
+        let (hi, lo) = (it.next().expect("arity"), it.next().expect("arity"));
+        let lit = |e: &Expr| matches!(e.kind, ExprKind::IntLit(_));
+        let (hi, lo) = match (lit(&hi), lit(&lo)) {
+            (false, true) if hi.ty.is_integer() => {
+                let k = hi.ty.elem_kind().expect("integer").to_unsigned();
+                let lo = self.arith_to(lo, &hi.ty.with_elem(k));
+                (hi, lo)
+            }
+            (true, false) if lo.ty.is_integer() => {
+                let hi = self.arith_to(hi, &lo.ty);
+                (hi, lo)
+            }
+            _ => (hi, lo),
+        };
+        let wide = |k: ScalarKind| match k {
+            ScalarKind::Char => Some(ScalarKind::Short),
+            ScalarKind::UChar => Some(ScalarKind::UShort),
+            ScalarKind::Short => Some(ScalarKind::Int),
+            ScalarKind::UShort => Some(ScalarKind::UInt),
+            ScalarKind::Int => Some(ScalarKind::Long),
+            ScalarKind::UInt => Some(ScalarKind::ULong),
+            _ => None,
+        };
+        let (hk, lk) = (hi.ty.elem_kind(), lo.ty.elem_kind());
+        let shape_ok = hi.ty.is_integer()
+            && lo.ty.is_integer()
+            && hi.ty.is_vector() == lo.ty.is_vector()
+            && hi.ty.lanes() == lo.ty.lanes();
+        let wk = match (hk, lk) {
+            (Some(h), Some(l)) if shape_ok && l == h.to_unsigned() => wide(h),
+            _ => None,
+        };
+        let Some(wk) = wk else {
+            let (x, y) = (self.type_name(&hi.ty), self.type_name(&lo.ty));
+            self.error(
+                Diagnostic::error(
+                    span,
+                    format!("`upsample` is not defined for `{}` and `{}`", x, y),
+                )
+                .note("it takes `hi` of type `char`, `short` or `int` (signed or unsigned, scalar or vector) and `lo` of the unsigned type of the same shape, e.g. `upsample(short hi, ushort lo)`"),
+            );
+            return Some(None);
+        };
+        let t = hi.ty.with_elem(wk);
+        self.bi(b, vec![hi, lo], t, span)
     }
 
     pub(super) fn select(&mut self, args: Vec<Expr>, span: Span) -> Option<Option<Expr>> {

@@ -25,6 +25,46 @@ pub(super) fn flatten_comma<'e>(e: &'e syn::Expr, out: &mut Vec<&'e syn::Expr>) 
 }
 
 impl Checker<'_> {
+    /// A C99 compound literal `(T){...}`: the list initialises a value of type `T` as it would
+    /// a variable. Scalars and vectors give their initialiser's expression (`(int2){5, 5}` is
+    /// the vector literal `(int2)(5, 5)`), structs and unions an `ExprKind::CompoundLit`.
+    pub(super) fn compound_literal(
+        &mut self,
+        t: &syn::TypeName,
+        init: &syn::Initializer,
+        span: Span,
+    ) -> Option<Expr> {
+        let ty = self.resolve_type_name(t)?.ty;
+        let ok = matches!(
+            ty,
+            Type::Scalar(_) | Type::Vector(..) | Type::Pointer { .. }
+        ) || ty.is_struct();
+        if ty.is_array() {
+            self.error(
+                Diagnostic::error(span, "compound literals of array type are not supported")
+                    .note("declare an array variable with this initialiser instead"),
+            );
+            return None;
+        }
+        if !ok {
+            let tn = self.type_name(&ty);
+            self.err(
+                span,
+                format!("a compound literal of type `{}` is not supported", tn),
+            );
+            return None;
+        }
+        let (ty, init) = self.check_initializer(init, &ty)?;
+        match init {
+            Init::Expr(mut e) => {
+                e.span = span;
+                e.lvalue = false;
+                Some(e)
+            }
+            list => Some(self.mk(ExprKind::CompoundLit(Box::new(list)), ty, span)),
+        }
+    }
+
     pub(super) fn explicit_cast(
         &mut self,
         t: &syn::TypeName,

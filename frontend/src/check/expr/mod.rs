@@ -49,6 +49,14 @@ pub(crate) fn has_side_effects(e: &Expr) -> bool {
             has_side_effects(cond) || has_side_effects(then) || has_side_effects(els)
         }
         ExprKind::VecLit(v) => v.iter().any(has_side_effects),
+        ExprKind::CompoundLit(init) => init_has_side_effects(init),
+    }
+}
+
+fn init_has_side_effects(i: &Init) -> bool {
+    match i {
+        Init::Expr(e) => has_side_effects(e),
+        Init::List(l) => l.iter().any(init_has_side_effects),
     }
 }
 
@@ -135,10 +143,7 @@ impl Checker<'_> {
             syn::ExprKind::Assign(op, a, b) => self.assign(*op, a, b, span),
             syn::ExprKind::Cond(c, t, f) => self.conditional(c, t, f, span),
             syn::ExprKind::Cast(t, x) => self.explicit_cast(t, x, span),
-            syn::ExprKind::CompoundLit(_, _) => {
-                self.unsupported(span, "compound literals are", "");
-                None
-            }
+            syn::ExprKind::CompoundLit(t, init) => self.compound_literal(t, init, span),
             syn::ExprKind::SizeofExpr(x) => {
                 let x = self.expr(x)?;
                 self.sizeof_type(&x.ty, span)

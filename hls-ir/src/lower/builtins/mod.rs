@@ -3,6 +3,7 @@
 //! conversions (`convert_T`, `as_T`), vector loads and stores, and atomic counters (`counter`).
 
 mod atomic;
+mod bit_count;
 mod bits;
 mod convert;
 pub(super) mod counter;
@@ -10,6 +11,7 @@ mod fence;
 mod float;
 mod integer;
 mod vector_memory;
+mod wide_mul;
 mod work_item;
 
 pub(super) use fence::Fenced;
@@ -90,6 +92,25 @@ impl Lower<'_> {
                 if float_args =>
             {
                 self.float_math(f, args, ty, span)
+            }
+            _ if !float_args
+                && !ty.is_float()
+                && matches!(
+                    f.class(),
+                    MathClass::I1
+                        | MathClass::I2
+                        | MathClass::I3
+                        | MathClass::IU2
+                        | MathClass::Upsample
+                ) =>
+            {
+                match self.integer_math(f, args, ty, span) {
+                    Some(v) => v,
+                    None => {
+                        self.unsupported(span, format!("the built-in `{}`", f.name()));
+                        self.dummy(ty, span)
+                    }
+                }
             }
             _ if float_args || ty.is_float() => {
                 for a in args {

@@ -5,7 +5,7 @@
 
 use super::{Emitter, OpCtx};
 use crate::fp::FpUnit;
-use crate::writer::{range, VWriter};
+use crate::writer::{bit_range, literal, parse_literal, range, VWriter};
 use hls_ir::{BinOp, CmpOp, ConvOp, UnOp};
 
 /// Whether `c` compares floats.
@@ -14,6 +14,14 @@ pub(super) fn is_float_cmp(c: CmpOp) -> bool {
         c,
         CmpOp::FEq | CmpOp::FNe | CmpOp::FLt | CmpOp::FLe | CmpOp::FGt | CmpOp::FGe
     )
+}
+
+/// `v` (an `f32` bit pattern) with its sign flipped: folded for a constant.
+fn flip_sign(v: &str) -> String {
+    match parse_literal(v) {
+        Some((_, k)) => literal((k ^ 0x8000_0000) & 0xffff_ffff, 32),
+        None => format!("{{~{}, {}}}", bit_range(v, 31, 31), bit_range(v, 30, 0)),
+    }
 }
 
 /// The integer width (8, 16, 32 or 64) a float conversion unit takes for a `bits`-bit integer.
@@ -35,8 +43,11 @@ impl Emitter<'_> {
             // the other one, two NaNs the canonical NaN; the result is the flushed operand
             // (fpsem::min/max).
             let lt = self.emit_fp_cmp(w, name, &x, &y, b == BinOp::FMin);
-            let nan = |v: &str| format!("(&{v}[30:23] && |{v}[22:0])");
-            let flush = |v: &str| format!("(|{v}[30:23] ? {v} : {{{v}[31], 31'd0}})");
+            let nan = |v: &str| format!("(&{} && |{})", bit_range(v, 30, 23), bit_range(v, 22, 0));
+            let flush = |v: &str| {
+                let (e, s) = (bit_range(v, 30, 23), bit_range(v, 31, 31));
+                format!("(|{e} ? {v} : {{{s}, 31'd0}})")
+            };
             let (an, bn) = (format!("{name}_an"), format!("{name}_bn"));
             w.wire(&an, 1, &nan(&x));
             w.wire(&bn, 1, &nan(&y));
@@ -49,7 +60,7 @@ impl Emitter<'_> {
         let (unit, y) = match b {
             BinOp::FAdd => (FpUnit::Add, y),
             // a - b = a + (-b): the sign of b flipped.
-            BinOp::FSub => (FpUnit::Add, format!("{{~{y}[31], {y}[30:0]}}")),
+            BinOp::FSub => (FpUnit::Add, flip_sign(&y)),
             BinOp::FMul => (FpUnit::Mul, y),
             _ => (FpUnit::Div, y),
         };
@@ -62,10 +73,10 @@ impl Emitter<'_> {
         let x = self.arg(cx, 0);
         match u {
             // IEEE negate and abs: the sign bit only.
-            UnOp::FNeg => Some(format!("{{~{x}[31], {x}[30:0]}}")),
+            UnOp::FNeg => Some(flip_sign(&x)),
             UnOp::FAbs => {
-                self.unused.push(format!("{x}[31]"));
-                Some(format!("{{1'b0, {x}[30:0]}}"))
+                self.unused.push(bit_range(&x, 31, 31));
+                Some(format!("{{1'b0, {}}}", bit_range(&x, 30, 0)))
             }
             UnOp::FSqrt => {
                 self.emit_fp_unit(w, &cx.name, FpUnit::Sqrt, "", &[("a", x)], 32);
@@ -115,7 +126,8 @@ impl Emitter<'_> {
                 let a = if width == from {
                     x
                 } else if signed {
-                    format!("{{{{{}{{{x}[{}]}}}}, {x}}}", width - from, from - 1)
+                    let msb = bit_range(&x, from - 1, from - 1);
+                    format!("{{{{{}{{{msb}}}}}, {x}}}", width - from)
                 } else {
                     format!("{{{}'d0, {x}}}", width - from)
                 };

@@ -57,8 +57,8 @@ impl Emitter<'_> {
             // IR allows, though `narrow` keeps variable shifts whole) take the remainder.
             format!("({y} % {amt_bits}'d{bits})")
         } else if amt_bits > sb {
-            self.unused.push(format!("{y}[{}:{sb}]", amt_bits - 1));
-            format!("{y}[{}:0]", sb - 1)
+            self.unused.push(bit_range(y, amt_bits - 1, sb));
+            bit_range(y, sb - 1, 0)
         } else {
             y.to_string()
         }
@@ -70,7 +70,7 @@ impl Emitter<'_> {
         match u {
             UnOp::Not => format!("~{x}"),
             UnOp::Neg => format!("-{x}"),
-            UnOp::AbsS => format!("{x}[{}] ? -{x} : {x}", cx.bits - 1),
+            UnOp::AbsS => format!("{} ? -{x} : {x}", bit_range(&x, cx.bits - 1, cx.bits - 1)),
             other => unreachable!("float unary op {other:?} is a float op"),
         }
     }
@@ -132,19 +132,15 @@ impl Emitter<'_> {
         let from = self.plan.bits(cx.args[0]);
         match cv {
             ConvOp::Trunc => {
-                self.unused.push(format!("{x}[{}:{bits}]", from - 1));
-                if bits == 1 {
-                    format!("{x}[0]")
-                } else {
-                    format!("{x}[{}:0]", bits - 1)
-                }
+                self.unused.push(bit_range(&x, from - 1, bits));
+                bit_range(&x, bits - 1, 0)
             }
             ConvOp::ZExt => format!("{{{{{}{{1'b0}}}}, {x}}}", bits - from),
             ConvOp::SExt => {
                 let msb = if from == 1 {
                     x.clone()
                 } else {
-                    format!("{x}[{}]", from - 1)
+                    bit_range(&x, from - 1, from - 1)
                 };
                 format!("{{{{{}{{{msb}}}}}, {x}}}", bits - from)
             }
