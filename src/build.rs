@@ -68,6 +68,22 @@ pub fn build(
                 p.packet_bits
             );
         }
+        for c in &plan.shared.counters {
+            let users: Vec<String> = c
+                .users
+                .iter()
+                .map(|u| {
+                    let k = &compiled.kernels[plan.kernels[u.kernel]].ir.name;
+                    format!("`{k}` ({})", if u.inc { "up" } else { "down" })
+                })
+                .collect();
+            println!(
+                "  shared counter {}: {}-bit register in the system top for {} (module `<kernel>__shared` each)",
+                c.name,
+                c.bits,
+                users.join(", ")
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -15,6 +15,7 @@ pub mod build;
 pub mod compile;
 pub mod doctor;
 pub mod emulate;
+pub mod shared_counters;
 pub mod simulate;
 pub mod simulate_system;
 pub mod system;

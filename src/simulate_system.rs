@@ -8,9 +8,8 @@ use crate::emulate;
 use crate::simulate::{kernel_shape, memory_config, port_specs, SimArgs};
 use frontend::ast::Program;
 use rtl_templates::namer::legal;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use testfile::{LaunchArgValue, MultiTest, TestCase};
+use testfile::{MultiTest, TestCase};
 
 /// Runs multi-kernel test `t`; the summary line, or why it failed.
 pub fn run(
@@ -25,7 +24,6 @@ pub fn run(
     let module = format!("system_{}", legal(&t.name).to_lowercase());
     let module: String = module.chars().take(60).collect();
     let plan = crate::system::from_test(c, m, &module)?;
-    check_counter_buffers(c, &plan, t, m)?;
     let top = plan.top(c);
     let sys_dir = dir.join("systems");
     std::fs::create_dir_all(&sys_dir)
@@ -39,8 +37,20 @@ pub fn run(
         std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
         files.push(p);
     }
-    for &k in &plan.kernels {
-        files.push(dir.join(&c.kernels[k].rtl.file_name));
+    for (li, &k) in plan.kernels.iter().enumerate() {
+        match &plan.shared.variants[li] {
+            // A kernel with a counter the top holds: its variant, beside this system's top.
+            Some(v) => {
+                let vdir = sys_dir.join(&module);
+                std::fs::create_dir_all(&vdir)
+                    .map_err(|e| format!("cannot create {}: {e}", vdir.display()))?;
+                let p = vdir.join(&v.file_name);
+                std::fs::write(&p, &v.verilog)
+                    .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+                files.push(p);
+            }
+            None => files.push(dir.join(&c.kernels[k].rtl.file_name)),
+        }
     }
     let top_path = sys_dir.join(format!("{module}.v"));
     std::fs::write(&top_path, &top.verilog)
@@ -67,6 +77,9 @@ pub fn run(
             launch = launch.after(&c.kernels[plan.kernels[d]].rtl.interface.module);
         }
         run = run.launch(launch);
+    }
+    for (sc, &b) in plan.shared.counters.iter().zip(&plan.shared.buffers) {
+        run = run.shared_counter(&legal(&sc.name), addrs[b].0);
     }
     for p in &plan.pipes {
         if let (Some((w, _)), Some((r, _))) = (&p.writer, &p.reader) {
@@ -120,62 +133,4 @@ pub fn run(
             format!("; pipes: {}", pipes.join("; "))
         }
     ))
-}
-
-/// Every kernel holds its atomic counters in registers of its own, loaded at its start and
-/// written back before its `done`: a buffer may be the counter of several launches only when
-/// they run one after the other (`after`). Launches that may run at once would need one shared
-/// register in the system top, which is not built yet.
-fn check_counter_buffers(
-    c: &Compiled,
-    plan: &crate::system::Plan,
-    t: &TestCase,
-    m: &MultiTest,
-) -> Result<(), String> {
-    let mut users: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for (li, l) in m.launches.iter().enumerate() {
-        let ir = &c.kernels[plan.kernels[li]].ir;
-        for a in &l.args {
-            let arg = ir.args.get(hls_ir::ArgId::from_index(a.index as usize));
-            if let (LaunchArgValue::Buffer(b), Some(hls_ir::ArgKind::Counter(_))) =
-                (&a.value, arg.map(|x| &x.kind))
-            {
-                users.entry(*b).or_default().push(li);
-            }
-        }
-    }
-    // Launch `a` finishes before `b` starts when `b` is (transitively) after it.
-    let before = |a: usize, b: usize| {
-        let mut todo = vec![b];
-        let mut seen = vec![false; m.launches.len()];
-        while let Some(x) = todo.pop() {
-            for &y in &m.launches[x].after {
-                if y == a {
-                    return true;
-                }
-                if !std::mem::replace(&mut seen[y], true) {
-                    todo.push(y);
-                }
-            }
-        }
-        false
-    };
-    for (b, launches) in users {
-        for (i, &x) in launches.iter().enumerate() {
-            for &y in &launches[i + 1..] {
-                if !before(x, y) && !before(y, x) {
-                    let (kx, ky) = (&m.launches[x].kernel, &m.launches[y].kernel);
-                    return Err(format!(
-                        "test `{}` (line {}): buffer `{}` is the atomic counter of launches of `{kx}` (line {}) and `{ky}` (line {}), which may run at the same time; one counter shared by kernels running at once is not yet supported by the hardware path (each kernel holds its counters in registers of its own); order the launches with `after`",
-                        t.name,
-                        t.line,
-                        m.buffers[b].name,
-                        m.launches[x].line,
-                        m.launches[y].line
-                    ));
-                }
-            }
-        }
-    }
-    Ok(())
 }

@@ -31,6 +31,8 @@ pub struct Plan {
     pub pipes: Vec<SystemPipe>,
     /// How the topology was found (for messages).
     pub source: String,
+    /// Atomic counters the system top holds for kernels running at once.
+    pub shared: crate::shared_counters::Shared,
 }
 
 impl Plan {
@@ -40,7 +42,28 @@ impl Plan {
             .iter()
             .map(|&k| &c.kernels[k].rtl.interface)
             .collect();
-        rtl_templates::system::emit_system(&self.module, &ifaces, &self.pipes)
+        let modules: Vec<&rtl_templates::Interface> =
+            self.modules(c).into_iter().map(|m| &m.interface).collect();
+        rtl_templates::system::emit_system(
+            &self.module,
+            &ifaces,
+            &modules,
+            &self.pipes,
+            &self.shared.counters,
+        )
+    }
+
+    /// The kernel module instantiated for each kernel of the system: its `__shared` variant
+    /// when it uses a counter the top holds.
+    pub fn modules<'c>(&'c self, c: &'c Compiled) -> Vec<&'c rtl_templates::EmittedKernel> {
+        self.kernels
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| match self.shared.variants.get(i) {
+                Some(Some(v)) => v,
+                _ => &c.kernels[k].rtl,
+            })
+            .collect()
     }
 }
 
@@ -125,11 +148,13 @@ pub fn from_test(c: &Compiled, m: &MultiTest, module: &str) -> Result<Plan, Stri
     // Program-scope pipes of the launched kernels join by name.
     add_program_scope(c, &kernels, &mut pipes)?;
     pipes.retain(|p| p.packet_bits != 0);
+    let shared = crate::shared_counters::plan(c, &kernels, m)?;
     Ok(Plan {
         module: module.to_string(),
         kernels,
         pipes,
         source: "the test's `launch:`/`pipe:`/`arg:` lines".into(),
+        shared,
     })
 }
 
@@ -254,6 +279,7 @@ pub fn from_source(c: &Compiled, module: &str) -> Result<Option<Plan>, String> {
         kernels,
         pipes,
         source: "program-scope pipes and pipe arguments matched by packet type".into(),
+        shared: crate::shared_counters::Shared::default(),
     }))
 }
 
@@ -267,6 +293,10 @@ pub fn write(
     for (name, text) in rtl_templates::system::system_support_files() {
         let p = dir.join(name);
         std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))?;
+    }
+    for v in plan.shared.variants.iter().flatten() {
+        let p = dir.join(&v.file_name);
+        std::fs::write(&p, &v.verilog).with_context(|| format!("cannot write {}", p.display()))?;
     }
     let p = dir.join(format!("{}.v", plan.module));
     std::fs::write(&p, plan.top(c).verilog)

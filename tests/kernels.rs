@@ -176,6 +176,47 @@ fn lint(dir: &Path) {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+    lint_systems(&tc, &v, dir);
+}
+
+/// The same for every system top `oclhls sim` wrote under `dir` (`systems/system_*.v`, also in
+/// per-option directories), its modules found by name: the kernels beside `systems/`, the
+/// support modules in it, a kernel's `__shared` variant in `systems/<top>/`.
+fn lint_systems(tc: &toolchain::Toolchain, v: &Path, dir: &Path) {
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+                continue;
+            }
+            let (Some(stem), Some(parent)) = (p.file_stem(), p.parent()) else {
+                continue;
+            };
+            let stem = stem.to_str().unwrap();
+            if !stem.starts_with("system_") || !parent.ends_with("systems") {
+                continue;
+            }
+            let search = [
+                parent.parent().unwrap().to_path_buf(),
+                parent.to_path_buf(),
+                parent.join(stem),
+            ];
+            let out = tc
+                .command(v)
+                .args(["--lint-only", "-Wall", "--top-module", stem])
+                .args(search.iter().map(|s| format!("-y{}", s.display())))
+                .arg(&p)
+                .output()
+                .expect("verilator runs");
+            assert!(
+                out.status.success(),
+                "lint of system top {stem}:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
 }
 
 fn wrong_expectations_fail_and_name_the_element() {

@@ -126,3 +126,28 @@ fn too_many_counters_diagnostic() {
     let d = hls_ir::lower::lower_kernel(&p, id).unwrap_err();
     insta::assert_snapshot!(frontend::render(&sm, &d, false));
 }
+
+/// A counter buffer two kernels update at the same time: the system top holds one register,
+/// hands each kernel its base in the cycle, and the kernels are their `__shared` variants.
+#[test]
+fn shared_counter_system() {
+    let path = "tests/kernels/counter_shared.cl";
+    let (sm, file, p) = compile(path);
+    let c = oclhls::compile::compile_program(sm, file, &p, Vec::new(), &Default::default())
+        .unwrap_or_else(|f| panic!("{f}"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join(path)).unwrap();
+    let tf = testfile::parse(path, &text).unwrap().unwrap();
+    let t = tf
+        .tests
+        .iter()
+        .find(|t| t.name == "one kernel counts up while another counts down")
+        .unwrap();
+    let plan = oclhls::system::from_test(&c, t.multi.as_ref().unwrap(), "counters_system").unwrap();
+    let mut rtl = String::new();
+    for m in plan.modules(&c) {
+        rtl += &m.verilog;
+    }
+    rtl += &plan.top(&c).verilog;
+    insta::assert_snapshot!("shared_counter_system_verilog", rtl);
+}

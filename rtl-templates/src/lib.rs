@@ -17,12 +17,13 @@ pub mod fp;
 pub mod kernel;
 pub mod namer;
 pub mod pipe_fifo;
+pub mod shared_counter;
 pub mod system;
 pub mod writer;
 
 pub use fp::{fp_files, FpUnit};
 pub use kernel::{
-    emit_kernel, support_files, ArgPort, ArgPortKind, AtomicRegister, EmittedKernel, Interface,
-    PipeIface, Port, PortDir,
+    emit_kernel, emit_kernel_with, support_files, ArgPort, ArgPortKind, AtomicRegister,
+    EmittedKernel, Interface, PipeIface, Port, PortDir,
 };
 pub use pipe_fifo::pipe_fifo_files;

@@ -358,8 +358,9 @@ impl ProblemBuilder<'_> {
                 out_delay_ns: 0.0,
             });
             let a = rp.index[&o];
-            // The atomic's latency is 1: t(w) >= t(a) + 1, and t(a) >= t(w) - 1.
-            for (src, dst, delay) in [(a, w, 0), (w, a, -1)] {
+            // The atomic's latency is 1 and it writes one cycle after that
+            // (`rtl_templates::kernel::onchip_atomic`): t(w) >= t(a) + 2, t(a) >= t(w) - 2.
+            for (src, dst, delay) in [(a, w, 1), (w, a, -2)] {
                 rp.problem.edges.push(Edge {
                     src,
                     dst,
@@ -402,6 +403,10 @@ impl ProblemBuilder<'_> {
                     // Updates of one counter may share a cycle: the hardware hands out the
                     // old values of a cycle in program order (older iterations first).
                     -(self.rp.latency[&src] as i32)
+                } else if ordered && onchip_atomic_then_store(self.k, src, o) {
+                    // The atomic writes one cycle after its result: a store after it writes
+                    // later still (reads after it see its write forwarded).
+                    1
                 } else {
                     i32::from((dep.distance() > 0 || ordered) && combinational)
                 };
@@ -619,6 +624,16 @@ fn solve_region(
 /// The stages of a loop's pipeline: every op finished (`depth`), and an iteration that starts
 /// a nested loop waits for it in the stage after the start (the emitter builds it so; the
 /// corpus tests check that the emitted pipelines of serial loops have exactly this depth).
+/// Whether `src` is an atomic on an on-chip memory and `dst` a store to the same memory.
+fn onchip_atomic_then_store(k: &Kernel, src: OpId, dst: OpId) -> bool {
+    match (&k.op(src).kind, &k.op(dst).kind) {
+        (OpKind::Atomic { mem: a, .. }, OpKind::Store { mem: b, .. }) => {
+            a == b && !matches!(k.mem(*a).kind, hls_ir::MemKind::Global { .. })
+        }
+        _ => false,
+    }
+}
+
 fn pipeline_stages(k: &Kernel, start: &BTreeMap<OpId, u32>, depth: u32) -> u32 {
     start
         .iter()

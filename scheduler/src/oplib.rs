@@ -291,11 +291,20 @@ impl OpLibrary {
                 // LUT RAM (`onchip_in_lutram`): the read itself happens in the issuing cycle
                 // into a fabric register. A larger one is an EBR whose data arrives late in
                 // the next cycle (no output register, `ebr_inferred`).
+                // A memory with atomics adds the forwarding choice after the read register
+                // (`rtl_templates::kernel::onchip_atomic`).
                 hls_ir::MemKind::Local { len } | hls_ir::MemKind::Private { len } => {
-                    if onchip_in_lutram(len) {
-                        Ok(OpTiming::new(1, LUTRAM_READ_NS))
+                    let fwd = if has_atomics(k, *mem) {
+                        2.0 * measured(&SELECT_NS, bits)
                     } else {
-                        Ok(OpTiming::new(1, 1.0).with_out_delay(EBR_READ_NS))
+                        0.0
+                    };
+                    if onchip_in_lutram(len) && fwd == 0.0 {
+                        Ok(OpTiming::new(1, LUTRAM_READ_NS))
+                    } else if onchip_in_lutram(len) {
+                        Ok(OpTiming::new(1, LUTRAM_READ_NS).with_out_delay(fwd))
+                    } else {
+                        Ok(OpTiming::new(1, 1.0).with_out_delay(EBR_READ_NS + fwd))
                     }
                 }
             },
@@ -307,17 +316,18 @@ impl OpLibrary {
                         .with_out_delay(LOAD_FIFO_READ_NS))
                 }
                 // On-chip: read in the issue cycle like a load; in the next cycle the old
-                // value leaves the read register through the forwarding mux (the write of
-                // the cycle before, see `rtl_templates::kernel::memory`), and the new value
-                // is written (the write port's slot is reserved by the scheduler one cycle
-                // after the issue).
+                // value leaves the read register through the forwarding choice (3 inputs:
+                // two levels of selects; `rtl_templates::kernel::onchip_atomic`), and the new
+                // value is computed and registered; it is written one cycle later (the
+                // scheduler reserves the write port's slot two cycles after the issue).
                 hls_ir::MemKind::Local { len } | hls_ir::MemKind::Private { len } => {
                     let read = if onchip_in_lutram(len) {
                         LUTRAM_READ_NS
                     } else {
                         EBR_READ_NS
                     };
-                    Ok(OpTiming::new(1, 1.0).with_out_delay(read + measured(&SELECT_NS, bits)))
+                    Ok(OpTiming::new(1, 1.0)
+                        .with_out_delay(read + 2.0 * measured(&SELECT_NS, bits)))
                 }
             },
             // The first iteration's value or the previous iteration's: one 2-input mux.
@@ -374,4 +384,11 @@ pub fn is_invariant(k: &Kernel, op: OpId) -> bool {
 /// The type used for an IR value in hardware (for reports).
 pub fn width_of(ty: Ty) -> u32 {
     ty.bits()
+}
+
+/// Whether some atomic of kernel `k` works on memory `mem`.
+fn has_atomics(k: &hls_ir::Kernel, mem: hls_ir::MemId) -> bool {
+    k.op_ids()
+        .into_iter()
+        .any(|o| matches!(k.op(o).kind, OpKind::Atomic { mem: m, .. } if m == mem))
 }

@@ -27,6 +27,7 @@ mod driver;
 mod mem_server;
 mod ports;
 mod stats;
+pub(crate) mod top_memory;
 
 use rand::rngs::StdRng;
 use rand::SeedableRng;

@@ -32,6 +32,7 @@ use rand::SeedableRng;
 
 use crate::memory::GlobalMemory;
 use crate::model::Model;
+use crate::run::top_memory::TopMemory;
 use crate::run::{reset, KernelDriver, KernelPorts, NdRange, RunConfig};
 use crate::SimError;
 
@@ -112,6 +113,7 @@ pub struct SystemRun<'m> {
     model: &'m mut Model,
     launches: Vec<SystemLaunch>,
     pipe_ends: Vec<(String, String, String)>,
+    shared_counters: Vec<(String, u32)>,
     config: RunConfig,
 }
 
@@ -121,8 +123,16 @@ impl<'m> SystemRun<'m> {
             model,
             launches: Vec::new(),
             pipe_ends: Vec::new(),
+            shared_counters: Vec::new(),
             config: RunConfig::default(),
         }
+    }
+
+    /// Binds the top's memory port of shared atomic counter `name` (`counters__<name>_*`) to
+    /// its buffer at `addr`; every such port of the top needs one.
+    pub fn shared_counter(mut self, name: &str, addr: u32) -> Self {
+        self.shared_counters.push((name.to_string(), addr));
+        self
     }
 
     /// Adds a launch; each kernel at most once. Kernels of the top without a launch never
@@ -154,6 +164,7 @@ impl<'m> SystemRun<'m> {
             model,
             launches,
             pipe_ends,
+            shared_counters,
             config,
         } = self;
         let ports = SystemPorts::discover(model)?;
@@ -166,7 +177,9 @@ impl<'m> SystemRun<'m> {
             rst,
             kernels,
             pipes,
+            top,
         } = ports;
+        let mut top = TopMemory::new(model, top, &shared_counters, &config)?;
         let (active, not_launched) = launch_drivers(model, kernels, &launches, &config)?;
         let pipes: Vec<PipeMonitor> = pipes
             .into_iter()
@@ -178,7 +191,8 @@ impl<'m> SystemRun<'m> {
         for a in &active {
             a.kernel.set_inputs(model);
         }
-        run_cycles(model, mem, &config, active, &not_launched, pipes)
+        top.set_inputs(model);
+        run_cycles(model, mem, &config, active, &not_launched, pipes, &mut top)
     }
 }
 
@@ -247,6 +261,7 @@ fn run_cycles(
     mut active: Vec<LaunchedKernel>,
     not_launched: &[String],
     mut pipes: Vec<PipeMonitor>,
+    top: &mut TopMemory,
 ) -> Result<SystemStats, SimError> {
     let mut rng = StdRng::seed_from_u64(config.seed);
     let mut scratch = Vec::new();
@@ -270,6 +285,7 @@ fn run_cycles(
         for a in &mut active {
             a.kernel.drive(model, &mut rng, cycle);
         }
+        top.drive(model, &mut rng, cycle);
         model.eval()?;
 
         for p in &mut pipes {
@@ -282,6 +298,7 @@ fn run_cycles(
             .iter()
             .all(|a| matches!(a.state, LaunchState::Done { .. }))
         {
+            top.check_nothing_outstanding(cycle)?;
             return Ok(SystemStats {
                 cycles: cycle,
                 kernels: active.into_iter().map(LaunchedKernel::into_stats).collect(),
@@ -298,6 +315,7 @@ fn run_cycles(
                 .kernel
                 .transfer(model, mem, &mut rng, cycle, &mut scratch)?;
         }
+        progress |= top.transfer(model, mem, &mut rng, cycle, &mut scratch)?;
         idle = if progress { 0 } else { idle + 1 };
         if idle >= config.deadlock_cycles {
             return Err(SimError::Deadlock {

@@ -41,6 +41,10 @@ pub(super) struct CounterPlan {
     pub updates: Vec<OpId>,
     /// Width of a count of updates in one cycle.
     pub count_bits: u32,
+    /// The system top holds the register, shared with other kernels running at the same time
+    /// (docs/hardware-interface.md, "Shared atomic counters"); the module then has the
+    /// [`shared_ports`] instead of the counter's memory port.
+    pub shared: bool,
 }
 
 /// The counters the kernel updates, in id order.
@@ -68,6 +72,7 @@ pub(super) fn plan_counters(p: &Plan) -> Vec<CounterPlan> {
             inc,
             count_bits: clog2(updates.len() as u32 + 1).max(1),
             updates,
+            shared: false,
         });
     }
     out
@@ -91,7 +96,59 @@ fn count(terms: &[String], bits: u32) -> String {
         .join(" + ")
 }
 
+/// The ports through which a kernel uses a counter the system top holds (`<c>_...`):
+/// `base` (the register's value plus the counts of kernels served before this one in the
+/// cycle), `live` (the register holds the counter), `release` (the kernel may finish),
+/// `fired` (updates that take a value this cycle), `busy` (launched and not yet quiet) and
+/// `quiet` (nothing of the kernel will update the counter any more; waiting for `release`).
+pub fn shared_ports(prefix: &str, bits: u32, count_bits: u32) -> Vec<crate::kernel::Port> {
+    use crate::kernel::PortDir::{In, Out};
+    [
+        ("base", In, bits),
+        ("live", In, 1),
+        ("release", In, 1),
+        ("fired", Out, count_bits),
+        ("busy", Out, 1),
+        ("quiet", Out, 1),
+    ]
+    .into_iter()
+    .map(|(s, dir, width)| crate::kernel::Port {
+        name: format!("{prefix}_{s}"),
+        dir,
+        width,
+    })
+    .collect()
+}
+
 impl CounterPlan {
+    /// The value old values are counted from: the module's register, or the system's base.
+    fn value(&self) -> String {
+        if self.shared {
+            format!("{}_base", self.prefix)
+        } else {
+            self.register()
+        }
+    }
+
+    /// The counter holds its value for the kernel: loaded from its buffer, or (shared) the
+    /// system top's register was live since the launch.
+    fn ready(&self) -> String {
+        if self.shared {
+            format!("{}_ld", self.prefix)
+        } else {
+            format!("!{}_rd_wait", self.prefix)
+        }
+    }
+
+    /// The counter's part of `finish`: written back, or (shared) released by the system.
+    fn finished(&self) -> String {
+        if self.shared {
+            format!("{}_release", self.prefix)
+        } else {
+            format!("{}_wr_done", self.prefix)
+        }
+    }
+
     /// The counter register.
     pub fn register(&self) -> String {
         format!("{}_value", self.prefix)
@@ -121,16 +178,27 @@ pub(super) fn atomic_registers(p: &Plan) -> Vec<AtomicRegister> {
         .map(|c| AtomicRegister {
             name: p.k.counters[c.id].name.clone(),
             bits: c.bits,
-            register: c.register(),
+            register: if c.shared {
+                "(the system top's)".to_string()
+            } else {
+                c.register()
+            },
             increment: c.inc,
             updates: c.updates.len(),
-            ports: std::iter::once(format!("arg_{}", c.prefix))
-                .chain(
-                    channel_ports(&c.prefix, true, true, c.bits)
-                        .into_iter()
-                        .map(|q| q.name),
-                )
-                .collect(),
+            ports: if c.shared {
+                shared_ports(&c.prefix, c.bits, c.count_bits)
+                    .into_iter()
+                    .map(|q| q.name)
+                    .collect()
+            } else {
+                std::iter::once(format!("arg_{}", c.prefix))
+                    .chain(
+                        channel_ports(&c.prefix, true, true, c.bits)
+                            .into_iter()
+                            .map(|q| q.name),
+                    )
+                    .collect()
+            },
         })
         .collect()
 }
@@ -155,19 +223,23 @@ impl Emitter<'_> {
             return;
         }
         w.comment("---- Atomic counters: a register each, read from its buffer at start, written back before `done`.");
-        let mut waits = Vec::new();
+        let mut ready = Vec::new();
         for c in counters {
             let p = &c.prefix;
-            w.reg(&c.register(), c.bits);
-            for s in ["rd_pend", "rd_wait", "wr_sent", "wr_done"] {
-                w.reg(&format!("{p}_{s}"), 1);
+            if c.shared {
+                w.reg(&format!("{p}_ld"), 1);
+            } else {
+                w.reg(&c.register(), c.bits);
+                for s in ["rd_pend", "rd_wait", "wr_sent", "wr_done"] {
+                    w.reg(&format!("{p}_{s}"), 1);
+                }
             }
             for &o in &c.updates {
                 w.line(format!("wire {};", self.request(o)));
             }
-            waits.push(format!("{p}_rd_wait"));
+            ready.push(c.ready());
         }
-        w.wire("counters_loaded", 1, &format!("!({})", waits.join(" || ")));
+        w.wire("counters_loaded", 1, &ready.join(" && "));
         w.line("wire counters_quiet;");
         w.line("");
     }
@@ -210,7 +282,7 @@ impl Emitter<'_> {
                 }
             })
             .collect();
-        let value = c.register();
+        let value = c.value();
         let next = if before.is_empty() {
             value
         } else {
@@ -225,65 +297,109 @@ impl Emitter<'_> {
         });
     }
 
-    /// Every counter's memory port, load, update and write-back.
-    pub(super) fn emit_counters(&self, w: &mut VWriter) {
-        for c in &self.plan.counters {
-            let (p, v) = (&c.prefix, c.register());
+    /// Every counter's memory port, load, update and write-back (or, shared, its ports to the
+    /// system top's register).
+    pub(super) fn emit_counters(&mut self, w: &mut VWriter) {
+        let counters = std::mem::take(&mut self.plan.counters);
+        for c in &counters {
             let name = &self.k.counters[c.id].name;
             w.comment(format!(
-                "---- Atomic counter `{name}` (counter{}_t): register `{v}`, {} update(s) a cycle at most, counting {}.",
+                "---- Atomic counter `{name}` (counter{}_t): {}, {} update(s) a cycle at most, counting {}.",
                 c.bits,
+                if c.shared {
+                    "shared with other kernels in the system top's register".to_string()
+                } else {
+                    format!("register `{}`", c.register())
+                },
                 c.updates.len(),
                 if c.inc { "up" } else { "down" }
             ));
-            let arg = format!("arg_{p}_r");
-            w.assign(&format!("{p}_rreq_valid"), &format!("{p}_rd_pend"));
-            w.assign(&format!("{p}_rreq_addr"), &arg);
-            w.assign(&format!("{p}_rresp_ready"), "1'b1");
-            let step = self.counter_step(w, c);
-            w.always_ff(|w| {
-                w.line(format!("if ({p}_rresp_valid) {v} <= {p}_rresp_data;"));
-                w.line(format!("{step};"));
-            });
-            w.always_ff(|w| {
-                let states = ["rd_pend", "rd_wait", "wr_sent", "wr_done"];
-                w.block("if (rst)", |w| {
-                    for s in states {
-                        w.line(format!("{p}_{s} <= 1'b0;"));
-                    }
-                });
-                w.block("else if (launch)", |w| {
-                    for (s, x) in states.iter().zip([1, 1, 0, 0]) {
-                        w.line(format!("{p}_{s} <= 1'b{x};"));
-                    }
-                });
-                w.block("else", |w| {
-                    w.line(format!(
-                        "if ({p}_rreq_valid && {p}_rreq_ready) {p}_rd_pend <= 1'b0;"
-                    ));
-                    w.line(format!("if ({p}_rresp_valid) {p}_rd_wait <= 1'b0;"));
-                    w.line(format!(
-                        "if ({p}_wreq_valid && {p}_wreq_ready) {p}_wr_sent <= 1'b1;"
-                    ));
-                    w.line(format!("if ({p}_wresp_valid) {p}_wr_done <= 1'b1;"));
-                });
-            });
-            w.assign(
-                &format!("{p}_wreq_valid"),
-                &format!("counters_quiet && !{p}_wr_sent"),
-            );
-            w.assign(&format!("{p}_wreq_addr"), &arg);
-            w.assign(&format!("{p}_wreq_data"), &v);
-            w.assign(&format!("{p}_wresp_ready"), "1'b1");
+            if c.shared {
+                self.emit_shared_counter(w, c);
+            } else {
+                self.emit_own_counter(w, c);
+            }
         }
+        self.plan.counters = counters;
     }
 
-    /// The requests of counter `c` in each pipeline that has some (`<c>_reqs`, `<c>_l1_reqs`
-    /// ...), and the `else ...` branch that moves the register by those that fire: with one
-    /// pipeline, its stall is the register's enable.
-    fn counter_step(&self, w: &mut VWriter, c: &CounterPlan) -> String {
-        let (p, v, bits) = (&c.prefix, c.register(), c.count_bits);
+    /// Counter `c` in a register of the module, with its memory port.
+    fn emit_own_counter(&self, w: &mut VWriter, c: &CounterPlan) {
+        let (p, v) = (&c.prefix, c.register());
+        let arg = format!("arg_{p}_r");
+        w.assign(&format!("{p}_rreq_valid"), &format!("{p}_rd_pend"));
+        w.assign(&format!("{p}_rreq_addr"), &arg);
+        w.assign(&format!("{p}_rresp_ready"), "1'b1");
         let op = if c.inc { "+" } else { "-" };
+        let wide = |x: &str| widen(x, c.count_bits, c.bits);
+        let step = match &self.region_requests(w, c)[..] {
+            // One pipeline: its stall is the register's enable, off the adders.
+            [(stall, reqs)] => format!("else if (!{stall}) {v} <= {v} {op} {}", wide(reqs)),
+            moved => {
+                let fired = format!("{p}_fired");
+                w.wire(&fired, c.count_bits, &Self::fired_sum(moved, c.count_bits));
+                format!("else {v} <= {v} {op} {}", wide(&fired))
+            }
+        };
+        w.always_ff(|w| {
+            w.line(format!("if ({p}_rresp_valid) {v} <= {p}_rresp_data;"));
+            w.line(format!("{step};"));
+        });
+        w.always_ff(|w| {
+            let states = ["rd_pend", "rd_wait", "wr_sent", "wr_done"];
+            w.block("if (rst)", |w| {
+                for s in states {
+                    w.line(format!("{p}_{s} <= 1'b0;"));
+                }
+            });
+            w.block("else if (launch)", |w| {
+                for (s, x) in states.iter().zip([1, 1, 0, 0]) {
+                    w.line(format!("{p}_{s} <= 1'b{x};"));
+                }
+            });
+            w.block("else", |w| {
+                w.line(format!(
+                    "if ({p}_rreq_valid && {p}_rreq_ready) {p}_rd_pend <= 1'b0;"
+                ));
+                w.line(format!("if ({p}_rresp_valid) {p}_rd_wait <= 1'b0;"));
+                w.line(format!(
+                    "if ({p}_wreq_valid && {p}_wreq_ready) {p}_wr_sent <= 1'b1;"
+                ));
+                w.line(format!("if ({p}_wresp_valid) {p}_wr_done <= 1'b1;"));
+            });
+        });
+        w.assign(
+            &format!("{p}_wreq_valid"),
+            &format!("counters_quiet && !{p}_wr_sent"),
+        );
+        w.assign(&format!("{p}_wreq_addr"), &arg);
+        w.assign(&format!("{p}_wreq_data"), &v);
+        w.assign(&format!("{p}_wresp_ready"), "1'b1");
+    }
+
+    /// Counter `c` held by the system top: the module tells it how many updates take a value
+    /// each cycle, and whether it still needs the counter; `<c>_ld` notes that the register
+    /// was live since the launch (work-items enter only then).
+    fn emit_shared_counter(&mut self, w: &mut VWriter, c: &CounterPlan) {
+        let p = &c.prefix;
+        if !c.updates.iter().any(|&o| self.k.has_data_uses(o)) {
+            // No update's old value is read: the base only matters to the other kernels.
+            self.unused.push(format!("{p}_base"));
+        }
+        w.always_ff(|w| {
+            w.line(format!("if (rst || launch) {p}_ld <= 1'b0;"));
+            w.line(format!("else if (running && {p}_live) {p}_ld <= 1'b1;"));
+        });
+        let fired = Self::fired_sum(&self.region_requests(w, c), c.count_bits);
+        w.assign(&format!("{p}_fired"), &fired);
+        w.assign(&format!("{p}_busy"), "running && !counters_quiet");
+        w.assign(&format!("{p}_quiet"), "counters_quiet");
+    }
+
+    /// Per pipeline with updates of counter `c`: its stall, and a wire `<c>_<pre>reqs` with the
+    /// count of its requests this cycle (they fire when it does not stall).
+    fn region_requests(&self, w: &mut VWriter, c: &CounterPlan) -> Vec<(String, String)> {
+        let (p, bits) = (&c.prefix, c.count_bits);
         let mut regions: Vec<usize> = c.updates.iter().map(|&o| self.plan.region_of(o)).collect();
         regions.dedup();
         let mut moved = Vec::new();
@@ -299,19 +415,16 @@ impl Emitter<'_> {
             w.wire(&name, bits, &count(&reqs, bits));
             moved.push((format!("{pre}stall"), name));
         }
-        if let [(stall, reqs)] = &moved[..] {
-            return format!(
-                "else if (!{stall}) {v} <= {v} {op} {}",
-                widen(reqs, bits, c.bits)
-            );
-        }
-        let fired: Vec<String> = moved
+        moved
+    }
+
+    /// The sum over pipelines `moved` of the requests that fire.
+    fn fired_sum(moved: &[(String, String)], bits: u32) -> String {
+        moved
             .iter()
             .map(|(stall, reqs)| format!("({stall} ? {bits}'d0 : {reqs})"))
-            .collect();
-        let name = format!("{p}_fired");
-        w.wire(&name, bits, &fired.join(" + "));
-        format!("else {v} <= {v} {op} {}", widen(&name, bits, c.bits))
+            .collect::<Vec<_>>()
+            .join(" + ")
     }
 
     /// `finish` of a kernel with counters: once the kernel is otherwise done (`fin`) and every
@@ -322,12 +435,7 @@ impl Emitter<'_> {
             return None;
         }
         w.assign("counters_quiet", &format!("{fin} && counters_loaded"));
-        let done: Vec<String> = self
-            .plan
-            .counters
-            .iter()
-            .map(|c| format!("{}_wr_done", c.prefix))
-            .collect();
+        let done: Vec<String> = self.plan.counters.iter().map(|c| c.finished()).collect();
         Some(format!("counters_quiet && {}", done.join(" && ")))
     }
 }

@@ -251,23 +251,32 @@ fn arg_ports(p: &Plan, ports: &mut Vec<Port>, arg_regs: &mut Vec<ArgReg>) -> Vec
                 let bits = k.counters[*c].bits;
                 let planned = p.counters.iter().find(|x| x.id == *c);
                 // The counter's buffer address: the kernel reads and writes the counter there.
-                let value = planned.map(|x| {
-                    let port_name = format!("arg_{}", x.prefix);
-                    ports.push(port(port_name.clone(), PortDir::In, 32));
-                    arg_regs.push(ArgReg {
-                        port: port_name.clone(),
-                        reg: format!("{port_name}_r"),
-                        bits: 32,
+                if let Some(x) = planned.filter(|x| x.shared) {
+                    // Held by the system top: its share ports, no address or memory port.
+                    ports.extend(super::counters::shared_ports(&x.prefix, bits, x.count_bits));
+                    ArgPort {
+                        mem_prefix: Some(x.prefix.clone()),
+                        ..arg(ArgPortKind::Counter, bits)
+                    }
+                } else {
+                    let value = planned.map(|x| {
+                        let port_name = format!("arg_{}", x.prefix);
+                        ports.push(port(port_name.clone(), PortDir::In, 32));
+                        arg_regs.push(ArgReg {
+                            port: port_name.clone(),
+                            reg: format!("{port_name}_r"),
+                            bits: 32,
+                        });
+                        ports.extend(channel_ports(&x.prefix, true, true, bits));
+                        port_name
                     });
-                    ports.extend(channel_ports(&x.prefix, true, true, bits));
-                    port_name
-                });
-                ArgPort {
-                    port: value,
-                    mem_prefix: planned.map(|x| x.prefix.clone()),
-                    reads: planned.is_some(),
-                    writes: planned.is_some(),
-                    ..arg(ArgPortKind::Counter, bits)
+                    ArgPort {
+                        port: value,
+                        mem_prefix: planned.map(|x| x.prefix.clone()),
+                        reads: planned.is_some(),
+                        writes: planned.is_some(),
+                        ..arg(ArgPortKind::Counter, bits)
+                    }
                 }
             }
         });

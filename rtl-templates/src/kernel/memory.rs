@@ -5,6 +5,7 @@
 //! (`datapath::access`); they leave their request wires in [`Handshakes`] for this module.
 
 use super::datapath::Handshakes;
+use super::onchip_atomic::PendingWrite;
 use super::plan::Plan;
 use super::Emitter;
 use crate::namer::legal;
@@ -591,8 +592,9 @@ impl Emitter<'_> {
         // With atomics the reads forward the write of the same edge, so the write port's
         // wires come first.
         if !m.atomics.is_empty() {
-            self.emit_onchip_write(w, id, &index, hs);
+            let pending = self.emit_onchip_write(w, id, &index, hs);
             self.emit_onchip_reads(w, id, &index, hs);
+            self.emit_forwarded_reads(w, id, &pending);
         } else {
             self.emit_onchip_reads(w, id, &index, hs);
             if !self.plan.mems.mems[&id].stores.is_empty() {
@@ -639,15 +641,24 @@ impl Emitter<'_> {
             w.wire(&raddr, index.aw, &select_chain(&addr));
             w.reg(&q, bits);
             let cond = res.join(" || ");
-            // A memory with atomics reads what is written at the same edge (write-first):
-            // an atomic reading the element the previous one writes gets its result.
-            let data = if self.plan.mems.mems[&id].atomics.is_empty() {
-                format!("{p}_mem[{raddr}]")
-            } else {
-                format!("({p}_we && {p}_waddr == {raddr}) ? {p}_wdata : {p}_mem[{raddr}]")
-            };
+            if self.plan.mems.mems[&id].atomics.is_empty() {
+                w.always_ff(|w| {
+                    w.line(format!("if ({cond}) {q} <= {p}_mem[{raddr}];"));
+                });
+                continue;
+            }
+            // With atomics the read also notes its element and the write of its own edge,
+            // which the array read misses (`onchip_atomic`).
+            w.reg(&format!("{q}_a"), index.aw);
+            w.reg(&format!("{q}_hit"), 1);
+            w.reg(&format!("{q}_hd"), bits);
             w.always_ff(|w| {
-                w.line(format!("if ({cond}) {q} <= {data};"));
+                w.block(&format!("if ({cond})"), |w| {
+                    w.line(format!("{q} <= {p}_mem[{raddr}];"));
+                    w.line(format!("{q}_a <= {raddr};"));
+                    w.line(format!("{q}_hit <= {p}_we && {p}_waddr == {raddr};"));
+                    w.line(format!("{q}_hd <= {p}_wdata;"));
+                });
             });
         }
     }
@@ -660,7 +671,7 @@ impl Emitter<'_> {
         id: MemId,
         index: &OnchipIndex,
         hs: &Handshakes,
-    ) {
+    ) -> Vec<PendingWrite> {
         let bits = self.k.mem(id).elem.bits().max(8);
         let m = &self.plan.mems.mems[&id];
         let (p, partial, stores) = (m.prefix.clone(), m.partial, m.stores.clone());
@@ -668,12 +679,16 @@ impl Emitter<'_> {
         let (mut addr, mut data) = (Vec::new(), Vec::new());
         let mut strb = Vec::new();
         let mut wes = Vec::new();
+        let mut pending = Vec::new();
         for &a in &atomics {
-            let (we, ix, new) = self.onchip_atomic_write(w, id, a, index);
+            let pw = self.onchip_atomic_write(w, id, a, index);
+            let we = format!("{}_we", self.plan.names[&a]);
+            w.wire(&we, 1, &format!("{} && !{}", pw.would, self.stall()));
             wes.push(we.clone());
-            addr.push((we.clone(), ix));
-            data.push((we.clone(), new));
+            addr.push((we.clone(), pw.ix.clone()));
+            data.push((we.clone(), pw.data.clone()));
             strb.push((we, self.plan.strobe(a, bits)));
+            pending.push(pw);
         }
         for &st in &stores {
             self.cur = self.plan.region_of(st);
@@ -685,6 +700,17 @@ impl Emitter<'_> {
             let ix = self.onchip_index(index, a);
             let d = self.val(ops[1], c);
             let we = &hs.stores[&st];
+            if !atomics.is_empty() {
+                let would = format!("{}_would", self.plan.names[&st]);
+                let pred = self.val(ops[2], c);
+                w.wire(&would, 1, &format!("{} && {pred}", self.valid(c)));
+                pending.push(PendingWrite {
+                    region: self.cur,
+                    would,
+                    ix: ix.clone(),
+                    data: d.clone(),
+                });
+            }
             wes.push(we.clone());
             addr.push((we.clone(), ix));
             data.push((we.clone(), d));
@@ -719,59 +745,11 @@ impl Emitter<'_> {
                 w.line(format!("if ({cond}) {p}_mem[{p}_waddr] <= {p}_wdata;"));
             });
         }
-    }
-
-    /// The write of on-chip atomic `a`, one cycle after its read: its write enable, element
-    /// index and new element, computed from the old one (the read register of its port,
-    /// which forwards the previous write) and the operands of that cycle.
-    fn onchip_atomic_write(
-        &mut self,
-        w: &mut VWriter,
-        id: MemId,
-        a: OpId,
-        index: &OnchipIndex,
-    ) -> (String, String, String) {
-        self.cur = self.plan.region_of(a);
-        let p = self.plan.mems.mems[&id].prefix.clone();
-        let OpKind::Atomic { op, .. } = self.k.op(a).kind else {
-            unreachable!("only atomics are passed here")
-        };
-        let ops = self.k.operands(a);
-        let c = self.plan.start(a) + 1;
-        let name = self.plan.names[&a].clone();
-        let old = onchip_port_names(&p, self.plan.mems.onchip_port[&a]).1;
-        let x = self.val(ops[1], c);
-        let pred = self.val(*ops.last().expect("predicated"), c);
-        let we = format!("{name}_we");
-        w.wire(
-            &we,
-            1,
-            &format!("{} && {pred} && !{}", self.valid(c), self.stall()),
-        );
-        let wa = format!("{p}_wa_v{}", a.0);
-        let av = self.val(ops[0], c);
-        w.wire(&wa, 32, &av);
-        let ix = self.onchip_index(index, wa);
-        let new = match op {
-            AtomicOp::Add => format!("{old} + {x}"),
-            AtomicOp::Sub => format!("{old} - {x}"),
-            AtomicOp::Xchg => x,
-            AtomicOp::CmpXchg => format!("({old} == {}) ? {x} : {old}", self.val(ops[2], c)),
-            AtomicOp::MinS => format!("($signed({x}) < $signed({old})) ? {x} : {old}"),
-            AtomicOp::MinU => format!("({x} < {old}) ? {x} : {old}"),
-            AtomicOp::MaxS => format!("($signed({x}) > $signed({old})) ? {x} : {old}"),
-            AtomicOp::MaxU => format!("({x} > {old}) ? {x} : {old}"),
-            AtomicOp::And => format!("{old} & {x}"),
-            AtomicOp::Or => format!("{old} | {x}"),
-            AtomicOp::Xor => format!("{old} ^ {x}"),
-        };
-        let nv = format!("{name}_new");
-        w.wire(&nv, self.k.op(a).ty.bits(), &new);
-        (we, ix, nv)
+        pending
     }
 
     /// The element index in byte address `a` (a 32-bit wire); the other bits are unused.
-    fn onchip_index(&mut self, ix: &OnchipIndex, a: String) -> String {
+    pub(super) fn onchip_index(&mut self, ix: &OnchipIndex, a: String) -> String {
         let OnchipIndex { sh, aw } = *ix;
         if sh + aw < 32 {
             self.unused.push(bit_range(&a, 31, sh + aw));
@@ -786,7 +764,7 @@ impl Emitter<'_> {
 /// Where the element index sits in an on-chip memory's byte addresses: `aw` bits from bit
 /// `sh` (the bits `narrow` keeps exact).
 #[derive(Clone, Copy)]
-struct OnchipIndex {
-    sh: u32,
-    aw: u32,
+pub(super) struct OnchipIndex {
+    pub sh: u32,
+    pub aw: u32,
 }

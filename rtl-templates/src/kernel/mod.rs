@@ -27,12 +27,18 @@ mod counters;
 mod datapath;
 mod interface;
 mod memory;
+mod onchip_atomic;
 mod pipes;
 mod plan;
 mod unused;
 
-pub use counters::AtomicRegister;
+pub use counters::{shared_ports, AtomicRegister};
 pub use interface::{ArgPort, ArgPortKind, Interface, PipeIface, Port, PortDir};
+
+/// The read and write channels of a memory port `<p>_*` with `bits`-bit data (a counter's).
+pub fn counter_channel_ports(p: &str, bits: u32) -> Vec<Port> {
+    interface::channel_ports(p, true, true, bits)
+}
 
 use crate::fp::FpUnit;
 use crate::namer::legal;
@@ -85,7 +91,22 @@ pub fn support_files() -> Vec<(String, String)> {
 
 /// Emit the Verilog module of kernel `k` scheduled by `s`.
 pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<Diagnostic>> {
-    let plan = Plan::build(k, s)?;
+    emit_kernel_with(k, s, &[])
+}
+
+/// The module of kernel `k` whose atomic counters `shared` are held by the system top
+/// (docs/hardware-interface.md, "Shared atomic counters"): module `<kernel>__shared`, with
+/// share ports for those counters instead of their registers and memory ports. Without
+/// `shared`, [`emit_kernel`].
+pub fn emit_kernel_with(
+    k: &Kernel,
+    s: &KernelSchedule,
+    shared: &[hls_ir::CounterId],
+) -> Result<EmittedKernel, Vec<Diagnostic>> {
+    let mut plan = Plan::build(k, s)?;
+    for c in &mut plan.counters {
+        c.shared = shared.contains(&c.id);
+    }
     let control = plan
         .regions
         .iter()
@@ -121,7 +142,10 @@ struct Emitter<'a> {
 
 impl Emitter<'_> {
     fn emit(mut self) -> EmittedKernel {
-        let module = legal(&self.k.name);
+        let mut module = legal(&self.k.name);
+        if self.plan.counters.iter().any(|c| c.shared) {
+            module.push_str("__shared");
+        }
         self.cur = 0;
         let stages = self.plan.stages(0);
         let (interface, arg_regs) = interface::build_interface(&self.plan, &module);

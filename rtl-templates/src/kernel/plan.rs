@@ -273,11 +273,15 @@ impl<'a> Plan<'a> {
                 let pred = *operands.last().expect("loads have a predicate");
                 self.use_in(pred, r, start + self.load_latency(o));
             }
-            // An on-chip atomic writes one cycle after its read, from the operands of then.
+            // An on-chip atomic computes its new value one cycle after its read, from the
+            // operands of then, and writes it one cycle later, to the address of then
+            // (`onchip_atomic`).
             if let OpKind::Atomic { mem, .. } = kind {
                 if !matches!(self.k.mem(mem).kind, hls_ir::MemKind::Global { .. }) {
-                    for &x in &operands {
-                        self.use_in(x, r, start + 1);
+                    let last = operands.len() - 1;
+                    for (i, &x) in operands.iter().enumerate() {
+                        let c = if i == 0 || i == last { 2 } else { 1 };
+                        self.use_in(x, r, start + c);
                     }
                 }
             }

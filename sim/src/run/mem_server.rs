@@ -12,7 +12,7 @@ use crate::model::{Model, PortId};
 use crate::{Outstanding, SimError};
 
 use super::config::{MemConfig, RunConfig};
-use super::ports::KernelPorts;
+use super::ports::{KernelPorts, PointerArg};
 use super::stats::PortStats;
 
 /// One memory server per pointer port of `kernel`; `config.port_memory` entries are looked up
@@ -23,11 +23,22 @@ pub(super) fn memory_servers(
     config: &RunConfig,
     used: &mut [bool],
 ) -> Result<Vec<MemoryServer>, SimError> {
+    servers_of(&kernel.prefix, &kernel.pointers, model, config, used)
+}
+
+/// One memory server per pointer port `<prefix><pointer>` of `pointers` (checked ports).
+pub(super) fn servers_of(
+    prefix: &str,
+    pointers: &[PointerArg],
+    model: &Model,
+    config: &RunConfig,
+    used: &mut [bool],
+) -> Result<Vec<MemoryServer>, SimError> {
     let id = |s: String| model.port(&s).expect("checked by discover");
     let mut out = Vec::new();
-    for p in &kernel.pointers {
+    for p in pointers {
         let (local, read, write) = (&p.name, p.reads, p.writes);
-        let name = format!("{}{local}", kernel.prefix);
+        let name = format!("{prefix}{local}");
         let chosen = config.port_memory.iter().rposition(|(n, _)| *n == name);
         if let Some(k) = chosen {
             used[k] = true;

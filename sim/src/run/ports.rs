@@ -28,7 +28,7 @@ pub(crate) struct KernelPorts {
 }
 
 /// A pointer argument and the memory channels its ports have.
-pub(super) struct PointerArg {
+pub(crate) struct PointerArg {
     /// The name without the kernel prefix (`a` for ports `a_rreq_valid`, `K__a_rreq_valid`).
     pub(super) name: String,
     /// Has the read channels (`<name>_rreq_*`, `<name>_rresp_*`).
@@ -60,10 +60,7 @@ impl KernelPorts {
             .map(|d| c.want_optional(&port(&format!("global_offset_{d}")), Dir::In, Some(32)));
         let work_dim = c.want_optional(&port("work_dim"), Dir::In, Some(32));
 
-        let pointers = find_pointers(c.model, &prefix);
-        for p in &pointers {
-            check_pointer(c, &prefix, p);
-        }
+        let pointers = discover_pointers(c, &prefix);
         if c.problems.len() > problems_before {
             return None;
         }
@@ -99,6 +96,16 @@ impl KernelPorts {
             format!("kernel `{}`: ", self.name)
         }
     }
+}
+
+/// Claims and checks the memory ports `<prefix><name>_*` (with the address input
+/// `<prefix>arg_<name>`) of every pointer found under `prefix`.
+pub(crate) fn discover_pointers(c: &mut PortChecker, prefix: &str) -> Vec<PointerArg> {
+    let pointers = find_pointers(c.model, prefix);
+    for p in &pointers {
+        check_pointer(c, prefix, p);
+    }
+    pointers
 }
 
 /// The pointer arguments of the kernel with ports `<prefix>*`: every output

@@ -3,6 +3,7 @@
 //! once.
 
 use crate::model::{Model, PortId};
+use crate::run::top_memory::TopPorts;
 use crate::run::{KernelPorts, PortChecker};
 use crate::{Dir, SimError};
 
@@ -41,6 +42,8 @@ pub(super) struct SystemPorts {
     /// (kernel name, its interface), in port order.
     pub(super) kernels: Vec<(String, KernelPorts)>,
     pub(super) pipes: Vec<PipePorts>,
+    /// The top's own memory ports (atomic counters it holds).
+    pub(super) top: TopPorts,
 }
 
 const PIPE_PORTS: [&str; 5] = ["count", "max", "wr_wait", "rd_wait", "active"];
@@ -127,6 +130,7 @@ impl SystemPorts {
                 c.problems.push(problem);
             }
         }
+        let top = TopPorts::discover(&mut c);
         let arg_prefixes: Vec<String> = kernel_names.iter().map(|k| format!("{k}__arg_")).collect();
         c.finish(|input| arg_prefixes.iter().any(|a| input.starts_with(a.as_str())))?;
         Ok(SystemPorts {
@@ -136,6 +140,7 @@ impl SystemPorts {
                 .map(|(n, i)| (n, i.expect("no problems, so present")))
                 .collect(),
             pipes,
+            top,
         })
     }
 }

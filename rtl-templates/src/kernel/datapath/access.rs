@@ -42,6 +42,10 @@ impl Emitter<'_> {
                     pop: String::new(),
                 },
             );
+            if !m.atomics.is_empty() {
+                // Corrected by the writes the read missed (`onchip_atomic`).
+                return format!("{name}_rd");
+            }
             return onchip_port_names(&m.prefix, self.plan.mems.onchip_port[&o]).1;
         }
         let p = &m.prefix;

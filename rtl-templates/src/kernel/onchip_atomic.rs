@@ -1,0 +1,118 @@
+//! Atomics on on-chip (local) memory: a read-modify-write over three stages, so that neither
+//! the array read nor the write is in the same cycle as the operation
+//! (docs/hardware-interface.md, "Atomics on local memory").
+//!
+//! An atomic issued in stage `c` reads its element like a load (the read register `q` of its
+//! port, there in `c + 1`). In `c + 1` its old value is that read, corrected by the writes the
+//! read missed, and its new value is computed and registered; in `c + 2` the new value is
+//! written. The writes a read at edge `e` misses are the one at `e` itself (the array is read
+//! before it is written) and, when the reader is in `c + 1` in cycle `e + 1`, the one of that
+//! cycle: the previous work-item's atomic, one stage ahead. So each read port notes, with its
+//! data, its element (`q_a`) and whether the write at its edge hit it (`q_hit`, `q_hd`), and
+//! every reader of the memory (atomics and loads alike) takes, in this order, the write of the
+//! current cycle that its pipeline would make to that element, the write of its read edge, or
+//! the array's data (`<op>_rd`). A pending write of the current cycle is counted without the
+//! stall: if the pipeline stalls, the reader does not move either and repeats the choice
+//! next cycle; writes of other pipelines never happen in a cycle in which the reader's moves
+//! (the regions using one on-chip memory never run at the same time).
+//!
+//! The path from one atomic to the next (the new value, registered, as the pending write's
+//! data, through the choice and the operation back into the register) has one 3-input choice
+//! and the operation; the array's read and write are off it.
+
+use super::memory::{onchip_port_names, OnchipIndex};
+use super::Emitter;
+use crate::writer::VWriter;
+use hls_ir::{AtomicOp, MemId, OpId, OpKind};
+
+/// A write to an on-chip memory with atomics, as its readers see it before it happens.
+pub(super) struct PendingWrite {
+    /// The pipeline (region) it belongs to.
+    pub region: usize,
+    /// Its write stage holds a work-item whose predicate holds (the stall left out).
+    pub would: String,
+    /// The element index it writes.
+    pub ix: String,
+    pub data: String,
+}
+
+impl Emitter<'_> {
+    /// The new value of on-chip atomic `a` (computed in its second stage from the forwarded
+    /// old value `<a>_rd` and the operands, registered) and its write in the third.
+    pub(super) fn onchip_atomic_write(
+        &mut self,
+        w: &mut VWriter,
+        id: MemId,
+        a: OpId,
+        index: &OnchipIndex,
+    ) -> PendingWrite {
+        self.cur = self.plan.region_of(a);
+        let p = self.plan.mems.mems[&id].prefix.clone();
+        let OpKind::Atomic { op, .. } = self.k.op(a).kind else {
+            unreachable!("only atomics are passed here")
+        };
+        let ops = self.k.operands(a);
+        let (c1, c2) = (self.plan.start(a) + 1, self.plan.start(a) + 2);
+        let name = self.plan.names[&a].clone();
+        let bits = self.k.op(a).ty.bits();
+        let old = format!("{name}_rd");
+        let x = self.val(ops[1], c1);
+        let new = match op {
+            AtomicOp::Add => format!("{old} + {x}"),
+            AtomicOp::Sub => format!("{old} - {x}"),
+            AtomicOp::Xchg => x,
+            AtomicOp::CmpXchg => format!("({old} == {}) ? {x} : {old}", self.val(ops[2], c1)),
+            AtomicOp::MinS => format!("($signed({x}) < $signed({old})) ? {x} : {old}"),
+            AtomicOp::MinU => format!("({x} < {old}) ? {x} : {old}"),
+            AtomicOp::MaxS => format!("($signed({x}) > $signed({old})) ? {x} : {old}"),
+            AtomicOp::MaxU => format!("({x} > {old}) ? {x} : {old}"),
+            AtomicOp::And => format!("{old} & {x}"),
+            AtomicOp::Or => format!("{old} | {x}"),
+            AtomicOp::Xor => format!("{old} ^ {x}"),
+        };
+        let nv = format!("{name}_new");
+        w.wire(&nv, bits, &new);
+        let nr = format!("{name}_new_r");
+        w.reg(&nr, bits);
+        let st = self.stall();
+        w.always_ff(|w| {
+            w.line(format!("if (!{st}) {nr} <= {nv};"));
+        });
+        let pred = self.val(*ops.last().expect("predicated"), c2);
+        let would = format!("{name}_would");
+        w.wire(&would, 1, &format!("{} && {pred}", self.valid(c2)));
+        let wa = format!("{p}_wa_v{}", a.0);
+        let av = self.val(ops[0], c2);
+        w.wire(&wa, 32, &av);
+        let ix = self.onchip_index(index, wa);
+        PendingWrite {
+            region: self.cur,
+            would,
+            ix,
+            data: nr,
+        }
+    }
+
+    /// The value every reader of on-chip memory `id` (with atomics) sees, `<op>_rd`: the
+    /// pending write of its pipeline to its element, else the write of its read edge, else
+    /// the array's data.
+    pub(super) fn emit_forwarded_reads(
+        &mut self,
+        w: &mut VWriter,
+        id: MemId,
+        pending: &[PendingWrite],
+    ) {
+        let bits = self.k.mem(id).elem.bits().max(8);
+        let m = &self.plan.mems.mems[&id];
+        let p = m.prefix.clone();
+        for l in m.loads.clone() {
+            let r = self.plan.region_of(l);
+            let q = onchip_port_names(&p, self.plan.mems.onchip_port[&l]).1;
+            let mut v = format!("{q}_hit ? {q}_hd : {q}");
+            for pw in pending.iter().rev().filter(|pw| pw.region == r) {
+                v = format!("({} && {} == {q}_a) ? {} : {v}", pw.would, pw.ix, pw.data);
+            }
+            w.wire(&format!("{}_rd", self.plan.names[&l]), bits, &v);
+        }
+    }
+}
