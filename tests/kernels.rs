@@ -182,7 +182,7 @@ fn lint(dir: &Path) {
 /// The same for every system top `oclhls sim` wrote under `dir` (`systems/system_*.v`, also in
 /// per-option directories), its modules found by name: the kernels beside `systems/`, the
 /// support modules in it, a kernel's `__shared` variant in `systems/<top>/`.
-fn lint_systems(tc: &toolchain::Toolchain, v: &Path, dir: &Path) {
+fn lint_systems(tc: &toolchain::Toolchain, v: &toolchain::ToolInfo, dir: &Path) {
     let mut todo = vec![dir.to_path_buf()];
     while let Some(d) = todo.pop() {
         for e in std::fs::read_dir(&d).unwrap().flatten() {
