@@ -358,9 +358,10 @@ impl ProblemBuilder<'_> {
                 out_delay_ns: 0.0,
             });
             let a = rp.index[&o];
-            // The atomic's latency is 1 and it writes one cycle after that
-            // (`rtl_templates::kernel::onchip_atomic`): t(w) >= t(a) + 2, t(a) >= t(w) - 2.
-            for (src, dst, delay) in [(a, w, 1), (w, a, -2)] {
+            // The atomic writes one cycle after its result (its latency `lat`,
+            // `rtl_templates::kernel::onchip_atomic`): t(w) = t(a) + lat + 1.
+            let lat = crate::oplib::onchip_read_latency(self.k, mem) as i32;
+            for (src, dst, delay) in [(a, w, 1), (w, a, -(lat + 1))] {
                 rp.problem.edges.push(Edge {
                     src,
                     dst,
@@ -406,7 +407,7 @@ impl ProblemBuilder<'_> {
                 } else if ordered && onchip_atomic_then_store(self.k, src, o) {
                     // The atomic writes one cycle after its result: a store after it writes
                     // later still (reads after it see its write forwarded).
-                    1
+                    2
                 } else {
                     i32::from((dep.distance() > 0 || ordered) && combinational)
                 };

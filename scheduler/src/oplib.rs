@@ -294,12 +294,11 @@ impl OpLibrary {
                 // A memory with atomics adds the forwarding choice after the read register
                 // (`rtl_templates::kernel::onchip_atomic`).
                 hls_ir::MemKind::Local { len } | hls_ir::MemKind::Private { len } => {
-                    let fwd = if has_atomics(k, *mem) {
-                        2.0 * measured(&SELECT_NS, bits)
-                    } else {
-                        0.0
-                    };
-                    if onchip_in_lutram(len) && fwd == 0.0 {
+                    let lat = onchip_read_latency(k, *mem);
+                    let fwd = forwarding_ns(k, *mem, bits);
+                    if lat == 2 {
+                        Ok(OpTiming::new(2, 1.0).with_out_delay(fwd))
+                    } else if onchip_in_lutram(len) && fwd == 0.0 {
                         Ok(OpTiming::new(1, LUTRAM_READ_NS))
                     } else if onchip_in_lutram(len) {
                         Ok(OpTiming::new(1, LUTRAM_READ_NS).with_out_delay(fwd))
@@ -315,19 +314,21 @@ impl OpLibrary {
                     Ok(OpTiming::new(self.global_load_latency.max(2), 0.5)
                         .with_out_delay(LOAD_FIFO_READ_NS))
                 }
-                // On-chip: read in the issue cycle like a load; in the next cycle the old
-                // value leaves the read register through the forwarding choice (3 inputs:
-                // two levels of selects; `rtl_templates::kernel::onchip_atomic`), and the new
-                // value is computed and registered; it is written one cycle later (the
-                // scheduler reserves the write port's slot two cycles after the issue).
+                // On-chip: read in the issue cycle like a load; when the read is there (the
+                // memory's read latency) the old value leaves the read register through the
+                // forwarding choice (`rtl_templates::kernel::onchip_atomic`) and the new value
+                // is computed and registered; it is written one cycle later (the scheduler
+                // reserves the write port's slot then).
                 hls_ir::MemKind::Local { len } | hls_ir::MemKind::Private { len } => {
-                    let read = if onchip_in_lutram(len) {
+                    let lat = onchip_read_latency(k, *mem);
+                    let read = if lat == 2 {
+                        0.0
+                    } else if onchip_in_lutram(len) {
                         LUTRAM_READ_NS
                     } else {
                         EBR_READ_NS
                     };
-                    Ok(OpTiming::new(1, 1.0)
-                        .with_out_delay(read + 2.0 * measured(&SELECT_NS, bits)))
+                    Ok(OpTiming::new(lat, 1.0).with_out_delay(read + forwarding_ns(k, *mem, bits)))
                 }
             },
             // The first iteration's value or the previous iteration's: one 2-input mux.
@@ -387,8 +388,31 @@ pub fn width_of(ty: Ty) -> u32 {
 }
 
 /// Whether some atomic of kernel `k` works on memory `mem`.
-fn has_atomics(k: &hls_ir::Kernel, mem: hls_ir::MemId) -> bool {
+fn has_atomics(k: &Kernel, mem: hls_ir::MemId) -> bool {
     k.op_ids()
         .into_iter()
         .any(|o| matches!(k.op(o).kind, OpKind::Atomic { mem: m, .. } if m == mem))
+}
+
+/// The read latency of on-chip memory `mem` of kernel `k`. An EBR with atomics registers the
+/// EBR's data once more (2 cycles), so the EBR's slow output is off the atomics' path; every
+/// other on-chip memory reads in 1 (`rtl_templates::kernel::onchip_atomic`).
+pub fn onchip_read_latency(k: &Kernel, mem: hls_ir::MemId) -> u32 {
+    match k.mem(mem).kind {
+        hls_ir::MemKind::Local { len } | hls_ir::MemKind::Private { len }
+            if !onchip_in_lutram(len) && has_atomics(k, mem) =>
+        {
+            2
+        }
+        _ => 1,
+    }
+}
+
+/// The forwarding choice after an on-chip read of a memory with atomics: one select level per
+/// write the read may have missed (2 at read latency 1, 3 at 2); nothing without atomics.
+fn forwarding_ns(k: &Kernel, mem: hls_ir::MemId, bits: u32) -> f64 {
+    if !has_atomics(k, mem) {
+        return 0.0;
+    }
+    f64::from(onchip_read_latency(k, mem) + 1) * measured(&SELECT_NS, bits)
 }

@@ -627,6 +627,10 @@ impl Emitter<'_> {
                 .copied()
                 .filter(|l| self.plan.mems.onchip_port[l] == port)
                 .collect();
+            let Some(&mine_first) = mine.first() else {
+                continue;
+            };
+            let mut reads = Vec::new();
             for l in mine {
                 self.cur = self.plan.region_of(l);
                 let a = format!("{p}_ra_v{}", l.0);
@@ -634,6 +638,7 @@ impl Emitter<'_> {
                 w.wire(&a, 32, &v);
                 let ix = self.onchip_index(index, a);
                 let re = &hs.loads[&l].req;
+                reads.push((re.clone(), self.cur));
                 res.push(re.clone());
                 addr.push((re.clone(), ix));
             }
@@ -660,6 +665,9 @@ impl Emitter<'_> {
                     w.line(format!("{q}_hd <= {p}_wdata;"));
                 });
             });
+            if self.plan.load_latency(mine_first) == 2 {
+                self.emit_second_read_stage(w, (&p, &q), &reads, (index.aw, bits));
+            }
         }
     }
 
@@ -676,6 +684,7 @@ impl Emitter<'_> {
         let m = &self.plan.mems.mems[&id];
         let (p, partial, stores) = (m.prefix.clone(), m.partial, m.stores.clone());
         let atomics = m.atomics.clone();
+        let m_loads = m.loads.clone();
         let (mut addr, mut data) = (Vec::new(), Vec::new());
         let mut strb = Vec::new();
         let mut wes = Vec::new();
@@ -700,7 +709,9 @@ impl Emitter<'_> {
             let ix = self.onchip_index(index, a);
             let d = self.val(ops[1], c);
             let we = &hs.stores[&st];
-            if !atomics.is_empty() {
+            // A store is forwarded to the reads of its own pipeline, if it has any.
+            let read_here = m_loads.iter().any(|&l| self.plan.region_of(l) == self.cur);
+            if !atomics.is_empty() && read_here {
                 let would = format!("{}_would", self.plan.names[&st]);
                 let pred = self.val(ops[2], c);
                 w.wire(&would, 1, &format!("{} && {pred}", self.valid(c)));

@@ -22,7 +22,7 @@
 
 use super::memory::{onchip_port_names, OnchipIndex};
 use super::Emitter;
-use crate::writer::VWriter;
+use crate::writer::{select_chain, VWriter};
 use hls_ir::{AtomicOp, MemId, OpId, OpKind};
 
 /// A write to an on-chip memory with atomics, as its readers see it before it happens.
@@ -52,7 +52,8 @@ impl Emitter<'_> {
             unreachable!("only atomics are passed here")
         };
         let ops = self.k.operands(a);
-        let (c1, c2) = (self.plan.start(a) + 1, self.plan.start(a) + 2);
+        let c1 = self.plan.start(a) + self.plan.load_latency(a);
+        let c2 = c1 + 1;
         let name = self.plan.names[&a].clone();
         let bits = self.k.op(a).ty.bits();
         let old = format!("{name}_rd");
@@ -108,11 +109,84 @@ impl Emitter<'_> {
         for l in m.loads.clone() {
             let r = self.plan.region_of(l);
             let q = onchip_port_names(&p, self.plan.mems.onchip_port[&l]).1;
-            let mut v = format!("{q}_hit ? {q}_hd : {q}");
+            let mut v = if self.plan.load_latency(l) == 2 {
+                format!("{q}_r_hit1 ? {q}_r_hd1 : {q}_r_hit0 ? {q}_r_hd0 : {q}_r")
+            } else {
+                format!("{q}_hit ? {q}_hd : {q}")
+            };
+            let a = if self.plan.load_latency(l) == 2 {
+                format!("{q}_r_a")
+            } else {
+                format!("{q}_a")
+            };
             for pw in pending.iter().rev().filter(|pw| pw.region == r) {
-                v = format!("({} && {} == {q}_a) ? {} : {v}", pw.would, pw.ix, pw.data);
+                v = format!("({} && {} == {a}) ? {} : {v}", pw.would, pw.ix, pw.data);
             }
             w.wire(&format!("{}_rd", self.plan.names[&l]), bits, &v);
         }
+    }
+
+    /// Read port `q` of on-chip memory `p` (with atomics) at read latency 2: its data, element
+    /// and hit of the read edge move into a second register set (`<q>_r...`) when the pipeline
+    /// that read moves, with the hit of the write at that edge (`<q>_r_hit1`). `reads` are the
+    /// port's read enables with their pipelines (regions); with several pipelines the port
+    /// notes which one read last (`<q>_rg`; they never run at the same time).
+    pub(super) fn emit_second_read_stage(
+        &mut self,
+        w: &mut VWriter,
+        (p, q): (&str, &str),
+        reads: &[(String, usize)],
+        (aw, bits): (u32, u32),
+    ) {
+        let mut regions: Vec<usize> = reads.iter().map(|(_, r)| *r).collect();
+        regions.sort_unstable();
+        regions.dedup();
+        let stall = |r: usize| format!("{}stall", self.plan.regions[r].pre);
+        let moves = if let [r] = regions[..] {
+            format!("!{}", stall(r))
+        } else {
+            let tb = hwcontract::clog2(regions.len() as u32).max(1);
+            let rg = format!("{q}_rg");
+            w.reg(&rg, tb);
+            let tag = |r: usize| {
+                let i = regions.iter().position(|&x| x == r).expect("listed");
+                format!("{tb}'d{i}")
+            };
+            let set: Vec<(String, String)> =
+                reads.iter().map(|(re, r)| (re.clone(), tag(*r))).collect();
+            let any = reads
+                .iter()
+                .map(|(re, _)| re.as_str())
+                .collect::<Vec<_>>()
+                .join(" || ");
+            w.always_ff(|w| {
+                w.line(format!("if ({any}) {rg} <= {};", select_chain(&set)));
+            });
+            let cases: Vec<(String, String)> = regions
+                .iter()
+                .map(|&r| (format!("{rg} == {}", tag(r)), format!("!{}", stall(r))))
+                .collect();
+            let name = format!("{q}_moves");
+            w.wire(&name, 1, &select_chain(&cases));
+            name
+        };
+        w.reg(&format!("{q}_r"), bits);
+        w.reg(&format!("{q}_r_a"), aw);
+        for s in ["hit0", "hit1"] {
+            w.reg(&format!("{q}_r_{s}"), 1);
+        }
+        for s in ["hd0", "hd1"] {
+            w.reg(&format!("{q}_r_{s}"), bits);
+        }
+        w.always_ff(|w| {
+            w.block(&format!("if ({moves})"), |w| {
+                w.line(format!("{q}_r <= {q};"));
+                w.line(format!("{q}_r_a <= {q}_a;"));
+                w.line(format!("{q}_r_hit0 <= {q}_hit;"));
+                w.line(format!("{q}_r_hd0 <= {q}_hd;"));
+                w.line(format!("{q}_r_hit1 <= {p}_we && {p}_waddr == {q}_a;"));
+                w.line(format!("{q}_r_hd1 <= {p}_wdata;"));
+            });
+        });
     }
 }

@@ -278,9 +278,9 @@ impl<'a> Plan<'a> {
             // (`onchip_atomic`).
             if let OpKind::Atomic { mem, .. } = kind {
                 if !matches!(self.k.mem(mem).kind, hls_ir::MemKind::Global { .. }) {
-                    let last = operands.len() - 1;
+                    let (last, lat) = (operands.len() - 1, self.load_latency(o));
                     for (i, &x) in operands.iter().enumerate() {
-                        let c = if i == 0 || i == last { 2 } else { 1 };
+                        let c = if i == 0 || i == last { lat + 1 } else { lat };
                         self.use_in(x, r, start + c);
                     }
                 }
@@ -447,6 +447,12 @@ impl<'a> Plan<'a> {
                 // A work-item that started a loop waits for it in the next stage.
                 let wait = u32::from(matches!(self.k.op(o).kind, OpKind::Loop(_)));
                 d = d.max(s + 1 + wait);
+                // An on-chip atomic writes one stage after its result (`onchip_atomic`).
+                if let OpKind::Atomic { mem, .. } = self.k.op(o).kind {
+                    if !matches!(self.k.mem(mem).kind, hls_ir::MemKind::Global { .. }) {
+                        d = d.max(s + self.load_latency(o) + 2);
+                    }
+                }
             }
             if is_per_item(&self.k.op(o).kind) {
                 continue;
