@@ -141,7 +141,7 @@ fn shared_counter_system() {
     let t = tf
         .tests
         .iter()
-        .find(|t| t.name == "one kernel counts up while another counts down")
+        .find(|t| t.name == "64-bit counter shared across the 2^32 carry")
         .unwrap();
     let plan = oclhls::system::from_test(&c, t.multi.as_ref().unwrap(), "counters_system").unwrap();
     let mut rtl = String::new();
