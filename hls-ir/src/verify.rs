@@ -466,6 +466,15 @@ fn check_loops(k: &Kernel, ids: &[OpId], errors: &mut Vec<String>) {
                 if k.operands(id).iter().any(|&o| k.op(o).ty != op.ty) {
                     errors.push(format!("{id}: carried value's init/next types differ"));
                 }
+                // The initial value is read by the parent when the loop starts.
+                if let Some(&init) = k.operands(id).first() {
+                    let init_op = k.op(init);
+                    if init_op.region == region && !init_op.kind.is_launch_invariant() {
+                        errors.push(format!(
+                            "{id}: initial value {init} is computed inside the loop {region}"
+                        ));
+                    }
+                }
             }
             OpKind::Loop(l) => {
                 if l.index() >= k.loops.len() || k.loops[*l].parent != Some(region) {

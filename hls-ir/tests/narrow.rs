@@ -723,3 +723,27 @@ fn the_differential_test_notices_a_wrong_width() {
     }));
     assert!(caught.is_err(), "a wrong width went unnoticed");
 }
+
+/// A carried value whose initial value narrow cuts (an `int` argument used at fewer bits):
+/// the cut is read by the parent when the loop starts, so it is computed there (the verifier
+/// refuses an initial value computed inside the loop; piglit's gegl FIR kernel hit this).
+#[test]
+fn a_narrowed_initial_value_is_computed_in_the_parent() {
+    let k = narrowed(
+        "kernel void k(global float4 *out, const global float4 *buf, int offset, \
+         const int delta, constant float *m, const int n) {\n\
+         float4 acc = 0.0f;\n\
+         for (int i = 0; i < n; i++) { acc += buf[offset] * m[i]; offset += delta; }\n\
+         out[0] = acc;\n}",
+    );
+    for o in k.op_ids() {
+        if k.op(o).kind == hls_ir::OpKind::Carried {
+            let init = k.operands(o)[0];
+            assert!(
+                k.op(init).region != k.op(o).region || k.op(init).kind.is_launch_invariant(),
+                "{}",
+                print(&k)
+            );
+        }
+    }
+}

@@ -839,7 +839,10 @@ impl Rewriter<'_> {
                 self.add(o, OpKind::Select, ty, at, &[c, t, f])
             }
             OpKind::Carried => {
-                let init = self.bits_of(a[0], 0, n, at);
+                // The initial value is read by the parent when the loop starts: a helper op
+                // narrowing it belongs there.
+                let parent = self.k.loops[at].parent.unwrap_or(at);
+                let init = self.bits_of(a[0], 0, n, parent);
                 let c = self.add(o, OpKind::Carried, ty, at, &[init]);
                 carried_next.push(CarriedNext {
                     carried: c,
