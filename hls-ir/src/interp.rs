@@ -336,12 +336,12 @@ impl<'a> Interp<'a> {
 
     fn mem_bytes(&mut self, mem: MemId) -> &mut Vec<u8> {
         let m = self.k.mem(mem);
-        let len = match m.kind {
-            MemKind::Local { len } | MemKind::Private { len } => len,
-            MemKind::Global { .. } => 0,
-        } as usize
-            * m.elem_bytes as usize;
-        self.onchip.entry(mem).or_insert_with(|| vec![0; len])
+        let len = m.onchip_len().unwrap_or(0) as usize * m.elem_bytes as usize;
+        // A program-scope memory starts with its initial contents.
+        let init = self.k.mem_init.get(&mem);
+        self.onchip
+            .entry(mem)
+            .or_insert_with(|| init.cloned().unwrap_or_else(|| vec![0; len]))
     }
 
     fn load(&mut self, mem: MemId, addr: u64) -> Result<Vec<u64>, InterpError> {

@@ -291,7 +291,9 @@ impl OpLibrary {
                 // LUT RAM (`onchip_in_lutram`): the read itself happens in the issuing cycle
                 // into a fabric register. A larger one is an EBR whose data arrives late in
                 // the next cycle (no output register, `ebr_inferred`).
-                hls_ir::MemKind::Local { len } | hls_ir::MemKind::Private { len } => {
+                hls_ir::MemKind::Local { len }
+                | hls_ir::MemKind::Private { len }
+                | hls_ir::MemKind::Program { len, .. } => {
                     if onchip_in_lutram(len) {
                         Ok(OpTiming::new(1, LUTRAM_READ_NS))
                     } else {
@@ -311,7 +313,9 @@ impl OpLibrary {
                 // the cycle before, see `rtl_templates::kernel::memory`), and the new value
                 // is written (the write port's slot is reserved by the scheduler one cycle
                 // after the issue).
-                hls_ir::MemKind::Local { len } | hls_ir::MemKind::Private { len } => {
+                hls_ir::MemKind::Local { len }
+                | hls_ir::MemKind::Private { len }
+                | hls_ir::MemKind::Program { len, .. } => {
                     let read = if onchip_in_lutram(len) {
                         LUTRAM_READ_NS
                     } else {
@@ -353,7 +357,13 @@ impl OpLibrary {
 }
 
 /// On-chip memories of at most this many elements are built as LUT RAM (`rtl-templates`
-/// marks them `ram_style = "distributed"`), larger ones as EBR (DP16KD).
+/// marks them `ram_style = "distributed"`), larger ones as EBR (DP16KD). ROMs (program-scope
+/// `constant` data) follow the same threshold: up to 64 elements a LUT ROM (`rom_style =
+/// "logic"`: a 64-entry read is one LUT4 + PFUMX + L6MUX level, 128 LUT4 + 96 muxes for
+/// 32-bit words), above it an EBR with initial contents. Measured with Yosys `synth_ecp5` on a
+/// registered-read ROM of 32-bit words (`docs/benchmarks.md`, "ROMs"): Yosys' own choice
+/// switches to a DP16KD between 64 and 128 elements, where the LUT ROM would take 256+ LUT4
+/// and a second mux level (623 LUT4 at 256 elements).
 pub const LUTRAM_MAX_ELEMS: u32 = 64;
 
 /// Whether an on-chip memory of `len` elements is LUT RAM (else EBR).
