@@ -125,7 +125,7 @@ impl Lower<'_> {
         match ty {
             Type::Scalar(_) | Type::Atomic(_) => {
                 let x = self.scalar_of(v, ty, span);
-                let OpKind::Const(c) = self.k.op(x).kind else {
+                let Some(c) = self.fold_init(x, 64) else {
                     self.unsupported(
                         self.k.op(x).span,
                         "a program-scope initialiser that does not fold to a constant",
@@ -154,6 +154,51 @@ impl Lower<'_> {
                 }
             }
         }
+    }
+
+    /// The value of op `x` of an initialiser when it is computed from constants only (float
+    /// arithmetic and conversions as the hardware rounds them, `crate::float`), looking at
+    /// most `depth` ops deep.
+    fn fold_init(&self, x: OpId, depth: u32) -> Option<u64> {
+        let op = self.k.op(x);
+        if let OpKind::Const(c) = op.kind {
+            return Some(c);
+        }
+        if depth == 0 {
+            return None;
+        }
+        let args: Vec<u64> = self
+            .k
+            .operands(x)
+            .iter()
+            .map(|&a| self.fold_init(a, depth - 1))
+            .collect::<Option<_>>()?;
+        let arg_ty = |i: usize| self.k.op(self.k.operands(x)[i]).ty;
+        let v = match op.kind {
+            OpKind::Binary(b) if op.ty.is_float() => crate::float::binary(b, op.ty, args[0], args[1])?,
+            OpKind::Binary(b) => crate::passes::const_fold::eval_binary(b, op.ty, args[0], args[1])?,
+            OpKind::Unary(u) if op.ty.is_float() => crate::float::unary(u, op.ty, args[0])?,
+            OpKind::Unary(u) => crate::integer::unary(u, op.ty.bits(), args[0])?,
+            OpKind::Convert(c) if op.ty.is_float() || arg_ty(0).is_float() => {
+                crate::float::convert(c, arg_ty(0), op.ty, args[0])?
+            }
+            OpKind::Convert(c) => {
+                crate::integer::convert(c, arg_ty(0).bits(), op.ty.bits(), args[0])?
+            }
+            OpKind::Cmp(c) if arg_ty(0).is_float() => {
+                crate::float::compare(c, args[0], args[1])? as u64
+            }
+            OpKind::Cmp(c) => crate::integer::compare(c, arg_ty(0).bits(), args[0], args[1])? as u64,
+            OpKind::Select => {
+                if args[0] & 1 == 1 {
+                    args[1]
+                } else {
+                    args[2]
+                }
+            }
+            _ => return None,
+        };
+        Some(v & op.ty.mask())
     }
 
     /// The value of program-scope variable `g` used as an rvalue: a pointer to element 0 for
