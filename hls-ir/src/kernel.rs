@@ -6,8 +6,8 @@ use crate::types::Ty;
 use frontend::span::Span;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
 use petgraph::visit::EdgeRef;
-use std::collections::BTreeMap;
 use petgraph::Direction;
+use std::collections::BTreeMap;
 
 /// An operation node.
 #[derive(Clone, Debug)]

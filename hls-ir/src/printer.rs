@@ -71,7 +71,10 @@ pub fn print_kernel(k: &Kernel, lines: &dyn Fn(frontend::span::Span) -> String) 
             None => String::new(),
         };
         let init = match k.mem_init.get(&id) {
-            Some(b) => format!(", initialised ({} non-zero bytes)", b.iter().filter(|&&x| x != 0).count()),
+            Some(b) => format!(
+                ", initialised ({} non-zero bytes)",
+                b.iter().filter(|&&x| x != 0).count()
+            ),
             None => String::new(),
         };
         let _ = writeln!(

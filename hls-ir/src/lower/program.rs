@@ -57,10 +57,7 @@ impl Lower<'_> {
         let mem = MemId::from_index(self.k.mems.len());
         self.k.mems.push(Memory {
             name,
-            kind: MemKind::Program {
-                len,
-                constant: rom,
-            },
+            kind: MemKind::Program { len, constant: rom },
             elem,
             elem_bytes: stride,
             span: gspan,
@@ -175,8 +172,12 @@ impl Lower<'_> {
             .collect::<Option<_>>()?;
         let arg_ty = |i: usize| self.k.op(self.k.operands(x)[i]).ty;
         let v = match op.kind {
-            OpKind::Binary(b) if op.ty.is_float() => crate::float::binary(b, op.ty, args[0], args[1])?,
-            OpKind::Binary(b) => crate::passes::const_fold::eval_binary(b, op.ty, args[0], args[1])?,
+            OpKind::Binary(b) if op.ty.is_float() => {
+                crate::float::binary(b, op.ty, args[0], args[1])?
+            }
+            OpKind::Binary(b) => {
+                crate::passes::const_fold::eval_binary(b, op.ty, args[0], args[1])?
+            }
             OpKind::Unary(u) if op.ty.is_float() => crate::float::unary(u, op.ty, args[0])?,
             OpKind::Unary(u) => crate::integer::unary(u, op.ty.bits(), args[0])?,
             OpKind::Convert(c) if op.ty.is_float() || arg_ty(0).is_float() => {
@@ -188,7 +189,9 @@ impl Lower<'_> {
             OpKind::Cmp(c) if arg_ty(0).is_float() => {
                 crate::float::compare(c, args[0], args[1])? as u64
             }
-            OpKind::Cmp(c) => crate::integer::compare(c, arg_ty(0).bits(), args[0], args[1])? as u64,
+            OpKind::Cmp(c) => {
+                crate::integer::compare(c, arg_ty(0).bits(), args[0], args[1])? as u64
+            }
             OpKind::Select => {
                 if args[0] & 1 == 1 {
                     args[1]
@@ -226,7 +229,13 @@ impl Lower<'_> {
 
     /// A read of ROM `mem` at constant address `addr`: the element's value, with no memory
     /// access. `None` when the memory is writable or the address not a constant in range.
-    pub(super) fn rom_value(&mut self, addr: OpId, mem: MemId, ty: &Type, span: Span) -> Option<Val> {
+    pub(super) fn rom_value(
+        &mut self,
+        addr: OpId,
+        mem: MemId,
+        ty: &Type,
+        span: Span,
+    ) -> Option<Val> {
         let m = self.k.mem(mem);
         if !m.kind.is_rom() {
             return None;

@@ -725,6 +725,11 @@ impl Emitter<'_> {
             w.wire(&format!("{p}_we"), 1, &cond);
             cond = format!("{p}_we");
         }
+        // A program-scope memory keeps its contents through resets: pipeline registers that
+        // power up (or come out of a simulator) with random values must not write it.
+        if matches!(self.k.mem(id).kind, MemKind::Program { .. }) {
+            cond = format!("!rst && ({cond})");
+        }
         if partial {
             // A write enable per byte: field and lane stores leave the other bytes alone.
             let nb = bits / 8;
