@@ -148,6 +148,7 @@ pub fn from_test(c: &Compiled, m: &MultiTest, module: &str) -> Result<Plan, Stri
     // Program-scope pipes of the launched kernels join by name.
     add_program_scope(c, &kernels, &mut pipes)?;
     pipes.retain(|p| p.packet_bits != 0);
+    check_program_variables(c, &kernels)?;
     let shared = crate::shared_counters::plan(c, &kernels, m)?;
     Ok(Plan {
         module: module.to_string(),
@@ -209,6 +210,39 @@ fn pipe_ifaces<'c>(
             .filter(move |p| p.program_scope == program_scope)
             .map(move |p| (li, p))
     })
+}
+
+/// Each kernel module holds its own copy of the writable program-scope variables (OpenCL 2.0
+/// `global` variables) it uses, as on-chip memory: one used by two kernels of a system would be
+/// two memories that do not see each other's writes. ROMs (read-only) may be copied freely.
+fn check_program_variables(c: &Compiled, kernels: &[usize]) -> Result<(), String> {
+    // Program-scope memories by their declaration (banks of one keep its span).
+    let mut users: BTreeMap<frontend::span::Span, (String, Vec<String>)> = BTreeMap::new();
+    for &ki in kernels {
+        let k = &c.kernels[ki].ir;
+        for m in k.mems.iter() {
+            if let hls_ir::MemKind::Program {
+                constant: false, ..
+            } = m.kind
+            {
+                let e = users
+                    .entry(m.span)
+                    .or_insert_with(|| (m.name.clone(), Vec::new()));
+                if !e.1.contains(&k.name) {
+                    e.1.push(k.name.clone());
+                }
+            }
+        }
+    }
+    for (span, (name, ks)) in users {
+        if let [a, b, ..] = &ks[..] {
+            return Err(format!(
+                "program-scope variable `{name}` (line {}) is used by kernels `{a}` and `{b}` of this system; sharing a program-scope `global` variable between kernels is not yet supported by the hardware path (each kernel module holds its own copy in on-chip memory); pass it to the kernels as a `global` buffer argument instead",
+                c.sm.line_col(span).0
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The system `oclhls FILE.cl` builds without a test: program-scope pipes by name, pipe
@@ -274,6 +308,7 @@ pub fn from_source(c: &Compiled, module: &str) -> Result<Option<Plan>, String> {
             problems.join("; ")
         ));
     }
+    check_program_variables(c, &kernels)?;
     Ok(Some(Plan {
         module: module.to_string(),
         kernels,

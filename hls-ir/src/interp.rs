@@ -52,7 +52,6 @@ struct Item {
     lid: [u32; 3],
     grp: [u32; 3],
     lsize: [u32; 3],
-    num_groups: [u32; 3],
 }
 
 struct Interp<'a> {
@@ -229,7 +228,6 @@ impl<'a> Interp<'a> {
                                     lid,
                                     grp,
                                     lsize: size,
-                                    num_groups: ng,
                                 };
                                 // Private memory (and the per-group contexts) is fresh.
                                 self.onchip.retain(|m, _| {
@@ -336,12 +334,12 @@ impl<'a> Interp<'a> {
 
     fn mem_bytes(&mut self, mem: MemId) -> &mut Vec<u8> {
         let m = self.k.mem(mem);
-        let len = match m.kind {
-            MemKind::Local { len } | MemKind::Private { len } => len,
-            MemKind::Global { .. } => 0,
-        } as usize
-            * m.elem_bytes as usize;
-        self.onchip.entry(mem).or_insert_with(|| vec![0; len])
+        let len = m.onchip_len().unwrap_or(0) as usize * m.elem_bytes as usize;
+        // A program-scope memory starts with its initial contents.
+        let init = self.k.mem_init.get(&mem);
+        self.onchip
+            .entry(mem)
+            .or_insert_with(|| init.cloned().unwrap_or_else(|| vec![0; len]))
     }
 
     fn load(&mut self, mem: MemId, addr: u64) -> Result<Vec<u64>, InterpError> {
@@ -515,6 +513,10 @@ impl<'a> Interp<'a> {
                     }
                     (WorkItemFn::GlobalOffset, _) => self.l.global_offset[d] as u64,
                     (WorkItemFn::WorkDim, _) => self.l.work_dim as u64,
+                    // Launch-invariant: evaluated before any work-item.
+                    (WorkItemFn::NumGroups, _) => {
+                        g[d].div_ceil(self.l.local_size[d].max(1).min(g[d])) as u64
+                    }
                     (_, None) => {
                         // Work-item values live in the work-item loop; nested regions read them
                         // as values computed there.
@@ -524,7 +526,6 @@ impl<'a> Interp<'a> {
                     (WorkItemFn::LocalId, Some(i)) => i.lid[d] as u64,
                     (WorkItemFn::GroupId, Some(i)) => i.grp[d] as u64,
                     (WorkItemFn::LocalSize, Some(i)) => i.lsize[d] as u64,
-                    (WorkItemFn::NumGroups, Some(i)) => i.num_groups[d] as u64,
                 }
             }
             OpKind::Binary(b) => match integer::binary(*b, bits, x(0), x(1)) {

@@ -7,6 +7,7 @@ use frontend::span::Span;
 use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
+use std::collections::BTreeMap;
 
 /// An operation node.
 #[derive(Clone, Debug)]
@@ -67,6 +68,18 @@ pub enum MemKind {
     Local { len: u32 },
     /// A private array of `len` elements (registers or on-chip memory).
     Private { len: u32 },
+    /// A program-scope variable of `len` elements (`constant int taps[8] = {...}`, or an
+    /// OpenCL 2.0 `global` variable): an on-chip memory whose contents are set at configuration
+    /// (`Kernel::mem_init`) and never reset, so a writable one keeps its values from one launch
+    /// to the next. `constant`: a ROM (read-only `constant` or `const` data).
+    Program { len: u32, constant: bool },
+}
+
+impl MemKind {
+    /// A read-only program-scope memory (a ROM).
+    pub fn is_rom(self) -> bool {
+        matches!(self, MemKind::Program { constant: true, .. })
+    }
 }
 
 /// Registered read ports of an on-chip memory (`local` or private array): loads of one loop in
@@ -91,7 +104,9 @@ impl Memory {
     /// Elements of an on-chip memory (`None` for global memory).
     pub fn onchip_len(&self) -> Option<u32> {
         match self.kind {
-            MemKind::Local { len } | MemKind::Private { len } => Some(len),
+            MemKind::Local { len } | MemKind::Private { len } | MemKind::Program { len, .. } => {
+                Some(len)
+            }
             MemKind::Global { .. } => None,
         }
     }
@@ -102,10 +117,7 @@ impl Memory {
     /// bits above them are not wired (an access outside the memory is undefined behaviour in
     /// OpenCL; the emulator reports it). `None` for global memory, whose ports take all 32 bits.
     pub fn onchip_address_bits(&self) -> Option<(u32, u32)> {
-        let len = match self.kind {
-            MemKind::Local { len } | MemKind::Private { len } => len,
-            MemKind::Global { .. } => return None,
-        };
+        let len = self.onchip_len()?;
         let index = (32 - (len.max(2) - 1).leading_zeros()).max(1);
         Some((self.elem_bytes.trailing_zeros(), index))
     }
@@ -232,6 +244,10 @@ pub struct Kernel {
     pub mem_deps: Vec<MemDep>,
     /// What array partitioning did with on-chip memories (for reports).
     pub partitions: Vec<MemPartition>,
+    /// The contents of program-scope memories (`MemKind::Program`) at configuration: the
+    /// memory's bytes, element `i` at `i * elem_bytes` (the on-chip layout), little-endian,
+    /// `len * elem_bytes` bytes. A memory without an entry starts as zeros.
+    pub mem_init: BTreeMap<MemId, Vec<u8>>,
     graph: StableDiGraph<Op, Dep>,
 }
 
@@ -266,6 +282,7 @@ impl Kernel {
             work_groups: None,
             mem_deps: Vec::new(),
             partitions: Vec::new(),
+            mem_init: BTreeMap::new(),
             graph: StableDiGraph::new(),
         }
     }

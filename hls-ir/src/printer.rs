@@ -34,6 +34,7 @@ pub fn print_kernel(k: &Kernel, lines: &dyn Fn(frontend::span::Span) -> String) 
                         MemKind::Global { .. } => "global",
                         MemKind::Local { .. } => "local",
                         MemKind::Private { .. } => "private",
+                        MemKind::Program { .. } => "program",
                     };
                     format!("{space} {}* {m}", mem.elem)
                 }
@@ -49,6 +50,11 @@ pub fn print_kernel(k: &Kernel, lines: &dyn Fn(frontend::span::Span) -> String) 
         let (space, len) = match m.kind {
             MemKind::Local { len } => ("local", len),
             MemKind::Private { len } => ("private", len),
+            MemKind::Program {
+                len,
+                constant: true,
+            } => ("rom", len),
+            MemKind::Program { len, .. } => ("program-scope", len),
             MemKind::Global { .. } => continue,
         };
         let id = crate::ids::MemId::from_index(i);
@@ -64,9 +70,16 @@ pub fn print_kernel(k: &Kernel, lines: &dyn Fn(frontend::span::Span) -> String) 
             },
             None => String::new(),
         };
+        let init = match k.mem_init.get(&id) {
+            Some(b) => format!(
+                ", initialised ({} non-zero bytes)",
+                b.iter().filter(|&&x| x != 0).count()
+            ),
+            None => String::new(),
+        };
         let _ = writeln!(
             s,
-            "{id} {}: {space} [{len} x {}], {} bytes apart{outcome}",
+            "{id} {}: {space} [{len} x {}], {} bytes apart{init}{outcome}",
             m.name, m.elem, m.elem_bytes
         );
     }

@@ -5,6 +5,10 @@
     // generator is not the critical path of the kernel.
     reg gen_init;
     reg gen_active;
+{%- if ngrp %}
+    // get_num_groups: cycles left until the dividers' quotients are there.
+    reg [5:0] ngrp_wait;
+{%- endif %}
 {%- for d in dims %}
     // Dimension {{ d.dim }}.
     reg [31:0] gsz_{{ d.dim }};
@@ -51,6 +55,16 @@
     reg [31:0] init_cur_{{ d.dim }};
 {%- endif %}
 {%- endfor %}
+{%- for d in dims %}
+{%- if d.ngrp %}
+    // get_num_groups({{ d.dim }}) = (global size - 1) / local size + 1, divided one bit a cycle
+    // while the generator starts (the launch waits {{ ngrp_cycles }} cycles for it).
+    wire [31:0] ngrp_q_{{ d.dim }};
+    wire [31:0] ngrp_r_unused_{{ d.dim }};
+    oclhls_int_div_iter #(.WIDTH(32), .SIGNED(0), .STEP(1)) ngrp_div_{{ d.dim }} (.clk(clk), .ce(1'b1), .start(gen_init && ngrp_wait == 6'd{{ ngrp_cycles }}), .a(gsz_m1_{{ d.dim }}), .b(lsz_{{ d.dim }}), .q(ngrp_q_{{ d.dim }}), .r(ngrp_r_unused_{{ d.dim }}));
+    wire [31:0] ngrp_{{ d.dim }} = ngrp_q_{{ d.dim }} + 32'd1;
+{%- endif %}
+{%- endfor %}
     wire gen_take;
     always @(posedge clk) begin
         if (rst) begin
@@ -60,6 +74,9 @@
             // Latch the launch; a local size of 0 lets one work-group span the dimension.
             gen_init <= 1'b1;
             gen_active <= 1'b0;
+{%- if ngrp %}
+            ngrp_wait <= 6'd{{ ngrp_cycles }};
+{%- endif %}
 {%- for d in dims %}
             gsz_{{ d.dim }} <= global_size_{{ d.dim }};
             gsz_m1_{{ d.dim }} <= global_size_{{ d.dim }} - 32'd1;
@@ -71,6 +88,11 @@
             goff_{{ d.dim }} <= global_offset_{{ d.dim }};
 {%- endif %}
 {%- endfor %}
+{%- if ngrp %}
+        end else if (gen_init && ngrp_wait != 6'd0) begin
+            // The dividers of get_num_groups work (started in the first cycle of gen_init).
+            ngrp_wait <= ngrp_wait - 6'd1;
+{%- endif %}
         end else if (gen_init) begin
             // First group of every dimension; the same values start each new row of groups.
             gen_init <= 1'b0;

@@ -293,7 +293,9 @@ impl OpLibrary {
                 // the next cycle (no output register, `ebr_inferred`).
                 // A memory with atomics adds the forwarding choice after the read register
                 // (`rtl_templates::kernel::onchip_atomic`).
-                hls_ir::MemKind::Local { len } | hls_ir::MemKind::Private { len } => {
+                hls_ir::MemKind::Local { len }
+                | hls_ir::MemKind::Private { len }
+                | hls_ir::MemKind::Program { len, .. } => {
                     let lat = onchip_read_latency(k, *mem);
                     let fwd = forwarding_ns(k, *mem, bits);
                     if lat == 2 {
@@ -319,7 +321,9 @@ impl OpLibrary {
                 // forwarding choice (`rtl_templates::kernel::onchip_atomic`) and the new value
                 // is computed and registered; it is written one cycle later (the scheduler
                 // reserves the write port's slot then).
-                hls_ir::MemKind::Local { len } | hls_ir::MemKind::Private { len } => {
+                hls_ir::MemKind::Local { len }
+                | hls_ir::MemKind::Private { len }
+                | hls_ir::MemKind::Program { len, .. } => {
                     let lat = onchip_read_latency(k, *mem);
                     let read = if lat == 2 {
                         0.0
@@ -364,7 +368,13 @@ impl OpLibrary {
 }
 
 /// On-chip memories of at most this many elements are built as LUT RAM (`rtl-templates`
-/// marks them `ram_style = "distributed"`), larger ones as EBR (DP16KD).
+/// marks them `ram_style = "distributed"`), larger ones as EBR (DP16KD). ROMs (program-scope
+/// `constant` data) follow the same threshold: up to 64 elements a LUT ROM (`rom_style =
+/// "logic"`: a 64-entry read is one LUT4 + PFUMX + L6MUX level, 128 LUT4 + 96 muxes for
+/// 32-bit words), above it an EBR with initial contents. Measured with Yosys `synth_ecp5` on a
+/// registered-read ROM of 32-bit words (`docs/benchmarks.md`, "ROMs"): Yosys' own choice
+/// switches to a DP16KD between 64 and 128 elements, where the LUT ROM would take 256+ LUT4
+/// and a second mux level (623 LUT4 at 256 elements).
 pub const LUTRAM_MAX_ELEMS: u32 = 64;
 
 /// Whether an on-chip memory of `len` elements is LUT RAM (else EBR).
@@ -399,7 +409,9 @@ fn has_atomics(k: &Kernel, mem: hls_ir::MemId) -> bool {
 /// other on-chip memory reads in 1 (`rtl_templates::kernel::onchip_atomic`).
 pub fn onchip_read_latency(k: &Kernel, mem: hls_ir::MemId) -> u32 {
     match k.mem(mem).kind {
-        hls_ir::MemKind::Local { len } | hls_ir::MemKind::Private { len }
+        hls_ir::MemKind::Local { len }
+        | hls_ir::MemKind::Private { len }
+        | hls_ir::MemKind::Program { len, .. }
             if !onchip_in_lutram(len) && has_atomics(k, mem) =>
         {
             2

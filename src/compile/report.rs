@@ -33,6 +33,12 @@ pub struct KernelReport {
     pub loops: Vec<LoopReport>,
     /// On-chip memories (arrays, per-work-item contexts) and what array partitioning did.
     pub memories: Vec<MemoryReport>,
+    /// ROMs: program-scope `constant` data read at indices that are not constants (reads at
+    /// constant indices are constants and need none).
+    pub roms: Vec<ProgramMemoryReport>,
+    /// OpenCL 2.0 program-scope `global` variables: on-chip memories initialised at
+    /// configuration, kept across launches.
+    pub program_variables: Vec<ProgramMemoryReport>,
     /// Atomic counters the kernel updates: each an atomic register in the module.
     pub counters: Vec<CounterReport>,
     /// Integer dividers: one per division by a value not known at compile time (a quotient
@@ -60,6 +66,21 @@ pub struct DividerReport {
     pub latency: u32,
     /// Cycles from one operation to the next the unit can take.
     pub interval: u32,
+}
+
+/// A program-scope variable's memory in the kernel module (a ROM, or a writable variable; a
+/// bank of one when array banking split it).
+#[derive(Serialize)]
+pub struct ProgramMemoryReport {
+    pub name: String,
+    /// The variable's line.
+    pub line: u32,
+    pub words: u32,
+    /// Bits per word (the element's memory image).
+    pub width: u32,
+    /// `lut` (LUT ROM / LUT RAM, up to `scheduler::oplib::LUTRAM_MAX_ELEMS` words) or `ebr`
+    /// (block RAM with initial contents).
+    pub kind: &'static str,
 }
 
 /// An atomic counter argument (`counter32_t`, `counter64_t`) and the register it became.
@@ -103,6 +124,8 @@ pub struct MemoryReport {
 pub enum MemorySpace {
     Local,
     Private,
+    /// A program-scope variable.
+    Program,
 }
 
 impl std::fmt::Display for MemorySpace {
@@ -110,6 +133,7 @@ impl std::fmt::Display for MemorySpace {
         f.write_str(match self {
             MemorySpace::Local => "local",
             MemorySpace::Private => "private",
+            MemorySpace::Program => "program",
         })
     }
 }
@@ -284,6 +308,35 @@ fn kept_in_memory(sm: &SourceMap, k: &Kernel, m: hls_ir::MemId) -> String {
     }
 }
 
+/// The program-scope memories (ROMs when `rom`, else writable) the kernel's final IR reads or
+/// writes, in id order.
+fn program_memories(sm: &SourceMap, k: &Kernel, rom: bool) -> Vec<ProgramMemoryReport> {
+    let used: std::collections::BTreeSet<hls_ir::MemId> = k
+        .op_ids()
+        .into_iter()
+        .filter_map(|o| k.op(o).kind.memory())
+        .collect();
+    used.into_iter()
+        .filter_map(|m| {
+            let mem = k.mem(m);
+            let MemKind::Program { len, constant } = mem.kind else {
+                return None;
+            };
+            (constant == rom).then(|| ProgramMemoryReport {
+                name: mem.name.clone(),
+                line: sm.line_col(mem.span).0,
+                words: len,
+                width: mem.elem.bits().max(8),
+                kind: if scheduler::oplib::onchip_in_lutram(len) {
+                    "lut"
+                } else {
+                    "ebr"
+                },
+            })
+        })
+        .collect()
+}
+
 /// The on-chip memories array partitioning looked at, in declaration order.
 fn memories(sm: &SourceMap, k: &Kernel) -> Vec<MemoryReport> {
     k.partitions
@@ -296,6 +349,7 @@ fn memories(sm: &SourceMap, k: &Kernel) -> Vec<MemoryReport> {
             let outcome = partition_of(k, m)?;
             let space = match mem.kind {
                 MemKind::Local { .. } => MemorySpace::Local,
+                MemKind::Program { .. } => MemorySpace::Program,
                 _ => MemorySpace::Private,
             };
             let loops = |v: &[PortNeed]| {
@@ -469,6 +523,8 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                 support_files: k.rtl.support.clone(),
                 loops,
                 memories: memories(&c.sm, &k.ir),
+                roms: program_memories(&c.sm, &k.ir, true),
+                program_variables: program_memories(&c.sm, &k.ir, false),
                 counters: counters(&c.sm, k),
                 dividers: dividers(&c.sm, k),
                 interface: k.rtl.interface.clone(),

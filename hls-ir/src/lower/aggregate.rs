@@ -517,7 +517,7 @@ impl<'a> Lower<'a> {
                 let new = self.replace_in(cur, &root.ty, &steps, v);
                 self.assign_var(*var, new, span);
             }
-            ExprKind::Index { .. } | ExprKind::Deref(_) => {
+            ExprKind::Index { .. } | ExprKind::Deref(_) | ExprKind::Global(_) => {
                 let Some((addr, mem)) = self.address(root) else {
                     return;
                 };

@@ -72,7 +72,7 @@ impl Lower<'_> {
             }
             ExprKind::Var(var) => self.assign_var(*var, v, span),
             ExprKind::Index { base, .. } if is_agg_array(base) => self.assign_part(lhs, v, span),
-            ExprKind::Index { .. } | ExprKind::Deref(_) => {
+            ExprKind::Index { .. } | ExprKind::Deref(_) | ExprKind::Global(_) => {
                 let Some((addr, mem)) = self.address(lhs) else {
                     return;
                 };

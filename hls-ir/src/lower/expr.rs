@@ -70,10 +70,7 @@ impl Lower<'_> {
             ExprKind::SizeOf(v) => Val::Scalar(self.konst(*v, Ty::I32, span)),
             ExprKind::FloatLit(f) => self.float_lit(*f, &e.ty, span),
             ExprKind::Var(v) => self.read_var(*v, span),
-            ExprKind::Global(_) => {
-                self.unsupported(span, "a program-scope variable");
-                Val::Undef
-            }
+            ExprKind::Global(g) => self.program_var(*g, &e.ty, span),
             ExprKind::Unary { op, expr } => self.unary(*op, expr, &e.ty, span),
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, &e.ty, span),
             ExprKind::Assign {

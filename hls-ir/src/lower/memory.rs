@@ -179,6 +179,7 @@ impl Lower<'_> {
                 let mem = self.local_scalars[v];
                 Some((self.konst(0, Ty::I32, e.span), mem))
             }
+            ExprKind::Global(g) => self.program_address(*g, e.span),
             ExprKind::Deref(p) => match self.rvalue(p) {
                 Val::Ptr { addr, mem } => Some((addr, mem)),
                 _ => {
@@ -217,6 +218,9 @@ impl Lower<'_> {
     pub(super) fn load(&mut self, addr: OpId, mem: MemId, ty: &Type, span: Span) -> Val {
         if !self.check_access(mem, ty, span) {
             return self.dummy(ty, span);
+        }
+        if let Some(v) = self.rom_value(addr, mem, ty, span) {
+            return v;
         }
         let elem = self.k.mem(mem).elem;
         let pred = self.effect_pred(span);
@@ -287,7 +291,8 @@ impl Lower<'_> {
         if !self.check_access(mem, ty, span) {
             return;
         }
-        if let MemKind::Global { constant: true, .. } = self.k.mem(mem).kind {
+        let kind = self.k.mem(mem).kind;
+        if matches!(kind, MemKind::Global { constant: true, .. }) || kind.is_rom() {
             self.diags
                 .push(Diagnostic::error(span, "store to `constant` memory"));
             return;

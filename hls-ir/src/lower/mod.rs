@@ -25,7 +25,7 @@
 //! loops), `expr`, `operators`, `assign` and `convert` (expressions), `memory` and `ordering`
 //! (pointers, loads and stores, and the order between accesses), `builtins` (built-in functions
 //! by family; atomic counters in `builtins::counter`), `aggregate` (vectors and structs), `pipes`,
-//! `groups` (kernels with barriers), and `build` (creating ops, folding constants on the spot).
+//! `groups` (kernels with barriers), `program` (program-scope variables and ROMs), and `build` (creating ops, folding constants on the spot).
 
 mod aggregate;
 mod assign;
@@ -40,6 +40,7 @@ mod memory;
 mod operators;
 mod ordering;
 mod pipes;
+mod program;
 mod stmt;
 
 pub use builtins::counter::MAX_ATOMIC_COUNTERS;
@@ -127,6 +128,8 @@ struct Lower<'a> {
     counters: builtins::counter::Counters,
     /// `local` scalar variables: their one-element on-chip memory.
     local_scalars: BTreeMap<VarId, MemId>,
+    /// Program-scope variables used so far (index into `Program::globals`): their memory.
+    program_mems: BTreeMap<u32, MemId>,
     /// Parts of aggregate values (`Val::Agg`); never changed once made.
     aggs: Vec<aggregate::Agg>,
 }
@@ -172,6 +175,7 @@ pub fn lower_kernel_with_warnings(
         pipes: pipes::Pipes::default(),
         counters: Default::default(),
         local_scalars: BTreeMap::new(),
+        program_mems: BTreeMap::new(),
         aggs: Vec::new(),
     };
     let t = l.konst(1, Ty::BOOL, f.span);

@@ -221,10 +221,23 @@ fn split(k: &mut Kernel, m: MemId, acc: &[Access], b: u32) -> Vec<MemId> {
                 name,
                 kind: match mem.kind {
                     MemKind::Private { .. } => MemKind::Private { len: blen },
+                    MemKind::Program { constant, .. } => MemKind::Program {
+                        len: blen,
+                        constant,
+                    },
                     _ => MemKind::Local { len: blen },
                 },
                 ..mem.clone()
             });
+            // A program-scope memory's contents: element j in bank j mod n, at j / n.
+            if let Some(init) = k.mem_init.get(&m) {
+                let s = mem.elem_bytes as usize;
+                let bytes: Vec<u8> = (i..len)
+                    .step_by(n as usize)
+                    .flat_map(|j| init[j as usize * s..(j as usize + 1) * s].iter().copied())
+                    .collect();
+                k.mem_init.insert(id, bytes);
+            }
             id
         })
         .collect();

@@ -7,6 +7,7 @@
 //! Requires: a verified kernel. Guarantees: no integer `Binary`/`Cmp`/`Convert`/`Select` op has
 //! only constant operands; the kernel still verifies (folded values are masked to their type).
 //! Floating-point ops are left alone: folding them must follow the rounding the hardware uses.
+//! A load of a ROM (program-scope `constant` data) at a constant address is its element.
 
 use crate::ids::OpId;
 use crate::integer;
@@ -90,8 +91,41 @@ fn fold(k: &Kernel, id: OpId) -> Option<Result<u64, OpId>> {
             let x = c[0]?;
             integer::convert(*cv, from.bits(), op.ty.bits(), x).map(Ok)
         }
+        OpKind::Load { mem } => rom_element(k, id, *mem).map(Ok),
         _ => None,
     }
+}
+
+/// A load of a ROM (program-scope `constant` data) at a constant address: the element's
+/// value (elements of up to 64 bits; a load ordered against other accesses stays).
+fn rom_element(k: &Kernel, id: OpId, mem: crate::ids::MemId) -> Option<u64> {
+    let m = k.mem(mem);
+    if !m.kind.is_rom() || m.elem.bits() > 64 {
+        return None;
+    }
+    let ordered = |es: Vec<(OpId, crate::kernel::Dep)>| {
+        es.iter()
+            .any(|(_, d)| matches!(d, crate::kernel::Dep::Order { .. }))
+    };
+    if ordered(k.preds(id)) || ordered(k.succs(id)) {
+        return None;
+    }
+    let addr = raw_const(k, k.operands(id)[0])? & 0xffff_ffff;
+    let stride = u64::from(m.elem_bytes);
+    if addr % stride != 0 || addr / stride >= u64::from(m.onchip_len()?) {
+        return None;
+    }
+    let Some(bytes) = k.mem_init.get(&mem) else {
+        return Some(0);
+    };
+    let n = m.elem.bits().div_ceil(8) as usize;
+    let at = addr as usize;
+    Some(
+        bytes[at..at + n]
+            .iter()
+            .enumerate()
+            .fold(0u64, |w, (i, &b)| w | (b as u64) << (8 * i)),
+    )
 }
 
 /// The bit pattern of a constant of any type (wide constants are zero-extended).

@@ -46,7 +46,11 @@ pub fn run(k: &mut Kernel) {
             .into_iter()
             .filter(|&id| match k.op(id).kind {
                 OpKind::Store { mem, .. } => {
-                    !matches!(k.mem(mem).kind, MemKind::Global { .. }) && !loaded.contains(&mem)
+                    // A program-scope variable's stores outlive the launch.
+                    !matches!(
+                        k.mem(mem).kind,
+                        MemKind::Global { .. } | MemKind::Program { .. }
+                    ) && !loaded.contains(&mem)
                 }
                 _ => !live[id.index()],
             })

@@ -157,6 +157,12 @@ fn plan(k: &Kernel, m: MemId, acc: &[OpId]) -> Result<Plan, Reason> {
     let mem = k.mem(m);
     let len = mem.onchip_len().unwrap_or(0);
     let group_mode = k.work_groups.is_some();
+    if matches!(mem.kind, MemKind::Program { .. }) {
+        return Err((
+            "a program-scope variable is a memory with contents from configuration, kept across launches".into(),
+            None,
+        ));
+    }
     if matches!(mem.kind, MemKind::Local { .. })
         && !group_mode
         && k.reqd_work_group_size != Some([1, 1, 1])

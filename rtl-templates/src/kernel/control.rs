@@ -19,7 +19,16 @@ use std::collections::{BTreeMap, BTreeSet};
 #[template(path = "workitems.v", escape = "none")]
 struct WorkItemsTemplate {
     dims: Vec<DimUse>,
+    /// Some dimension's `get_num_groups` is read: the generator waits for the dividers.
+    ngrp: bool,
+    /// Cycles from the dividers' start to their quotients (`hwcontract::div`).
+    ngrp_cycles: u32,
 }
+
+/// Cycles from the start of the iterative divider that computes `get_num_groups` (32 bits,
+/// one quotient bit a cycle) to its quotient: 1 + 32 (`oclhls_int_div_iter`). The generator
+/// waits that long after a launch before its first work-item, in kernels that read it.
+pub(super) const NUM_GROUPS_DIV_CYCLES: u32 = 33;
 
 /// The control state of one loop region while it is emitted.
 #[derive(Default)]
@@ -97,8 +106,11 @@ impl Emitter<'_> {
             });
         }
         w.line("");
+        let dims = self.plan.work_items.dims.to_vec();
         let wi = WorkItemsTemplate {
-            dims: self.plan.work_items.dims.to_vec(),
+            ngrp: dims.iter().any(|d| d.ngrp),
+            ngrp_cycles: NUM_GROUPS_DIV_CYCLES,
+            dims,
         }
         .render()
         .expect("the work-item template renders");

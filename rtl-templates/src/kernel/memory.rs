@@ -84,10 +84,7 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
             atomics: vec![],
             multi_read: false,
             multi_write: false,
-            onchip: match k.mem(mem).kind {
-                MemKind::Local { len } | MemKind::Private { len } => Some(len),
-                MemKind::Global { .. } => None,
-            },
+            onchip: k.mem(mem).onchip_len(),
             partial: false,
         });
         match k.op(o).kind {
@@ -572,21 +569,31 @@ impl Emitter<'_> {
         let (sh, aw) = mem
             .onchip_address_bits()
             .expect("only on-chip memories are emitted as arrays");
-        // The scheduler's timing of the read depends on where the memory goes.
-        let style = if scheduler::oplib::onchip_in_lutram(len) {
-            "distributed"
-        } else {
-            "block"
+        // The scheduler's timing of the read depends on where the memory goes. A ROM has no
+        // write port; Yosys maps it to LUTs with `rom_style = "logic"` (its "distributed"
+        // needs a write port and falls back to EBR).
+        let lut = scheduler::oplib::onchip_in_lutram(len);
+        let rom = mem.kind.is_rom();
+        let (attr, style) = match (rom, lut) {
+            (true, true) => ("rom_style", "logic"),
+            (true, false) => ("rom_style", "block"),
+            (false, true) => ("ram_style", "distributed"),
+            (false, false) => ("ram_style", "block"),
         };
         w.comment(format!(
-            "---- On-chip memory `{p}`: {len} x {bits} bits, registered read (1 cycle), {} RAM",
-            if style == "block" { "EBR" } else { "LUT" }
+            "---- On-chip {} `{p}`: {len} x {bits} bits, registered read (1 cycle), {} {}",
+            if rom { "ROM" } else { "memory" },
+            if lut { "LUT" } else { "EBR" },
+            if rom { "ROM" } else { "RAM" },
         ));
         w.line(format!(
-            "(* ram_style = \"{style}\" *) reg {}{p}_mem [0:{}];",
+            "(* {attr} = \"{style}\" *) reg {}{p}_mem [0:{}];",
             range(bits),
             len - 1
         ));
+        if matches!(mem.kind, MemKind::Program { .. }) {
+            self.emit_initial_contents(w, id, &p, bits, len);
+        }
         let index = OnchipIndex { sh, aw };
         let m = &self.plan.mems.mems[&id];
         // With atomics the reads forward the write of the same edge, so the write port's
@@ -602,6 +609,27 @@ impl Emitter<'_> {
             }
         }
         self.cur = 0;
+    }
+
+    /// The contents of program-scope memory `id` at configuration: an `initial` block (Yosys
+    /// turns it into the EBR's or LUTs' initial values, Verilator runs it once), zeros where
+    /// the program gives none. Nothing resets the array, so a writable one keeps its values
+    /// from one launch to the next.
+    fn emit_initial_contents(&mut self, w: &mut VWriter, id: MemId, p: &str, bits: u32, len: u32) {
+        let stride = self.k.mem(id).elem_bytes as usize;
+        let init = self.k.mem_init.get(&id);
+        w.line("initial begin");
+        for i in 0..len as usize {
+            let bytes = init.map_or(&[][..], |b| &b[i * stride..(i + 1) * stride]);
+            let mut hex = String::new();
+            for b in (0..bits.div_ceil(8) as usize).rev() {
+                hex.push_str(&format!("{:02x}", bytes.get(b).copied().unwrap_or(0)));
+            }
+            let hex = hex.trim_start_matches('0');
+            let hex = if hex.is_empty() { "0" } else { hex };
+            w.line(format!("    {p}_mem[{i}] = {bits}'h{hex};"));
+        }
+        w.line("end");
     }
 
     /// The read ports of on-chip memory `id`: per port, an address mux over the loads that use
@@ -733,6 +761,11 @@ impl Emitter<'_> {
         if !atomics.is_empty() {
             w.wire(&format!("{p}_we"), 1, &cond);
             cond = format!("{p}_we");
+        }
+        // A program-scope memory keeps its contents through resets: pipeline registers that
+        // power up (or come out of a simulator) with random values must not write it.
+        if matches!(self.k.mem(id).kind, MemKind::Program { .. }) {
+            cond = format!("!rst && ({cond})");
         }
         if partial {
             // A write enable per byte: field and lane stores leave the other bytes alone.

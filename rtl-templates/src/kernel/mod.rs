@@ -182,6 +182,10 @@ impl Emitter<'_> {
         self.mark_unused_first_flags();
         self.emit_pipe_ports(&mut w, &hs.pipes);
         self.emit_stalls_and_finish(&mut w, stages, &idle_terms);
+        // `get_num_groups` is computed by the work-item generator's iterative dividers.
+        if self.plan.work_items.dims.iter().any(|d| d.ngrp) {
+            self.divs.units.insert(crate::divide::DivUnit::Iterative);
+        }
         let Emitter {
             unused,
             fp_units,

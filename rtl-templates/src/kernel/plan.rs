@@ -41,6 +41,11 @@ pub(super) struct DimUse {
     pub grp: bool,
     pub lsize: bool,
     pub goff: bool,
+    /// `get_enqueued_local_size` is read (`lsz_N`).
+    pub lsz: bool,
+    /// `get_num_groups` is read: `ngrp_N`, computed by an iterative divider while the
+    /// generator starts (`workitems.v`).
+    pub ngrp: bool,
     /// The kernel observes the work-group structure of this dimension (local id, group id or
     /// local size); otherwise the dimension is walked as one group, which needs far less logic.
     pub grouped: bool,
@@ -118,7 +123,7 @@ impl<'a> Plan<'a> {
             }
         }
         for d in dims.iter_mut() {
-            d.grouped = d.lid || d.grp || d.lsize;
+            d.grouped = d.lid || d.grp || d.lsize || d.lsz || d.ngrp;
         }
         if !diags.is_empty() {
             return Err(diags);
@@ -141,7 +146,7 @@ impl<'a> Plan<'a> {
     /// Names every value, notes the work-item functions used, and the cycle in which each
     /// value is there (its start plus latency).
     fn name_and_time_values(&mut self) -> Vec<Diagnostic> {
-        let mut diags = Vec::new();
+        let diags = Vec::new();
         for o in self.k.op_ids() {
             let op = self.k.op(o);
             let base = op.name.clone().unwrap_or_else(|| op.kind.mnemonic());
@@ -159,11 +164,9 @@ impl<'a> Plan<'a> {
                         WorkItemFn::LocalSize => du.lsize = true,
                         WorkItemFn::GlobalOffset => du.goff = true,
                         WorkItemFn::WorkDim => self.work_items.work_dim = true,
-                        WorkItemFn::GlobalSize | WorkItemFn::EnqueuedLocalSize => {}
-                        WorkItemFn::NumGroups => diags.push(Diagnostic::error(
-                            op.span,
-                            "`get_num_groups` is not yet supported by the hardware path",
-                        )),
+                        WorkItemFn::GlobalSize => {}
+                        WorkItemFn::EnqueuedLocalSize => du.lsz = true,
+                        WorkItemFn::NumGroups => du.ngrp = true,
                     }
                     if is_per_item(&op.kind) {
                         self.avail.insert(o, 0);

@@ -1,8 +1,10 @@
 //! Work-item functions (`get_global_id` ...): a `WorkItem` op per function and dimension,
-//! the values OpenCL gives out-of-range dimensions, and the ids of a kernel with barriers.
+//! the values OpenCL gives out-of-range dimensions, a dimension known only at run time (a
+//! select over the three), and the ids of a kernel with barriers.
 
 use crate::lower::{Lower, Val};
-use crate::ops::{OpKind, WorkItemFn};
+use crate::ops::{CmpOp, OpKind, WorkItemFn};
+use crate::types::Ty;
 use frontend::ast::{Builtin, Expr, Type};
 use frontend::span::Span;
 
@@ -29,13 +31,26 @@ impl Lower<'_> {
             return Val::Scalar(self.op(OpKind::WorkItem(f, 0), t, span, &[]));
         }
         let d = self.scalar(&args[0]);
-        let Some(dim) = self.const_val(d) else {
-            self.unsupported(
-                args[0].span,
-                "a work-item function with a dimension that is not a constant",
-            );
-            return Val::Undef;
-        };
+        if let Some(dim) = self.const_val(d) {
+            return self.work_item_dim(f, dim, t, span);
+        }
+        // A dimension known only at run time: the value of each dimension, selected by
+        // comparing it with 0, 1 and 2; any other dimension gives the out-of-range value.
+        let mut v = self.work_item_dim(f, 3, t, span);
+        let dty = self.k.op(d).ty;
+        for dim in (0..3).rev() {
+            let x = self.work_item_dim(f, dim, t, span);
+            let x = self.scalar_of(x, ty, span);
+            let other = self.scalar_of(v, ty, span);
+            let k = self.konst(dim, dty, span);
+            let is = self.cmp(CmpOp::Eq, d, k, span);
+            v = Val::Scalar(self.select(is, x, other, span));
+        }
+        v
+    }
+
+    /// Work-item function `f` of dimension `dim` (a constant).
+    fn work_item_dim(&mut self, f: WorkItemFn, dim: u64, t: Ty, span: Span) -> Val {
         if dim > 2 {
             // OpenCL: out-of-range dimensions give 0 for ids and offsets, 1 for sizes.
             let v = match f {

@@ -76,6 +76,7 @@ impl Emitter<'_> {
                 WorkItemFn::GlobalSize => format!("gsz_{d}"),
                 WorkItemFn::EnqueuedLocalSize => format!("lsz_{d}"),
                 WorkItemFn::GlobalOffset => format!("goff_{d}"),
+                WorkItemFn::NumGroups => format!("ngrp_{d}"),
                 WorkItemFn::WorkDim => "work_dim_r".to_string(),
                 _ => "32'd0".to_string(),
             },
