@@ -341,7 +341,7 @@ impl<'a> Lower<'a> {
             let vty = self.p.var(*v).ty.clone();
             let leaves = match val {
                 Val::Scalar(x) => vec![*x],
-                Val::Ptr { addr, .. } => vec![*addr],
+                Val::Ptr { addr, .. } | Val::VarPtr { off: addr, .. } => vec![*addr],
                 Val::Undef => continue,
                 Val::Agg(_) => {
                     let mut out = Vec::new();
@@ -383,6 +383,14 @@ impl<'a> Lower<'a> {
             let (x, ptr) = match val {
                 Val::Scalar(x) => (x, None),
                 Val::Ptr { addr, mem } => (addr, Some(mem)),
+                Val::VarPtr { var, .. } => {
+                    let name = self.p.var(var).name.clone();
+                    self.unsupported(
+                        span,
+                        format!("a pointer into the private variable `{name}` that differs between work-items and is used across a barrier"),
+                    );
+                    continue;
+                }
                 Val::Undef => continue,
                 Val::Agg(_) => {
                     let vty = self.p.var(v).ty.clone();

@@ -270,7 +270,7 @@ impl Lower<'_> {
                 t => t.clone(),
             };
             let shape = match val {
-                Val::Ptr { .. } => Type::UINT,
+                Val::Ptr { .. } | Val::VarPtr { .. } => Type::UINT,
                 Val::Undef
                     if !matches!(ty, Type::Scalar(_) | Type::Vector(..) | Type::Struct(_)) =>
                 {
@@ -377,13 +377,17 @@ impl Lower<'_> {
             let nexts: Vec<OpId> = match cr.var {
                 Some(v) => match after.vars.get(&v) {
                     Some(val) => {
-                        if let Val::Ptr { mem, .. } = val {
-                            if !matches!(cr.before, Val::Ptr { mem: m, .. } if m == *mem) {
-                                self.unsupported(
-                                    span,
-                                    "a pointer that may point into different buffers",
-                                );
-                            }
+                        let same_target = match (val, cr.before) {
+                            (Val::Ptr { mem, .. }, Val::Ptr { mem: m, .. }) => *mem == m,
+                            (Val::VarPtr { var, .. }, Val::VarPtr { var: w, .. }) => *var == w,
+                            (Val::Ptr { .. } | Val::VarPtr { .. }, _) => false,
+                            _ => true,
+                        };
+                        if !same_target {
+                            self.unsupported(
+                                span,
+                                "a pointer that may point into different buffers or variables",
+                            );
                         }
                         let mut out = Vec::new();
                         self.flatten(*val, &cr.shape, span, &mut out);

@@ -23,7 +23,8 @@
 //! One concern per module: `interface` (kernel parameters), `stmt` (statements, if-conversion,
 //! the `return`/`break`/`continue` flags, inlined calls), `loops` (unrolled and pipelined
 //! loops), `expr`, `operators`, `assign` and `convert` (expressions), `memory` and `ordering`
-//! (pointers, loads and stores, and the order between accesses), `builtins` (built-in functions
+//! (pointers, loads and stores, and the order between accesses), `places` (what an lvalue
+//! designates; pointers to private variables), `builtins` (built-in functions
 //! by family; atomic counters in `builtins::counter`), `aggregate` (vectors and structs), `pipes`,
 //! `groups` (kernels with barriers), and `build` (creating ops, folding constants on the spot).
 
@@ -40,6 +41,7 @@ mod memory;
 mod operators;
 mod ordering;
 mod pipes;
+mod places;
 mod stmt;
 
 pub use builtins::counter::MAX_ATOMIC_COUNTERS;
@@ -77,6 +79,12 @@ enum Val {
     Ptr {
         addr: OpId,
         mem: MemId,
+    },
+    /// A pointer to the object at byte offset `off` (i32) of private variable `var`, which
+    /// lowering keeps as a value (`places`).
+    VarPtr {
+        var: VarId,
+        off: OpId,
     },
     /// A variable read before it was written (indeterminate in C).
     Undef,
