@@ -183,6 +183,12 @@ impl<'a> Lower<'a> {
         match v {
             Val::Scalar(x) => x,
             Val::Ptr { addr, .. } | Val::VarPtr { off: addr, .. } => addr,
+            // As an integer: the address of the pointer the condition picks.
+            Val::PtrSel(i) => {
+                let (c, a, b) = self.ptr_sels[i as usize];
+                let (a, b) = (self.scalar_of(a, ty, span), self.scalar_of(b, ty, span));
+                self.select(c, a, b, span)
+            }
             Val::Undef | Val::Agg(_) => {
                 let t = match ty {
                     Type::Scalar(k) => scalar_ty(*k),
@@ -535,8 +541,9 @@ impl<'a> Lower<'a> {
                 Some(Place::Mem { addr, mem }) => {
                     self.store_path(addr, mem, &root.ty, &mut steps.clone(), v, span)
                 }
-                Some(p @ Place::Var { .. }) => {
-                    let cur = self.read_place(p, &root.ty, span);
+                Some(p) => {
+                    // A private variable (or a choice of places): read, replace, write.
+                    let cur = self.read_place(p.clone(), &root.ty, span);
                     let new = self.replace_in(cur, &root.ty, &steps, v);
                     self.write_place(p, new, &root.ty, span);
                 }
@@ -620,7 +627,16 @@ impl<'a> Lower<'a> {
                     out.push(r);
                 }
             }
-            _ => out.push(self.scalar_of(v, ty, span)),
+            _ => match v {
+                // A pointer chosen at run time: its condition, then both pointers.
+                Val::PtrSel(i) => {
+                    let (c, a, b) = self.ptr_sels[i as usize];
+                    out.push(c);
+                    self.flatten(a, ty, span, out);
+                    self.flatten(b, ty, span, out);
+                }
+                _ => out.push(self.scalar_of(v, ty, span)),
+            },
         }
     }
 
@@ -649,6 +665,12 @@ impl<'a> Lower<'a> {
             }
             _ => {
                 let x = leaves.next().expect("as many leaves as flatten made");
+                if let Val::PtrSel(i) = template {
+                    let (_, ta, tb) = self.ptr_sels[i as usize];
+                    let a = self.rebuild(ta, ty, leaves);
+                    let b = self.rebuild(tb, ty, leaves);
+                    return self.ptr_sel(x, a, b);
+                }
                 match template {
                     Val::Ptr { mem, .. } => Val::Ptr { addr: x, mem },
                     Val::VarPtr { var, .. } => Val::VarPtr { var, off: x },

@@ -119,7 +119,7 @@ impl Lower<'_> {
         let Some(p) = self.place(lhs) else {
             return Some((Val::Undef, Val::Undef));
         };
-        let cur = self.read_place(p, &lhs.ty, span);
+        let cur = self.read_place(p.clone(), &lhs.ty, span);
         let new = f(self, cur);
         self.write_place(p, new, &lhs.ty, span);
         Some((cur, new))

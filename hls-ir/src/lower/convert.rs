@@ -15,11 +15,11 @@ impl Lower<'_> {
         match (&inner.ty, to) {
             // An array inside a struct decays to a pointer into its variable or element.
             (Type::Array(..), _) if is_agg_array(inner) => match self.place(inner) {
-                Some(p) => Self::place_ptr(p),
+                Some(p) => self.place_ptr(p),
                 None => Val::Undef,
             },
             (_, Type::Pointer { .. }) | (Type::Array(..), _) => match self.rvalue(inner) {
-                v @ (Val::Ptr { .. } | Val::VarPtr { .. }) => v,
+                v @ (Val::Ptr { .. } | Val::VarPtr { .. } | Val::PtrSel(_)) => v,
                 Val::Undef => Val::Undef,
                 Val::Scalar(_) | Val::Agg(_) => {
                     self.unsupported(span, "converting an integer to a pointer");

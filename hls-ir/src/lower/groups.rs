@@ -342,6 +342,11 @@ impl<'a> Lower<'a> {
             let leaves = match val {
                 Val::Scalar(x) => vec![*x],
                 Val::Ptr { addr, .. } | Val::VarPtr { off: addr, .. } => vec![*addr],
+                Val::PtrSel(_) => {
+                    let mut out = Vec::new();
+                    self.flatten(*val, &Type::UINT, span, &mut out);
+                    out
+                }
                 Val::Undef => continue,
                 Val::Agg(_) => {
                     let mut out = Vec::new();
@@ -383,11 +388,11 @@ impl<'a> Lower<'a> {
             let (x, ptr) = match val {
                 Val::Scalar(x) => (x, None),
                 Val::Ptr { addr, mem } => (addr, Some(mem)),
-                Val::VarPtr { var, .. } => {
-                    let name = self.p.var(var).name.clone();
+                Val::VarPtr { .. } | Val::PtrSel(_) => {
+                    let name = self.p.var(v).name.clone();
                     self.unsupported(
                         span,
-                        format!("a pointer into the private variable `{name}` that differs between work-items and is used across a barrier"),
+                        format!("the pointer `{name}` into a private variable (or chosen at run time), which differs between work-items and is used across a barrier"),
                     );
                     continue;
                 }

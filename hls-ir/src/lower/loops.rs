@@ -270,7 +270,7 @@ impl Lower<'_> {
                 t => t.clone(),
             };
             let shape = match val {
-                Val::Ptr { .. } | Val::VarPtr { .. } => Type::UINT,
+                Val::Ptr { .. } | Val::VarPtr { .. } | Val::PtrSel(_) => Type::UINT,
                 Val::Undef
                     if !matches!(ty, Type::Scalar(_) | Type::Vector(..) | Type::Struct(_)) =>
                 {
@@ -377,13 +377,7 @@ impl Lower<'_> {
             let nexts: Vec<OpId> = match cr.var {
                 Some(v) => match after.vars.get(&v) {
                     Some(val) => {
-                        let same_target = match (val, cr.before) {
-                            (Val::Ptr { mem, .. }, Val::Ptr { mem: m, .. }) => *mem == m,
-                            (Val::VarPtr { var, .. }, Val::VarPtr { var: w, .. }) => *var == w,
-                            (Val::Ptr { .. } | Val::VarPtr { .. }, _) => false,
-                            _ => true,
-                        };
-                        if !same_target {
+                        if self.is_pointer(*val) && self.targets(*val) != self.targets(cr.before) {
                             self.unsupported(
                                 span,
                                 "a pointer that may point into different buffers or variables",

@@ -120,12 +120,6 @@ impl Lower<'_> {
         }
     }
 
-    /// Byte offset of `i` elements of memory `mem`.
-    pub(super) fn scale(&mut self, i: OpId, mem: MemId, signed: bool, span: Span) -> OpId {
-        let bytes = self.k.mem(mem).elem_bytes;
-        self.scale_by(i, bytes, signed, span)
-    }
-
     /// Byte offset of `i` elements of `bytes` bytes each.
     pub(super) fn scale_by(&mut self, i: OpId, bytes: u32, signed: bool, span: Span) -> OpId {
         let i = self.resize(i, Ty::I32, signed, span);

@@ -86,6 +86,9 @@ enum Val {
         var: VarId,
         off: OpId,
     },
+    /// A pointer chosen at run time between two pointers to different objects: index into
+    /// `Lower::ptr_sels` (`places`).
+    PtrSel(u32),
     /// A variable read before it was written (indeterminate in C).
     Undef,
     /// A vector, struct or array inside a struct: index into `Lower::aggs`.
@@ -137,6 +140,9 @@ struct Lower<'a> {
     local_scalars: BTreeMap<VarId, MemId>,
     /// Parts of aggregate values (`Val::Agg`); never changed once made.
     aggs: Vec<aggregate::Agg>,
+    /// Pointers chosen at run time (`Val::PtrSel`): the condition (i1), then the pointer when
+    /// it holds and the pointer when it does not; never changed once made.
+    ptr_sels: Vec<(OpId, Val, Val)>,
 }
 
 /// Lowers one kernel with the default [`LowerOptions`]. Errors make the result `Err`; warnings
@@ -181,6 +187,7 @@ pub fn lower_kernel_with_warnings(
         counters: Default::default(),
         local_scalars: BTreeMap::new(),
         aggs: Vec::new(),
+        ptr_sels: Vec::new(),
     };
     let t = l.konst(1, Ty::BOOL, f.span);
     let fl = l.konst(0, Ty::BOOL, f.span);

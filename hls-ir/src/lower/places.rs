@@ -30,15 +30,50 @@ use frontend::span::Span;
 const MAX_CANDIDATES: usize = 256;
 
 /// What an lvalue designates.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(super) enum Place {
     /// The element at byte address `addr` of memory `mem`.
     Mem { addr: OpId, mem: MemId },
     /// The object at byte offset `off` (i32) of private variable `var`.
     Var { var: VarId, off: OpId },
+    /// The first place where condition `.0` (i1) holds, else the second: a pointer chosen at
+    /// run time between different objects. A read reads both (each under its condition) and
+    /// selects; a write writes the one the condition names (if-converted like an `if`).
+    Sel(OpId, Box<Place>, Box<Place>),
+}
+
+/// One step of what a pointer value may point to ([`Lower::targets`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Target {
+    Mem(MemId),
+    Var(VarId),
+    /// A choice at run time between the two pointers that follow.
+    Sel,
 }
 
 impl Lower<'_> {
+    /// Is `v` a pointer into a known object?
+    pub(super) fn is_pointer(&self, v: Val) -> bool {
+        matches!(v, Val::Ptr { .. } | Val::VarPtr { .. } | Val::PtrSel(_))
+    }
+
+    /// The objects pointer value `v` points to, in the shape of its run-time choices: two
+    /// pointers with the same targets are held in the same registers (a loop carries them).
+    pub(super) fn targets(&self, v: Val) -> Vec<Target> {
+        match v {
+            Val::Ptr { mem, .. } => vec![Target::Mem(mem)],
+            Val::VarPtr { var, .. } => vec![Target::Var(var)],
+            Val::PtrSel(i) => {
+                let (_, a, b) = self.ptr_sels[i as usize];
+                let mut out = vec![Target::Sel];
+                out.extend(self.targets(a));
+                out.extend(self.targets(b));
+                out
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// The place lvalue `e` designates (its subexpressions evaluated once), or a diagnostic.
     pub(super) fn place(&mut self, e: &Expr) -> Option<Place> {
         let span = e.span;
@@ -56,12 +91,7 @@ impl Lower<'_> {
                 }
                 let p = self.pointer_place(base)?;
                 let i = self.scalar(index);
-                let stride = match p {
-                    Place::Mem { mem, .. } => self.stride_of(&e.ty, mem),
-                    Place::Var { .. } => self.p.size_of(&e.ty),
-                };
-                let off = self.scale_by(i, stride, Self::signed(&index.ty), span);
-                Some(self.offset_place(p, off, span))
+                Some(self.index_place(p, i, &e.ty, Self::signed(&index.ty), span))
             }
             ExprKind::Deref(p) => self.pointer_place(p),
             // `&x` of a `local` scalar (an atomic's object): its one-element memory.
@@ -112,14 +142,29 @@ impl Lower<'_> {
     }
 
     /// The place pointer expression `p` points to.
-    fn pointer_place(&mut self, p: &Expr) -> Option<Place> {
-        match self.rvalue(p) {
+    pub(super) fn pointer_place(&mut self, p: &Expr) -> Option<Place> {
+        let v = self.rvalue(p);
+        let place = self.val_place(v);
+        if place.is_none() {
+            self.unsupported(p.span, "a pointer whose target buffer is unknown");
+        }
+        place
+    }
+
+    /// The place pointer value `v` points to (`None`: not a pointer into a known object).
+    pub(super) fn val_place(&self, v: Val) -> Option<Place> {
+        match v {
             Val::Ptr { addr, mem } => Some(Place::Mem { addr, mem }),
             Val::VarPtr { var, off } => Some(Place::Var { var, off }),
-            _ => {
-                self.unsupported(p.span, "a pointer whose target buffer is unknown");
-                None
+            Val::PtrSel(i) => {
+                let (c, a, b) = self.ptr_sels[i as usize];
+                Some(Place::Sel(
+                    c,
+                    Box::new(self.val_place(a)?),
+                    Box::new(self.val_place(b)?),
+                ))
             }
+            _ => None,
         }
     }
 
@@ -134,25 +179,76 @@ impl Lower<'_> {
                 var,
                 off: self.bin(BinOp::Add, off, bytes, span),
             },
+            Place::Sel(c, a, b) => {
+                let a = self.offset_place(*a, bytes, span);
+                let b = self.offset_place(*b, bytes, span);
+                Place::Sel(c, Box::new(a), Box::new(b))
+            }
+        }
+    }
+
+    /// `p` moved by `i` objects of type `elem` (on-chip elements are padded: `stride_of`).
+    pub(super) fn index_place(
+        &mut self,
+        p: Place,
+        i: OpId,
+        elem: &Type,
+        signed: bool,
+        span: Span,
+    ) -> Place {
+        match p {
+            Place::Mem { mem, .. } => {
+                let off = self.scale_by(i, self.stride_of(elem, mem), signed, span);
+                self.offset_place(p, off, span)
+            }
+            Place::Var { .. } => {
+                let off = self.scale_by(i, self.p.size_of(elem).max(1), signed, span);
+                self.offset_place(p, off, span)
+            }
+            Place::Sel(c, a, b) => {
+                let a = self.index_place(*a, i, elem, signed, span);
+                let b = self.index_place(*b, i, elem, signed, span);
+                Place::Sel(c, Box::new(a), Box::new(b))
+            }
         }
     }
 
     /// The pointer to place `p`.
-    pub(super) fn place_ptr(p: Place) -> Val {
+    pub(super) fn place_ptr(&mut self, p: Place) -> Val {
         match p {
             Place::Mem { addr, mem } => Val::Ptr { addr, mem },
             Place::Var { var, off } => Val::VarPtr { var, off },
+            Place::Sel(c, a, b) => {
+                let (a, b) = (self.place_ptr(*a), self.place_ptr(*b));
+                self.ptr_sel(c, a, b)
+            }
         }
+    }
+
+    /// The pointer `a` where `c` holds, else `b`.
+    pub(super) fn ptr_sel(&mut self, c: OpId, a: Val, b: Val) -> Val {
+        self.ptr_sels.push((c, a, b));
+        Val::PtrSel(self.ptr_sels.len() as u32 - 1)
     }
 
     /// The value of type `ty` at place `p` (an array decays to a pointer to its first element).
     pub(super) fn read_place(&mut self, p: Place, ty: &Type, span: Span) -> Val {
         if ty.is_array() {
-            return Self::place_ptr(p);
+            return self.place_ptr(p);
         }
         match p {
             Place::Mem { addr, mem } => self.load(addr, mem, ty, span),
             Place::Var { var, off } => self.var_read(var, off, ty, span),
+            Place::Sel(c, a, b) => {
+                let (mut x, mut y) = (Val::Undef, Val::Undef);
+                self.branch(
+                    c,
+                    span,
+                    |l| x = l.read_place(*a, ty, span),
+                    |l| y = l.read_place(*b, ty, span),
+                );
+                self.merge_val(c, x, y, span)
+            }
         }
     }
 
@@ -161,6 +257,12 @@ impl Lower<'_> {
         match p {
             Place::Mem { addr, mem } => self.store_val(addr, mem, v, ty, None, span),
             Place::Var { var, off } => self.var_write(var, off, ty, v, span),
+            Place::Sel(c, a, b) => self.branch(
+                c,
+                span,
+                |l| l.write_place(*a, v, ty, span),
+                |l| l.write_place(*b, v, ty, span),
+            ),
         }
     }
 
@@ -174,24 +276,16 @@ impl Lower<'_> {
         sub: bool,
         span: Span,
     ) -> Option<Val> {
-        let b = if sub { BinOp::Sub } else { BinOp::Add };
-        match p {
-            Val::Ptr { addr, mem } => {
-                let off = self.scale(i, mem, signed, span);
-                Some(Val::Ptr {
-                    addr: self.bin(b, addr, off, span),
-                    mem,
-                })
-            }
-            Val::VarPtr { var, off } => {
-                let d = self.scale_by(i, self.p.size_of(elem).max(1), signed, span);
-                Some(Val::VarPtr {
-                    var,
-                    off: self.bin(b, off, d, span),
-                })
-            }
-            _ => None,
-        }
+        let place = self.val_place(p)?;
+        let (i, signed) = if sub {
+            let i = self.resize(i, Ty::I32, signed, span);
+            let z = self.konst(0, Ty::I32, span);
+            (self.bin(BinOp::Sub, z, i, span), true)
+        } else {
+            (i, signed)
+        };
+        let q = self.index_place(place, i, elem, signed, span);
+        Some(self.place_ptr(q))
     }
 
     /// The current value of variable `var` for an access through a pointer, or a diagnostic.

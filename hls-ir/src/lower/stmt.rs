@@ -184,13 +184,11 @@ impl Lower<'_> {
                     off: self.select(c, a, b, span),
                 }
             }
-            (Val::Ptr { .. } | Val::VarPtr { .. }, Val::Ptr { .. } | Val::VarPtr { .. }) => {
-                self.unsupported(
-                    span,
-                    "a pointer that may point into different buffers or variables (chosen at run time)",
-                );
-                t
-            }
+            // Different objects (or the same one reached differently): chosen at run time.
+            (
+                Val::Ptr { .. } | Val::VarPtr { .. } | Val::PtrSel(_),
+                Val::Ptr { .. } | Val::VarPtr { .. } | Val::PtrSel(_),
+            ) => self.ptr_sel(c, t, e),
             (Val::Agg(a), Val::Agg(b)) => {
                 let (pa, pb) = (
                     self.aggs[a as usize].parts.clone(),
