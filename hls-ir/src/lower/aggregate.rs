@@ -13,12 +13,17 @@
 //! keeps its padding bytes (`raw`) until it is written back; a vector read as a value, and
 //! every freshly built aggregate, has zero there.
 
+use super::places::Place;
 use super::{scalar_ty, Lower, Val};
 use crate::ids::OpId;
 use crate::ops::{BinOp, ByteMask, CmpOp, ConvOp, OpKind};
 use crate::types::Ty;
 use frontend::ast::{Expr, ExprKind, Init, ScalarKind, Type};
 use frontend::span::Span;
+
+/// The most stores an assignment to an element of an array inside a struct in memory, with a
+/// run-time index, becomes (one per element).
+const MAX_INDEXED_STORES: usize = 64;
 
 /// Parts of an aggregate value.
 #[derive(Clone, Debug)]
@@ -35,6 +40,8 @@ pub(super) struct Agg {
 pub(super) enum Step {
     /// A field of a struct, or a constant index into an array inside a struct.
     Part(u32),
+    /// A run-time index (an op) into an array inside a struct.
+    Index(OpId),
     /// Lanes of a vector (always the last step: consecutive swizzles are composed).
     Lanes(Vec<u8>),
 }
@@ -175,7 +182,13 @@ impl<'a> Lower<'a> {
     pub(super) fn scalar_of(&mut self, v: Val, ty: &Type, span: Span) -> OpId {
         match v {
             Val::Scalar(x) => x,
-            Val::Ptr { addr, .. } => addr,
+            Val::Ptr { addr, .. } | Val::VarPtr { off: addr, .. } => addr,
+            // As an integer: the address of the pointer the condition picks.
+            Val::PtrSel(i) => {
+                let (c, a, b) = self.ptr_sels[i as usize];
+                let (a, b) = (self.scalar_of(a, ty, span), self.scalar_of(b, ty, span));
+                self.select(c, a, b, span)
+            }
             Val::Undef | Val::Agg(_) => {
                 let t = match ty {
                     Type::Scalar(k) => scalar_ty(*k),
@@ -371,28 +384,14 @@ impl<'a> Lower<'a> {
         self.mk_agg(sel, None)
     }
 
-    /// The constant index of `index`, or a diagnostic.
-    fn const_index(&mut self, index: &Expr) -> Option<u32> {
-        let i = self.scalar(index);
-        match self.const_val(i) {
-            Some(c) => Some(c as u32),
-            None => {
-                self.unsupported(
-                    index.span,
-                    "an index into an array inside a struct that is not a constant",
-                );
-                None
-            }
-        }
-    }
-
     /// `base[index]` where `base` is an array inside an aggregate value.
     pub(super) fn agg_index(&mut self, base: &Expr, index: &Expr) -> Val {
         let v = self.rvalue(base);
-        let Some(i) = self.const_index(index) else {
-            return Val::Undef;
-        };
-        self.part(v, &base.ty, i)
+        let i = self.scalar(index);
+        match self.const_val(i) {
+            Some(c) => self.part(v, &base.ty, c as u32),
+            None => self.dyn_part(v, &base.ty, i, index.span),
+        }
     }
 
     /// Splits lvalue `e` into its root object (a variable, or an element of memory) and the
@@ -415,7 +414,11 @@ impl<'a> Lower<'a> {
                     cur = base;
                 }
                 ExprKind::Index { base, index } if is_agg_array(base) => {
-                    steps.push(Step::Part(self.const_index(index)?));
+                    let i = self.scalar(index);
+                    steps.push(match self.const_val(i) {
+                        Some(c) => Step::Part(c as u32),
+                        None => Step::Index(i),
+                    });
                     cur = base;
                 }
                 _ => break,
@@ -449,6 +452,20 @@ impl<'a> Lower<'a> {
                     return cur;
                 };
                 parts[i] = self.replace_in(old, t, rest, v);
+                let raw = self.raw_of(cur);
+                self.mk_agg(parts, raw)
+            }
+            Step::Index(i) => {
+                // Every element, each replaced where the index names it.
+                let types = self.parts_of_type(ty).unwrap_or_default();
+                let (it, span) = (self.k.op(*i).ty, self.k.op(*i).span);
+                for (j, (t, _)) in types.iter().enumerate() {
+                    let old = parts[j];
+                    let new = self.replace_in(old, t, rest, v);
+                    let jc = self.konst(j as u64, it, span);
+                    let c = self.cmp(CmpOp::Eq, *i, jc, span);
+                    parts[j] = self.merge_val(c, new, old, span);
+                }
                 let raw = self.raw_of(cur);
                 self.mk_agg(parts, raw)
             }
@@ -491,6 +508,9 @@ impl<'a> Lower<'a> {
                     self.path_bytes(&t, rest, base + off, out);
                 }
             }
+            Some((Step::Index(_), _)) => {
+                unreachable!("run-time indices are expanded before byte masks are computed")
+            }
             Some((Step::Lanes(ls), _)) => {
                 if let Type::Vector(k, n) = ty {
                     let w = k.size_bytes();
@@ -518,18 +538,76 @@ impl<'a> Lower<'a> {
                 self.assign_var(*var, new, span);
             }
             ExprKind::Index { .. } | ExprKind::Deref(_) | ExprKind::Global(_) => {
-                let Some((addr, mem)) = self.address(root) else {
-                    return;
-                };
-                let new = self.replace_in(Val::Undef, &root.ty, &steps, v);
-                let mut bytes = vec![false; self.p.size_of(&root.ty) as usize];
-                self.path_bytes(&root.ty, &steps, 0, &mut bytes);
-                let mask = ByteMask(bytes);
-                let mask = (!mask.all()).then_some(mask);
-                self.store_val(addr, mem, new, &root.ty, mask, span);
+                match self.place(root) {
+                    Some(Place::Mem { addr, mem }) => {
+                        self.store_path(addr, mem, &root.ty, &mut steps.clone(), v, span)
+                    }
+                    Some(p) => {
+                        // A private variable (or a choice of places): read, replace, write.
+                        let cur = self.read_place(p.clone(), &root.ty, span);
+                        let new = self.replace_in(cur, &root.ty, &steps, v);
+                        self.write_place(p, new, &root.ty, span);
+                    }
+                    None => {}
+                }
             }
             _ => self.unsupported(span, "assigning to a part of this value"),
         }
+    }
+
+    /// Stores `v` to the part of the element at `addr` of memory `mem` (of type `ty`) that
+    /// `steps` lead to: one store of just those bytes, or, for a run-time index into an array
+    /// inside the element, one such store per element of that array, each predicated on the
+    /// index naming it (a byte mask cannot depend on a run-time value).
+    fn store_path(
+        &mut self,
+        addr: OpId,
+        mem: crate::ids::MemId,
+        ty: &Type,
+        steps: &mut Vec<Step>,
+        v: Val,
+        span: Span,
+    ) {
+        let Some(at) = steps.iter().position(|s| matches!(s, Step::Index(_))) else {
+            let new = self.replace_in(Val::Undef, ty, steps, v);
+            let mut bytes = vec![false; self.p.size_of(ty) as usize];
+            self.path_bytes(ty, steps, 0, &mut bytes);
+            let mask = ByteMask(bytes);
+            let mask = (!mask.all()).then_some(mask);
+            self.store_val(addr, mem, new, ty, mask, span);
+            return;
+        };
+        let Step::Index(i) = steps[at] else {
+            unreachable!("found above")
+        };
+        // The array the index selects in: walk the constant steps before it.
+        let mut t = ty.clone();
+        for s in &steps[..at] {
+            if let Step::Part(p) = s {
+                t = self.parts_of_type(&t).unwrap_or_default()[*p as usize]
+                    .0
+                    .clone();
+            }
+        }
+        let n = self.parts_of_type(&t).map_or(0, |p| p.len());
+        if n > MAX_INDEXED_STORES {
+            self.unsupported(
+                span,
+                format!("assigning to an element of an array of {n} elements inside a struct in memory with an index that is not a constant (at most {MAX_INDEXED_STORES})"),
+            );
+            return;
+        }
+        let saved = self.pred;
+        let it = self.k.op(i).ty;
+        for j in 0..n {
+            let jc = self.konst(j as u64, it, span);
+            let c = self.cmp(CmpOp::Eq, i, jc, span);
+            self.pred = self.and1(saved, c, span);
+            steps[at] = Step::Part(j as u32);
+            self.store_path(addr, mem, ty, steps, v, span);
+        }
+        steps[at] = Step::Index(i);
+        self.pred = saved;
     }
 
     /// The value's leaves for loop-carried registers: every scalar part, the address of every
@@ -551,7 +629,16 @@ impl<'a> Lower<'a> {
                     out.push(r);
                 }
             }
-            _ => out.push(self.scalar_of(v, ty, span)),
+            _ => match v {
+                // A pointer chosen at run time: its condition, then both pointers.
+                Val::PtrSel(i) => {
+                    let (c, a, b) = self.ptr_sels[i as usize];
+                    out.push(c);
+                    self.flatten(a, ty, span, out);
+                    self.flatten(b, ty, span, out);
+                }
+                _ => out.push(self.scalar_of(v, ty, span)),
+            },
         }
     }
 
@@ -580,8 +667,15 @@ impl<'a> Lower<'a> {
             }
             _ => {
                 let x = leaves.next().expect("as many leaves as flatten made");
+                if let Val::PtrSel(i) = template {
+                    let (_, ta, tb) = self.ptr_sels[i as usize];
+                    let a = self.rebuild(ta, ty, leaves);
+                    let b = self.rebuild(tb, ty, leaves);
+                    return self.ptr_sel(x, a, b);
+                }
                 match template {
                     Val::Ptr { mem, .. } => Val::Ptr { addr: x, mem },
+                    Val::VarPtr { var, .. } => Val::VarPtr { var, off: x },
                     _ => Val::Scalar(x),
                 }
             }

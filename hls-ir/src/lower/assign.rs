@@ -73,10 +73,9 @@ impl Lower<'_> {
             ExprKind::Var(var) => self.assign_var(*var, v, span),
             ExprKind::Index { base, .. } if is_agg_array(base) => self.assign_part(lhs, v, span),
             ExprKind::Index { .. } | ExprKind::Deref(_) | ExprKind::Global(_) => {
-                let Some((addr, mem)) = self.address(lhs) else {
-                    return;
-                };
-                self.store_val(addr, mem, v, &lhs.ty, None, span);
+                if let Some(p) = self.place(lhs) {
+                    self.write_place(p, v, &lhs.ty, span);
+                }
             }
             ExprKind::Member { .. } | ExprKind::Swizzle { .. } => self.assign_part(lhs, v, span),
             _ => self.unsupported(span, "this kind of assignment"),
@@ -117,12 +116,12 @@ impl Lower<'_> {
         if !in_memory {
             return None;
         }
-        let Some((addr, mem)) = self.address(lhs) else {
+        let Some(p) = self.place(lhs) else {
             return Some((Val::Undef, Val::Undef));
         };
-        let cur = self.load(addr, mem, &lhs.ty, span);
+        let cur = self.read_place(p.clone(), &lhs.ty, span);
         let new = f(self, cur);
-        self.store_val(addr, mem, new, &lhs.ty, None, span);
+        self.write_place(p, new, &lhs.ty, span);
         Some((cur, new))
     }
 

@@ -1,6 +1,7 @@
 //! Conversions: C casts between scalars, vectors and pointers, and the scalar conversion
 //! rules (integers resize, anything to `bool` is `!= 0`, single-precision float conversions).
 
+use super::aggregate::is_agg_array;
 use super::{scalar_ty, Lower, Val};
 use crate::ids::OpId;
 use crate::ops::{CmpOp, ConvOp, OpKind};
@@ -12,8 +13,13 @@ impl Lower<'_> {
     pub(super) fn cast(&mut self, kind: CastKind, inner: &Expr, to: &Type, span: Span) -> Val {
         let _ = kind;
         match (&inner.ty, to) {
+            // An array inside a struct decays to a pointer into its variable or element.
+            (Type::Array(..), _) if is_agg_array(inner) => match self.place(inner) {
+                Some(p) => self.place_ptr(p),
+                None => Val::Undef,
+            },
             (_, Type::Pointer { .. }) | (Type::Array(..), _) => match self.rvalue(inner) {
-                v @ Val::Ptr { .. } => v,
+                v @ (Val::Ptr { .. } | Val::VarPtr { .. } | Val::PtrSel(_)) => v,
                 Val::Undef => Val::Undef,
                 Val::Scalar(_) | Val::Agg(_) => {
                     self.unsupported(span, "converting an integer to a pointer");

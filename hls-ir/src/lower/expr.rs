@@ -15,15 +15,28 @@ impl Lower<'_> {
     pub(super) fn cond(&mut self, e: &Expr) -> OpId {
         match self.rvalue(e) {
             Val::Scalar(v) => self.as_predicate(v, e.span),
-            Val::Ptr { addr, .. } => {
-                let z = self.konst(0, Ty::I32, e.span);
-                self.cmp(CmpOp::Ne, addr, z, e.span)
-            }
+            v @ (Val::Ptr { .. } | Val::VarPtr { .. } | Val::PtrSel(_)) => self.non_null(v, e.span),
             Val::Undef => self.konst(0, Ty::BOOL, e.span),
             Val::Agg(_) => {
                 self.unsupported(e.span, "a vector or struct as a condition");
                 self.konst(0, Ty::BOOL, e.span)
             }
+        }
+    }
+
+    /// i1: pointer `v` is not null (the address of a variable never is).
+    fn non_null(&mut self, v: Val, span: Span) -> OpId {
+        match v {
+            Val::Ptr { addr, .. } => {
+                let z = self.konst(0, Ty::I32, span);
+                self.cmp(CmpOp::Ne, addr, z, span)
+            }
+            Val::PtrSel(i) => {
+                let (c, a, b) = self.ptr_sels[i as usize];
+                let (a, b) = (self.non_null(a, span), self.non_null(b, span));
+                self.select(c, a, b, span)
+            }
+            _ => self.konst(1, Ty::BOOL, span),
         }
     }
 
@@ -50,7 +63,8 @@ impl Lower<'_> {
     pub(super) fn scalar(&mut self, e: &Expr) -> OpId {
         match self.rvalue(e) {
             Val::Scalar(v) => v,
-            Val::Ptr { addr, .. } => addr,
+            v @ Val::PtrSel(_) => self.scalar_of(v, &e.ty, e.span),
+            Val::Ptr { addr, .. } | Val::VarPtr { off: addr, .. } => addr,
             Val::Undef => match &e.ty {
                 Type::Scalar(k) => self.konst(0, scalar_ty(*k), e.span),
                 _ => self.konst(0, Ty::I32, e.span),
@@ -84,8 +98,8 @@ impl Lower<'_> {
             ExprKind::Cast { kind, expr } => self.cast(*kind, expr, &e.ty, span),
             ExprKind::Index { base, index } if is_agg_array(base) => self.agg_index(base, index),
             ExprKind::Index { .. } | ExprKind::Deref(_) => self.read_memory(e),
-            ExprKind::AddrOf(inner) => match self.address(inner) {
-                Some((addr, mem)) => Val::Ptr { addr, mem },
+            ExprKind::AddrOf(inner) => match self.place(inner) {
+                Some(p) => self.place_ptr(p),
                 None => Val::Undef,
             },
             ExprKind::Comma(a, b) => {
@@ -199,14 +213,10 @@ impl Lower<'_> {
     /// `p[i]` or `*p`: a load of the element (a row of a multi-dimensional array is not
     /// loaded: it decays to its address).
     fn read_memory(&mut self, e: &Expr) -> Val {
-        let (addr, mem) = match self.address(e) {
-            Some(a) => a,
-            None => return self.dummy(&e.ty, e.span),
-        };
-        if let Type::Array(..) = e.ty {
-            return Val::Ptr { addr, mem };
+        match self.place(e) {
+            Some(p) => self.read_place(p, &e.ty, e.span),
+            None => self.dummy(&e.ty, e.span),
         }
-        self.load(addr, mem, &e.ty, e.span)
     }
 
     pub(super) fn ty_of(&self, t: &Type) -> Ty {

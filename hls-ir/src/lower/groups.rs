@@ -341,7 +341,12 @@ impl<'a> Lower<'a> {
             let vty = self.p.var(*v).ty.clone();
             let leaves = match val {
                 Val::Scalar(x) => vec![*x],
-                Val::Ptr { addr, .. } => vec![*addr],
+                Val::Ptr { addr, .. } | Val::VarPtr { off: addr, .. } => vec![*addr],
+                Val::PtrSel(_) => {
+                    let mut out = Vec::new();
+                    self.flatten(*val, &Type::UINT, span, &mut out);
+                    out
+                }
                 Val::Undef => continue,
                 Val::Agg(_) => {
                     let mut out = Vec::new();
@@ -383,6 +388,14 @@ impl<'a> Lower<'a> {
             let (x, ptr) = match val {
                 Val::Scalar(x) => (x, None),
                 Val::Ptr { addr, mem } => (addr, Some(mem)),
+                Val::VarPtr { .. } | Val::PtrSel(_) => {
+                    let name = self.p.var(v).name.clone();
+                    self.unsupported(
+                        span,
+                        format!("the pointer `{name}` into a private variable (or chosen at run time), which differs between work-items and is used across a barrier"),
+                    );
+                    continue;
+                }
                 Val::Undef => continue,
                 Val::Agg(_) => {
                     let vty = self.p.var(v).ty.clone();

@@ -270,7 +270,7 @@ impl Lower<'_> {
                 t => t.clone(),
             };
             let shape = match val {
-                Val::Ptr { .. } => Type::UINT,
+                Val::Ptr { .. } | Val::VarPtr { .. } | Val::PtrSel(_) => Type::UINT,
                 Val::Undef
                     if !matches!(ty, Type::Scalar(_) | Type::Vector(..) | Type::Struct(_)) =>
                 {
@@ -377,13 +377,11 @@ impl Lower<'_> {
             let nexts: Vec<OpId> = match cr.var {
                 Some(v) => match after.vars.get(&v) {
                     Some(val) => {
-                        if let Val::Ptr { mem, .. } = val {
-                            if !matches!(cr.before, Val::Ptr { mem: m, .. } if m == *mem) {
-                                self.unsupported(
-                                    span,
-                                    "a pointer that may point into different buffers",
-                                );
-                            }
+                        if self.is_pointer(*val) && self.targets(*val) != self.targets(cr.before) {
+                            self.unsupported(
+                                span,
+                                "a pointer that may point into different buffers or variables",
+                            );
                         }
                         let mut out = Vec::new();
                         self.flatten(*val, &cr.shape, span, &mut out);

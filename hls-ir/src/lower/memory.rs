@@ -7,7 +7,7 @@ use crate::ids::{MemId, OpId};
 use crate::kernel::{Dep, MemKind, Memory};
 use crate::ops::{BinOp, ByteMask, OpKind};
 use crate::types::Ty;
-use frontend::ast::{AddrSpace, Expr, ExprKind, Init, Type, VarId};
+use frontend::ast::{AddrSpace, Init, Type, VarId};
 use frontend::diag::Diagnostic;
 use frontend::span::Span;
 
@@ -112,18 +112,12 @@ impl Lower<'_> {
 
     /// Bytes between consecutive objects of type `t` (an element or a row of elements) in
     /// memory `mem`: their size, with on-chip elements padded to a power of two.
-    fn stride_of(&self, t: &Type, mem: MemId) -> u32 {
+    pub(super) fn stride_of(&self, t: &Type, mem: MemId) -> u32 {
         match t {
             Type::Array(e, n) => n * self.stride_of(e, mem),
             _ if self.is_onchip(mem) => self.k.mem(mem).elem_bytes,
             _ => self.p.size_of(t),
         }
-    }
-
-    /// Byte offset of `i` elements of memory `mem`.
-    pub(super) fn scale(&mut self, i: OpId, mem: MemId, signed: bool, span: Span) -> OpId {
-        let bytes = self.k.mem(mem).elem_bytes;
-        self.scale_by(i, bytes, signed, span)
     }
 
     /// Byte offset of `i` elements of `bytes` bytes each.
@@ -150,47 +144,6 @@ impl Lower<'_> {
         } else {
             let s = self.konst(bytes, Ty::I32, span);
             self.bin(BinOp::Mul, i, s, span)
-        }
-    }
-
-    /// The byte address and memory designated by an lvalue `p[i]` or `*p`.
-    pub(super) fn address(&mut self, e: &Expr) -> Option<(OpId, MemId)> {
-        match &e.kind {
-            ExprKind::Index { base, index } => {
-                if !base.ty.is_pointer() && !base.ty.is_array() {
-                    self.unsupported(e.span, "indexing this value");
-                    return None;
-                }
-                let Val::Ptr { addr, mem } = self.rvalue(base) else {
-                    self.unsupported(base.span, "a pointer whose target buffer is unknown");
-                    return None;
-                };
-                let i = self.scalar(index);
-                let off = self.scale_by(
-                    i,
-                    self.stride_of(&e.ty, mem),
-                    Self::signed(&index.ty),
-                    e.span,
-                );
-                Some((self.bin(BinOp::Add, addr, off, e.span), mem))
-            }
-            // `&x` of a `local` scalar (an atomic's object): its one-element memory.
-            ExprKind::Var(v) if self.local_scalars.contains_key(v) => {
-                let mem = self.local_scalars[v];
-                Some((self.konst(0, Ty::I32, e.span), mem))
-            }
-            ExprKind::Global(g) => self.program_address(*g, e.span),
-            ExprKind::Deref(p) => match self.rvalue(p) {
-                Val::Ptr { addr, mem } => Some((addr, mem)),
-                _ => {
-                    self.unsupported(p.span, "a pointer whose target buffer is unknown");
-                    None
-                }
-            },
-            _ => {
-                self.unsupported(e.span, "taking this address");
-                None
-            }
         }
     }
 

@@ -23,7 +23,8 @@
 //! One concern per module: `interface` (kernel parameters), `stmt` (statements, if-conversion,
 //! the `return`/`break`/`continue` flags, inlined calls), `loops` (unrolled and pipelined
 //! loops), `expr`, `operators`, `assign` and `convert` (expressions), `memory` and `ordering`
-//! (pointers, loads and stores, and the order between accesses), `builtins` (built-in functions
+//! (pointers, loads and stores, and the order between accesses), `places` (what an lvalue
+//! designates; pointers to private variables), `builtins` (built-in functions
 //! by family; atomic counters in `builtins::counter`), `aggregate` (vectors and structs), `pipes`,
 //! `groups` (kernels with barriers), `program` (program-scope variables and ROMs), and `build` (creating ops, folding constants on the spot).
 
@@ -40,6 +41,7 @@ mod memory;
 mod operators;
 mod ordering;
 mod pipes;
+mod places;
 mod program;
 mod stmt;
 
@@ -79,6 +81,15 @@ enum Val {
         addr: OpId,
         mem: MemId,
     },
+    /// A pointer to the object at byte offset `off` (i32) of private variable `var`, which
+    /// lowering keeps as a value (`places`).
+    VarPtr {
+        var: VarId,
+        off: OpId,
+    },
+    /// A pointer chosen at run time between two pointers to different objects: index into
+    /// `Lower::ptr_sels` (`places`).
+    PtrSel(u32),
     /// A variable read before it was written (indeterminate in C).
     Undef,
     /// A vector, struct or array inside a struct: index into `Lower::aggs`.
@@ -132,6 +143,9 @@ struct Lower<'a> {
     program_mems: BTreeMap<u32, MemId>,
     /// Parts of aggregate values (`Val::Agg`); never changed once made.
     aggs: Vec<aggregate::Agg>,
+    /// Pointers chosen at run time (`Val::PtrSel`): the condition (i1), then the pointer when
+    /// it holds and the pointer when it does not; never changed once made.
+    ptr_sels: Vec<(OpId, Val, Val)>,
 }
 
 /// Lowers one kernel with the default [`LowerOptions`]. Errors make the result `Err`; warnings
@@ -177,6 +191,7 @@ pub fn lower_kernel_with_warnings(
         local_scalars: BTreeMap::new(),
         program_mems: BTreeMap::new(),
         aggs: Vec::new(),
+        ptr_sels: Vec::new(),
     };
     let t = l.konst(1, Ty::BOOL, f.span);
     let fl = l.konst(0, Ty::BOOL, f.span);

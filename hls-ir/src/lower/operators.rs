@@ -209,7 +209,8 @@ impl Lower<'_> {
         Val::Scalar(self.resize(b, t, false, span))
     }
 
-    /// Pointer arithmetic (`p + i`, `p - i`: whole elements) and pointer comparisons.
+    /// Pointer arithmetic (`p + i`, `p - i`: whole elements; `p - q` within one object) and
+    /// pointer comparisons.
     fn pointer_binary(
         &mut self,
         op: ast::BinOp,
@@ -220,23 +221,68 @@ impl Lower<'_> {
     ) -> Val {
         use ast::BinOp as A;
         let p = self.rvalue(lhs);
-        let Val::Ptr { addr, mem } = p else {
-            self.unsupported(span, "this pointer arithmetic");
-            return Val::Undef;
-        };
+        let elem = lhs.ty.pointee().cloned().unwrap_or(Type::Void);
         match op {
             A::Add | A::Sub if rhs.ty.is_integer() => {
                 let i = self.scalar(rhs);
-                let off = self.scale(i, mem, Self::signed(&rhs.ty), span);
-                let b = if op == A::Add { BinOp::Add } else { BinOp::Sub };
-                Val::Ptr {
-                    addr: self.bin(b, addr, off, span),
-                    mem,
+                let signed = Self::signed(&rhs.ty);
+                match self.pointer_step(p, &elem, i, signed, op == A::Sub, span) {
+                    Some(v) => v,
+                    None => {
+                        self.unsupported(span, "this pointer arithmetic");
+                        Val::Undef
+                    }
                 }
             }
-            _ if op.is_comparison() => {
-                let q = self.scalar(rhs);
-                let c = self.cmp(cmp_op(op, false), addr, q, span);
+            _ if op.is_comparison() || op == A::Sub => {
+                let q = self.rvalue(rhs);
+                let (a, b) = match (p, q) {
+                    (Val::Ptr { addr: a, mem: m }, Val::Ptr { addr: b, mem: n }) if m == n => {
+                        (a, b)
+                    }
+                    (Val::VarPtr { var: v, off: a }, Val::VarPtr { var: w, off: b }) if v == w => {
+                        (a, b)
+                    }
+                    // Pointers to different private variables, or one to a variable and one
+                    // into memory: distinct objects, never equal.
+                    // (A variable's address is not null either.)
+                    (Val::VarPtr { .. }, _) | (_, Val::VarPtr { .. })
+                        if matches!(op, A::Eq | A::Ne) =>
+                    {
+                        let c = self.konst((op == A::Ne) as u64, Ty::BOOL, span);
+                        let t = self.ty_of(ty);
+                        return Val::Scalar(self.resize(c, t, false, span));
+                    }
+                    (Val::VarPtr { .. }, _) | (_, Val::VarPtr { .. }) => {
+                        self.unsupported(
+                            span,
+                            "comparing or subtracting pointers to different objects",
+                        );
+                        return Val::Undef;
+                    }
+                    (Val::Ptr { addr, .. }, _) => (addr, self.scalar_of(q, &rhs.ty, span)),
+                    _ => {
+                        self.unsupported(span, "this pointer arithmetic");
+                        return Val::Undef;
+                    }
+                };
+                if op == A::Sub {
+                    // Elements between them (exact: both point into one array).
+                    let d = self.bin(BinOp::Sub, a, b, span);
+                    let size = match p {
+                        Val::Ptr { mem, .. } => self.stride_of(&elem, mem),
+                        _ => self.p.size_of(&elem),
+                    } as u64;
+                    let d = if size.is_power_of_two() {
+                        let s = self.konst(size.trailing_zeros() as u64, Ty::I32, span);
+                        self.bin(BinOp::ShrS, d, s, span)
+                    } else {
+                        let s = self.konst(size, Ty::I32, span);
+                        self.bin(BinOp::DivS, d, s, span)
+                    };
+                    return Val::Scalar(self.resize(d, self.ty_of(ty), true, span));
+                }
+                let c = self.cmp(cmp_op(op, false), a, b, span);
                 let t = self.ty_of(ty);
                 Val::Scalar(self.resize(c, t, false, span))
             }
@@ -332,18 +378,14 @@ impl Lower<'_> {
         op_ty: &Type,
         span: Span,
     ) -> Val {
-        if let Val::Ptr { addr, mem } = cur {
+        if let Val::Ptr { .. } | Val::VarPtr { .. } = cur {
             let i = self.scalar(rhs);
-            let off = self.scale(i, mem, Self::signed(&rhs.ty), span);
-            let op = if b == ast::BinOp::Add {
-                BinOp::Add
-            } else {
-                BinOp::Sub
-            };
-            return Val::Ptr {
-                addr: self.bin(op, addr, off, span),
-                mem,
-            };
+            let elem = lhs.ty.pointee().cloned().unwrap_or(Type::Void);
+            let sub = b == ast::BinOp::Sub;
+            let signed = Self::signed(&rhs.ty);
+            return self
+                .pointer_step(cur, &elem, i, signed, sub, span)
+                .expect("a pointer");
         }
         if b.is_comparison() || b.is_logical() {
             self.unsupported(span, "this compound assignment");

@@ -127,7 +127,7 @@ impl Lower<'_> {
 
     /// i1: the rest of this iteration (or function) does not run: after `return`, `break` or
     /// `continue`.
-    fn dead(&mut self, span: Span) -> OpId {
+    pub(super) fn dead(&mut self, span: Span) -> OpId {
         let d = self.or1(self.env.returned, self.env.brk, span);
         self.or1(d, self.env.cont, span)
     }
@@ -178,10 +178,17 @@ impl Lower<'_> {
                     mem: m1,
                 }
             }
-            (Val::Ptr { .. }, Val::Ptr { .. }) => {
-                self.unsupported(span, "a pointer that may point into different buffers");
-                t
+            (Val::VarPtr { var: v, off: a }, Val::VarPtr { var: w, off: b }) if v == w => {
+                Val::VarPtr {
+                    var: v,
+                    off: self.select(c, a, b, span),
+                }
             }
+            // Different objects (or the same one reached differently): chosen at run time.
+            (
+                Val::Ptr { .. } | Val::VarPtr { .. } | Val::PtrSel(_),
+                Val::Ptr { .. } | Val::VarPtr { .. } | Val::PtrSel(_),
+            ) => self.ptr_sel(c, t, e),
             (Val::Agg(a), Val::Agg(b)) => {
                 let (pa, pb) = (
                     self.aggs[a as usize].parts.clone(),
@@ -223,31 +230,41 @@ impl Lower<'_> {
                 vals.push((*p, self.rvalue(a)));
             }
         }
-        // The callee sees only its parameters; its `return` ends the callee only.
+        // The callee names only its parameters and locals, but keeps the caller's variables
+        // for pointers to them (`places`); its `return` ends the callee only. Its side
+        // effects (and writes through pointers) are masked by the caller's state too: it
+        // starts as returned when the caller has returned or left the iteration.
         let fl = self.konst(0, Ty::BOOL, span);
+        let dead = self.dead(span);
         let caller = std::mem::replace(
             &mut self.env,
             Env {
                 vars: BTreeMap::new(),
-                returned: fl,
+                returned: dead,
                 ret_val: None,
                 brk: fl,
                 cont: fl,
             },
         );
+        self.env.vars = caller.vars.clone();
         for (p, v) in vals {
             self.env.vars.insert(p, v);
         }
-        // Side effects in the callee are masked by the caller's state too.
         let saved_pred = self.pred;
-        let alive = self.not1(caller.returned, span);
+        let alive = self.not1(dead, span);
         self.pred = self.and1(self.pred, alive, span);
         self.depth += 1;
         self.block(&f.body.stmts);
         self.depth -= 1;
         self.pred = saved_pred;
         let ret = self.env.ret_val.unwrap_or(Val::Undef);
-        self.env = caller;
+        let callee = std::mem::replace(&mut self.env, caller);
+        // The caller's variables as the callee left them (written through pointers).
+        for (v, val) in self.env.vars.iter_mut() {
+            if let Some(x) = callee.vars.get(v) {
+                *val = *x;
+            }
+        }
         ret
     }
 }

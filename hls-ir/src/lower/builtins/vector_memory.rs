@@ -1,6 +1,8 @@
-//! Vector loads and stores: `vloadN`/`vstoreN`, one element access per lane.
+//! Vector loads and stores: `vloadN`/`vstoreN`, one element access per lane, through any
+//! pointer (into memory, into a private variable, or chosen at run time: `places`).
 
-use crate::ids::{MemId, OpId};
+use crate::ids::OpId;
+use crate::lower::places::Place;
 use crate::lower::{Lower, Val};
 use crate::ops::BinOp;
 use crate::types::Ty;
@@ -11,19 +13,18 @@ impl Lower<'_> {
     /// `vloadN(offset, p)`: lanes `p[offset * N + i]`.
     pub(super) fn vload(&mut self, n: u8, args: &[Expr], ty: &Type, span: Span) -> Val {
         let off = self.scalar(&args[0]);
-        let Val::Ptr { addr, mem } = self.rvalue(&args[1]) else {
-            self.unsupported(args[1].span, "a pointer whose target buffer is unknown");
+        let Some(base) = self.pointer_place(&args[1]) else {
             return Val::Undef;
         };
         let Some(k) = ty.elem_kind() else {
             return Val::Undef;
         };
+        let elem = Type::Scalar(k);
         let first = self.vload_index(off, n, span);
         let mut lanes = Vec::new();
         for i in 0..n as u64 {
-            let a = self.vload_addr(addr, mem, first, i, span);
-            let v = self.load(a, mem, &Type::Scalar(k), span);
-            lanes.push(v);
+            let p = self.lane_place(base.clone(), first, i, &elem, span);
+            lanes.push(self.read_place(p, &elem, span));
         }
         if n == 1 {
             lanes[0]
@@ -36,13 +37,13 @@ impl Lower<'_> {
     pub(super) fn vstore(&mut self, n: u8, args: &[Expr], span: Span) -> Val {
         let data = self.rvalue(&args[0]);
         let off = self.scalar(&args[1]);
-        let Val::Ptr { addr, mem } = self.rvalue(&args[2]) else {
-            self.unsupported(args[2].span, "a pointer whose target buffer is unknown");
+        let Some(base) = self.pointer_place(&args[2]) else {
             return Val::Undef;
         };
         let Some(k) = args[0].ty.elem_kind() else {
             return Val::Undef;
         };
+        let elem = Type::Scalar(k);
         let lanes = if n == 1 {
             vec![data]
         } else {
@@ -50,8 +51,8 @@ impl Lower<'_> {
         };
         let first = self.vload_index(off, n, span);
         for (i, v) in lanes.into_iter().enumerate() {
-            let a = self.vload_addr(addr, mem, first, i as u64, span);
-            self.store_val(a, mem, v, &Type::Scalar(k), None, span);
+            let p = self.lane_place(base.clone(), first, i as u64, &elem, span);
+            self.write_place(p, v, &elem, span);
         }
         Val::Undef
     }
@@ -63,11 +64,10 @@ impl Lower<'_> {
         self.bin(BinOp::Mul, off, n, span)
     }
 
-    /// The address of element `first + i` of memory `mem` from `addr`.
-    fn vload_addr(&mut self, addr: OpId, mem: MemId, first: OpId, i: u64, span: Span) -> OpId {
+    /// The place of element `first + i` (of type `elem`) from `base`.
+    fn lane_place(&mut self, base: Place, first: OpId, i: u64, elem: &Type, span: Span) -> Place {
         let i = self.konst(i, Ty::I32, span);
         let idx = self.bin(BinOp::Add, first, i, span);
-        let off = self.scale(idx, mem, false, span);
-        self.bin(BinOp::Add, addr, off, span)
+        self.index_place(base, idx, elem, false, span)
     }
 }
