@@ -129,6 +129,9 @@ struct Lower<'a> {
     /// Enclosing loops, innermost last: `true` for a pipelined loop, `false` for one being
     /// fully unrolled (`break`/`continue` are supported in the former only).
     loops: Vec<bool>,
+    /// Enclosing `switch` statements, innermost last: how many loops enclosed each (a `break`
+    /// leaves the switch when no loop is nested inside it).
+    switches: Vec<usize>,
     /// Accesses to each on-chip memory in program order: `(op, is_store)`.
     onchip: BTreeMap<MemId, Vec<(OpId, bool)>>,
     /// Work-group mode (kernels with barriers).
@@ -184,6 +187,7 @@ pub fn lower_kernel_with_warnings(
         global_reads: BTreeMap::new(),
         fenced: builtins::Fenced::default(),
         loops: Vec::new(),
+        switches: Vec::new(),
         onchip: BTreeMap::new(),
         groups: groups::Groups::default(),
         pipes: pipes::Pipes::default(),

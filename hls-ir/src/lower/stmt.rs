@@ -5,8 +5,9 @@
 use super::loops::full_unroll_requested;
 use super::{Env, Lower, Val};
 use crate::ids::OpId;
+use crate::ops::CmpOp;
 use crate::types::Ty;
-use frontend::ast::{AddrSpace, Expr, FuncId, Init, Stmt, StmtKind, Type, VarId};
+use frontend::ast::{AddrSpace, Expr, FuncId, Init, Stmt, StmtKind, SwitchCase, Type, VarId};
 use frontend::diag::Diagnostic;
 use frontend::span::Span;
 use std::collections::BTreeMap;
@@ -47,7 +48,7 @@ impl Lower<'_> {
             StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
                 self.pipelined_loop(s, false)
             }
-            StmtKind::Switch { .. } => self.unsupported(s.span, "`switch`"),
+            StmtKind::Switch { cond, cases } => self.switch(cond, cases, s.span),
             StmtKind::Break | StmtKind::Continue => {
                 self.break_continue(matches!(s.kind, StmtKind::Break), s.span)
             }
@@ -107,14 +108,60 @@ impl Lower<'_> {
     /// `break` (`brk`) or `continue`: sets the flag that masks the rest of the iteration of a
     /// pipelined loop.
     fn break_continue(&mut self, brk: bool, span: Span) {
+        // Only a `break`/`continue` that is reached counts: not after an earlier `continue`,
+        // `break` or `return` of this iteration.
+        let now = self.effect_pred(span);
+        // A `break` whose innermost enclosing statement is a `switch` leaves the switch.
+        if brk && self.switches.last() == Some(&self.loops.len()) {
+            self.env.brk = self.or1(self.env.brk, now, span);
+            return;
+        }
         match self.loops.last() {
-            Some(true) if brk => self.env.brk = self.or1(self.env.brk, self.pred, span),
-            Some(true) => self.env.cont = self.or1(self.env.cont, self.pred, span),
+            Some(true) if brk => self.env.brk = self.or1(self.env.brk, now, span),
+            Some(true) => self.env.cont = self.or1(self.env.cont, now, span),
             Some(false) => {
                 self.unsupported(span, "`break`/`continue` in a loop with `#pragma unroll`")
             }
             None => self.unsupported(span, "`break` out of a `switch`"),
         }
+    }
+
+    /// `switch`: each case's body runs (if-converted) when the value matches one of its
+    /// labels, or the default matches (no label does), or control falls into it from the case
+    /// before (which was entered and has not executed `break`). A `break` sets the break flag,
+    /// which masks the rest of the switch as it masks the rest of a loop iteration; the flag
+    /// is the enclosing loop's again after the switch.
+    fn switch(&mut self, cond: &Expr, cases: &[SwitchCase], span: Span) {
+        let x = self.scalar(cond);
+        let ty = self.k.op(x).ty;
+        let fl = self.konst(0, Ty::BOOL, span);
+        let mut hits = Vec::new();
+        let mut any = fl;
+        for c in cases {
+            let mut h = fl;
+            for &v in &c.values {
+                let k = self.konst(v, ty, c.span);
+                let e = self.cmp(CmpOp::Eq, x, k, c.span);
+                h = self.or1(h, e, c.span);
+            }
+            any = self.or1(any, h, c.span);
+            hits.push(h);
+        }
+        let outer_brk = self.env.brk;
+        self.switches.push(self.loops.len());
+        let mut entered = fl;
+        for (c, h) in cases.iter().zip(hits) {
+            let h = if c.is_default {
+                let none = self.not1(any, c.span);
+                self.or1(h, none, c.span)
+            } else {
+                h
+            };
+            entered = self.or1(entered, h, c.span);
+            self.branch(entered, c.span, |l| l.block(&c.body), |_| {});
+        }
+        self.switches.pop();
+        self.env.brk = outer_brk;
     }
 
     /// The effective predicate for a side effect: inside the current condition and not after a
