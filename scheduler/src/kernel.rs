@@ -439,7 +439,14 @@ impl ProblemBuilder<'_> {
                 continue;
             };
             if a != b {
-                self.push_edge(a, b, 0, dep);
+                // An on-chip atomic's write lands one cycle after its result: a nested loop
+                // that uses the same memory starts after that (its reads see no forwarding).
+                let delay = if onchip_atomic_then_loop(k, a, b) {
+                    2
+                } else {
+                    0
+                };
+                self.push_edge(a, b, delay, dep);
             }
         }
     }
@@ -633,6 +640,15 @@ fn onchip_atomic_then_store(k: &Kernel, src: OpId, dst: OpId) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether `src` is an atomic on an on-chip memory and `dst` starts a nested loop.
+fn onchip_atomic_then_loop(k: &Kernel, src: OpId, dst: OpId) -> bool {
+    matches!(
+        (&k.op(src).kind, &k.op(dst).kind),
+        (OpKind::Atomic { mem, .. }, OpKind::Loop(_))
+            if !matches!(k.mem(*mem).kind, hls_ir::MemKind::Global { .. })
+    )
 }
 
 fn pipeline_stages(k: &Kernel, start: &BTreeMap<OpId, u32>, depth: u32) -> u32 {

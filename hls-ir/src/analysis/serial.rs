@@ -6,7 +6,8 @@
 //!   phases of one iteration finish before the next iteration starts.
 //! - An on-chip memory has no arbitration between pipelines, so the loops using it must never
 //!   run at the same time: the innermost region enclosing all of them runs serially (a loop
-//!   waits for the loops it starts).
+//!   waits for the loops it starts), and so does every region that uses it and starts a loop
+//!   that uses it too (its own accesses would be in flight, frozen, while that loop runs).
 //! - A private array has one copy, so the work-item loop runs serially if it uses one.
 //! - A kernel with barriers walks its work-groups one at a time (`local` memory belongs to
 //!   one group); the work-item loop says so.
@@ -98,6 +99,14 @@ pub fn serial_regions(k: &Kernel) -> IdVec<LoopId, Option<SerialReason>> {
                 .find(|a| chains.iter().all(|c| c.contains(a)))
             {
                 out[lca].get_or_insert(SerialReason::SharedOnChip(mem));
+            }
+            // A region that uses the memory itself and starts a loop that uses it too would
+            // hold its own accesses in flight (frozen) while that loop runs through the same
+            // ports: it runs serially as well.
+            for &r in &regions {
+                if chains.iter().any(|c| c[0] != r && c.contains(&r)) {
+                    out[r].get_or_insert(SerialReason::SharedOnChip(mem));
+                }
             }
         }
         if matches!(m.kind, MemKind::Private { .. }) && regions.contains(&Kernel::WORK_ITEM_LOOP) {
