@@ -412,6 +412,16 @@ impl ProblemBuilder<'_> {
                     i32::from((dep.distance() > 0 || ordered) && combinational)
                 };
                 self.push_edge(src, o, delay, dep);
+                // A loop result's initial value is latched when its loop starts, and so is
+                // its value at the exit when that is computed out here (loop-invariant).
+                if let (OpKind::LoopResult, hls_ir::Dep::Data { operand: 1 | 2, .. }) =
+                    (&self.k.op(o).kind, dep)
+                {
+                    let l = self.k.operands(o)[0];
+                    if self.rp.index.contains_key(&l) && l != src {
+                        self.push_edge(src, l, 0, dep);
+                    }
+                }
             }
         }
     }
