@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Random-kernel differential fuzzer (docs/fuzzing.md, "Random-kernel fuzzer"): generates COUNT
+# kernels from SEED, runs each through `oclhls sim` (emulator, IR, IR after passes, Verilator
+# with random stalls) and Verilator lint, reduces every failure into tests/fuzz-regressions/.
+# Last line: `N kernels, M mismatches, K crashes`; exit 1 if M or K is not 0.
+# More options (timeouts, directories) are passed on: scripts/kernel-fuzz.sh 50 7 --timeout 120
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -lt 2 ]; then
+    echo "usage: scripts/kernel-fuzz.sh COUNT SEED [kernel-fuzz options]" >&2
+    exit 2
+fi
+cargo build --release --quiet
+exec target/release/kernel-fuzz "$@" --oclhls target/release/oclhls
