@@ -129,7 +129,10 @@ impl Ty {
         self.s.bits() as usize / 8 * self.lanes as usize
     }
     fn with(self, s: Scalar) -> Ty {
-        Ty { s, lanes: self.lanes }
+        Ty {
+            s,
+            lanes: self.lanes,
+        }
     }
 }
 
@@ -220,7 +223,11 @@ pub enum Expr {
     /// `c ? a : b` with a scalar condition.
     Cond(Box<Expr>, Box<Expr>, Box<Expr>, Ty),
     /// Conversion: a C cast between scalars, `convert_T[_sat]` between vectors.
-    Conv { e: Box<Expr>, to: Ty, sat: bool },
+    Conv {
+        e: Box<Expr>,
+        to: Ty,
+        sat: bool,
+    },
     /// `as_T`: reinterpretation between types of the same size.
     AsType(Box<Expr>, Ty),
     Call(Func, Vec<Expr>, Ty),
@@ -669,7 +676,10 @@ impl Kernel {
             p.push((format!("global {} *out{i}", t.name()), Param::Out(*t)));
         }
         if self.group.as_ref().is_some_and(|g| g.hist) {
-            p.push(("global uint *lhout".into(), Param::Out(Ty::scalar(Scalar::UInt))));
+            p.push((
+                "global uint *lhout".into(),
+                Param::Out(Ty::scalar(Scalar::UInt)),
+            ));
         }
         if let Some(n) = self.acc {
             p.push(("global uint *acc".into(), Param::Acc(n)));
@@ -684,11 +694,7 @@ impl Kernel {
     pub fn source(&self) -> String {
         let mut o = String::new();
         let params: Vec<String> = self.params().into_iter().map(|(d, _)| d).collect();
-        let _ = writeln!(
-            o,
-            "kernel void {KERNEL_NAME}({}) {{",
-            params.join(", ")
-        );
+        let _ = writeln!(o, "kernel void {KERNEL_NAME}({}) {{", params.join(", "));
         o.push_str("  size_t gid = get_global_id(0);\n");
         for (i, t) in self.inputs.iter().enumerate() {
             let _ = writeln!(o, "  {} a{i} = in{i}[gid];", t.name());
@@ -704,12 +710,7 @@ impl Kernel {
             o.push_str("  lx[lid] = ");
             g.x.print(&mut o);
             o.push_str(";\n  barrier(CLK_LOCAL_MEM_FENCE);\n");
-            let _ = writeln!(
-                o,
-                "  {t} xchg = lx[(lid + {}U) & {}U];",
-                g.off,
-                g.size - 1
-            );
+            let _ = writeln!(o, "  {t} xchg = lx[(lid + {}U) & {}U];", g.off, g.size - 1);
         }
         print_block(&mut o, &self.body, 1);
         if self.group.as_ref().is_some_and(|g| g.hist) {

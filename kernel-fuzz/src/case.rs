@@ -47,21 +47,22 @@ impl Case {
         let ntests = r.random_range(2..=3);
         let tests = (0..ntests)
             .map(|_| {
-                let local = kernel.group.as_ref().map_or(1, |g| g.size);
-                let groups = r.random_range(1..=4);
-                let global = match &kernel.group {
-                    Some(_) => local * groups,
-                    None => r.random_range(1..=12),
+                // Work-group kernels: whole groups. Others: up to 40 work-items (many in
+                // flight in the pipeline), in groups of any size.
+                let (global, local) = match &kernel.group {
+                    Some(g) => (g.size * r.random_range(1..=4), g.size),
+                    None => {
+                        let global = r.random_range(1..=40);
+                        (global, r.random_range(1..=global))
+                    }
                 };
                 let mut buffers = Vec::new();
                 for (_, p) in kernel.params() {
                     match p {
                         Param::In(t) => buffers.push(random_bytes(r, t, global)),
-                        Param::Acc(len) => buffers.push(random_bytes(
-                            r,
-                            Ty::scalar(Scalar::UInt),
-                            len,
-                        )),
+                        Param::Acc(len) => {
+                            buffers.push(random_bytes(r, Ty::scalar(Scalar::UInt), len))
+                        }
                         Param::Counter => {
                             buffers.push(r.random_range(0u32..1000).to_le_bytes().to_vec())
                         }
@@ -70,7 +71,7 @@ impl Case {
                 }
                 TestInput {
                     global,
-                    local: if kernel.group.is_some() { local } else { global },
+                    local,
                     buffers,
                     n: r.random_range(0..=6),
                 }
@@ -117,13 +118,24 @@ impl Case {
                 let a = match *p {
                     Param::In(ty) => {
                         let b = inputs.next().expect("input bytes").clone();
-                        let _ = writeln!(h, "arg_in: {pi} buffer {}[{}] {}", ty.name(), t.global, values(ty, &b));
+                        let _ = writeln!(
+                            h,
+                            "arg_in: {pi} buffer {}[{}] {}",
+                            ty.name(),
+                            t.global,
+                            values(ty, &b)
+                        );
                         buffer(&mut spec, b)
                     }
                     Param::Acc(_) | Param::Counter => {
                         let b = inputs.next().expect("input bytes").clone();
                         let ty = Ty::scalar(Scalar::UInt);
-                        let _ = writeln!(h, "arg_in: {pi} buffer uint[{}] {}", b.len() / 4, values(ty, &b));
+                        let _ = writeln!(
+                            h,
+                            "arg_in: {pi} buffer uint[{}] {}",
+                            b.len() / 4,
+                            values(ty, &b)
+                        );
                         outs.push((pi, ty, spec.buffers.len()));
                         buffer(&mut spec, b)
                     }
@@ -156,7 +168,12 @@ impl Case {
             for (pi, ty, bi) in outs {
                 let b = &o.buffers[bi];
                 let count = b.len() / ty.bytes();
-                let _ = writeln!(h, "arg_out: {pi} buffer {}[{count}] {}", ty.name(), values(ty, b));
+                let _ = writeln!(
+                    h,
+                    "arg_out: {pi} buffer {}[{count}] {}",
+                    ty.name(),
+                    values(ty, b)
+                );
             }
         }
         h.push_str("!*/\n\n");

@@ -29,6 +29,9 @@ struct Gen<'r> {
     /// A counter is only incremented or only decremented in a kernel (the front end's rule).
     counter_inc: bool,
     hist: Option<u32>,
+    /// The family of atomic functions used on `acc` and on `lh`: only operations of one family
+    /// commute, so only then is the final value independent of the order of the work-items.
+    families: [&'static [AtomicOp]; 2],
     /// Statements still to generate (bounds the kernel's size).
     budget: i32,
 }
@@ -63,7 +66,7 @@ pub fn generate(r: &mut StdRng) -> Kernel {
     let acc = r.random_bool(0.3).then(|| 1 << r.random_range(0..=3));
     let counter = r.random_bool(0.2);
     let wg = r.random_bool(0.3);
-    let size = 1 << r.random_range(1..=3);
+    let size = 1 << r.random_range(1..=4);
     let hist = wg && r.random_bool(0.5);
     let counter_inc = r.random_bool(0.7);
     let mut g = Gen {
@@ -76,9 +79,13 @@ pub fn generate(r: &mut StdRng) -> Kernel {
         counter,
         counter_inc,
         hist: hist.then_some(size),
+        families: [FAMILIES[0], FAMILIES[0]],
         budget: 0,
     };
-    g.budget = g.r.random_range(4..=14);
+    g.budget = g.r.random_range(4..=18);
+    for f in &mut g.families {
+        *f = FAMILIES[g.r.random_range(0..FAMILIES.len())];
+    }
     for (i, t) in inputs.iter().enumerate() {
         g.scopes[0].push(Var {
             name: format!("a{i}"),
@@ -208,7 +215,8 @@ impl Gen<'_> {
             }
             4 => {
                 let left = self.r.random_bool(0.5);
-                let masked = t.is_vec() || t.s.bits() < 32 || t.s.signed() || self.r.random_bool(0.6);
+                let masked =
+                    t.is_vec() || t.s.bits() < 32 || t.s.signed() || self.r.random_bool(0.6);
                 Expr::Shift {
                     left,
                     masked,
@@ -251,9 +259,15 @@ impl Gen<'_> {
             9 => {
                 // as_T from the other signedness, or between scalar and vector of one size.
                 let from = if t.s.signed() {
-                    Ty { s: t.s.unsigned(), lanes: t.lanes }
+                    Ty {
+                        s: t.s.unsigned(),
+                        lanes: t.lanes,
+                    }
                 } else {
-                    Ty { s: signed_of(t.s), lanes: t.lanes }
+                    Ty {
+                        s: signed_of(t.s),
+                        lanes: t.lanes,
+                    }
                 };
                 Expr::AsType(Box::new(self.expr(from, d)), t)
             }
@@ -264,7 +278,9 @@ impl Gen<'_> {
                 Expr::Lane(Box::new(v), self.r.random_range(0..lanes))
             }
             12 => {
-                let parts = (0..t.lanes).map(|_| self.expr(Ty::scalar(t.s), d)).collect();
+                let parts = (0..t.lanes)
+                    .map(|_| self.expr(Ty::scalar(t.s), d))
+                    .collect();
                 Expr::Build(parts, t)
             }
             _ => self.array_read(t, d).unwrap_or_else(|| self.leaf(t)),
@@ -290,7 +306,11 @@ impl Gen<'_> {
         // abs and abs_diff return the unsigned type: call them on the signed type of t's width.
         let arg_t = match f {
             Func::Abs | Func::AbsDiff if !t.s.signed() => Ty {
-                s: if self.r.random_bool(0.5) { signed_of(t.s) } else { t.s },
+                s: if self.r.random_bool(0.5) {
+                    signed_of(t.s)
+                } else {
+                    t.s
+                },
                 lanes: t.lanes,
             },
             Func::Abs | Func::AbsDiff => return self.leaf(t),
@@ -305,7 +325,13 @@ impl Gen<'_> {
         if t.is_vec() {
             return None;
         }
-        let arrs: Vec<_> = self.arrays.iter().flatten().filter(|a| a.1 == t).cloned().collect();
+        let arrs: Vec<_> = self
+            .arrays
+            .iter()
+            .flatten()
+            .filter(|a| a.1 == t)
+            .cloned()
+            .collect();
         if arrs.is_empty() {
             return None;
         }
@@ -353,9 +379,15 @@ impl Gen<'_> {
                 5..=8 => {
                     if let Some(v) = self.pick_var(|v| v.mutable) {
                         let e = if self.r.random_bool(0.5) {
-                            let op = [Bin::Add, Bin::Sub, Bin::Mul, Bin::Xor][self.r.random_range(0..4)];
+                            let op =
+                                [Bin::Add, Bin::Sub, Bin::Mul, Bin::Xor][self.r.random_range(0..4)];
                             let rhs = self.expr(v.ty, 2);
-                            Expr::Bin(op, Box::new(Expr::Var(v.name.clone(), v.ty)), Box::new(rhs), v.ty)
+                            Expr::Bin(
+                                op,
+                                Box::new(Expr::Var(v.name.clone(), v.ty)),
+                                Box::new(rhs),
+                                v.ty,
+                            )
                         } else {
                             self.expr(v.ty, 3)
                         };
@@ -379,7 +411,12 @@ impl Gen<'_> {
                     let bound = match self.r.random_range(0..3) {
                         0 => Expr::Lit(uint, vec![self.r.random_range(0..=5)]),
                         1 => n,
-                        _ => Expr::Bin(Bin::And, Box::new(n), Box::new(Expr::Lit(uint, vec![3])), uint),
+                        _ => Expr::Bin(
+                            Bin::And,
+                            Box::new(n),
+                            Box::new(Expr::Lit(uint, vec![3])),
+                            uint,
+                        ),
                     };
                     let v = self.fresh("i");
                     self.loops += 1;
@@ -418,26 +455,16 @@ impl Gen<'_> {
                 16..=18 => {
                     let target = match (self.acc, self.hist) {
                         (Some(a), Some(h)) => Some(if self.r.random_bool(0.5) {
-                            ("acc", a)
+                            ("acc", a, 0)
                         } else {
-                            ("lh", h)
+                            ("lh", h, 1)
                         }),
-                        (Some(a), None) => Some(("acc", a)),
-                        (None, Some(h)) => Some(("lh", h)),
+                        (Some(a), None) => Some(("acc", a, 0)),
+                        (None, Some(h)) => Some(("lh", h, 1)),
                         (None, None) => None,
                     };
-                    if let Some((buf, len)) = target {
-                        let ops = [
-                            AtomicOp::Add,
-                            AtomicOp::Sub,
-                            AtomicOp::Inc,
-                            AtomicOp::Dec,
-                            AtomicOp::Min,
-                            AtomicOp::Max,
-                            AtomicOp::And,
-                            AtomicOp::Or,
-                            AtomicOp::Xor,
-                        ];
+                    if let Some((buf, len, fam)) = target {
+                        let ops = self.families[fam];
                         let it = Ty::scalar(random_ty(self.r).s);
                         let vt = Ty::scalar(random_ty(self.r).s);
                         return Stmt::Atomic {
@@ -455,6 +482,16 @@ impl Gen<'_> {
         }
     }
 }
+
+/// Atomic functions that commute with each other (the returned old values are never used).
+const FAMILIES: [&[AtomicOp]; 6] = [
+    &[AtomicOp::Add, AtomicOp::Sub, AtomicOp::Inc, AtomicOp::Dec],
+    &[AtomicOp::Min],
+    &[AtomicOp::Max],
+    &[AtomicOp::And],
+    &[AtomicOp::Or],
+    &[AtomicOp::Xor],
+];
 
 fn signed_of(s: Scalar) -> Scalar {
     match s.unsigned() {

@@ -144,7 +144,9 @@ fn main() -> ExitCode {
             Ok(r) => r,
             Err(e) => {
                 gen_errors += 1;
-                println!("case {i}: GENERATOR ERROR (the front end or the emulator rejects it)\n{e}");
+                println!(
+                    "case {i}: GENERATOR ERROR (the front end or the emulator rejects it)\n{e}"
+                );
                 continue;
             }
         };
@@ -186,7 +188,10 @@ fn main() -> ExitCode {
         mins,
         o.count as f64 / mins.max(1e-9)
     );
-    println!("{} kernels, {mismatches} mismatches, {crashes} crashes", o.count);
+    println!(
+        "{} kernels, {mismatches} mismatches, {crashes} crashes",
+        o.count
+    );
     if mismatches + crashes > 0 || gen_errors > 0 {
         ExitCode::from(1)
     } else {

@@ -6,7 +6,7 @@
 //! A candidate the front end or the emulator rejects (a removed declaration still used) costs
 //! milliseconds; only valid ones reach Verilator.
 
-use crate::ast::{Expr, Stmt};
+use crate::ast::{Expr, Scalar, Stmt, Ty};
 use crate::case::Case;
 use std::time::Instant;
 
@@ -100,6 +100,21 @@ pub fn reduce(case: &Case, oracle: &mut dyn Oracle, deadline: Instant) -> (Case,
                 b.remove(i);
             }) && try_it(&mut cur, c, &mut st)
             {
+                continue;
+            }
+            // A loop by one iteration of its body (its counter declared as 0).
+            let mut c = cur.clone();
+            let mut changed = false;
+            edit_stmt(&mut c.kernel.body, n, &mut |b, i| {
+                if let Stmt::For(v, _, body) = &b[i] {
+                    let zero = Expr::Lit(Ty::scalar(Scalar::UInt), vec![0]);
+                    let mut flat = vec![Stmt::Decl(v.clone(), zero)];
+                    flat.extend(body.iter().cloned());
+                    b.splice(i..=i, flat);
+                    changed = true;
+                }
+            });
+            if changed && try_it(&mut cur, c, &mut st) {
                 continue;
             }
             for branch in 0..2 {
@@ -230,7 +245,6 @@ fn for_each_root(c: &mut Case, f: &mut dyn FnMut(&mut Expr)) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast::{Scalar, Ty};
     use crate::gen::generate;
     use rand::rngs::StdRng;
     use rand::SeedableRng;
@@ -264,7 +278,11 @@ mod tests {
             let (small, _) = reduce(&case, &mut o, deadline);
             assert!(o.still_fails(&small));
             assert!(small.kernel.source().len() <= case.kernel.source().len());
-            assert!(count_stmts(&small.kernel.body) <= 3, "{}", small.kernel.source());
+            assert!(
+                count_stmts(&small.kernel.body) <= 3,
+                "{}",
+                small.kernel.source()
+            );
         }
     }
 
