@@ -510,8 +510,11 @@ pub enum Stmt {
     Decl(String, Expr),
     Assign(String, Expr),
     If(Expr, Vec<Stmt>, Vec<Stmt>),
-    /// `for (uint v = 0; v < bound; v++)`; `bound` is a `uint` expression.
-    For(String, Expr, Vec<Stmt>),
+    /// `for (uint v = 0; v < bound; v++)`; `bound` is a `uint` expression; `true`: with
+    /// `#pragma unroll` (constant bounds only).
+    For(String, Expr, Vec<Stmt>, bool),
+    /// `break;` (inside a loop without `#pragma unroll`).
+    Break,
     /// `T name[len] = {..}`, a private array of scalars.
     ArrDecl(String, Ty, Vec<Expr>),
     /// `arr[(uint)idx & (len-1)] = e`.
@@ -559,7 +562,10 @@ impl Stmt {
                 }
                 let _ = writeln!(o, "{pad}}}");
             }
-            Stmt::For(v, bound, body) => {
+            Stmt::For(v, bound, body, unroll) => {
+                if *unroll {
+                    let _ = write!(o, "#pragma unroll\n{pad}");
+                }
                 let _ = write!(o, "for (uint {v} = 0; {v} < ");
                 bound.print(o);
                 let _ = writeln!(o, "; {v}++) {{");
@@ -600,6 +606,7 @@ impl Stmt {
                 }
                 o.push_str(");\n");
             }
+            Stmt::Break => o.push_str("break;\n"),
             Stmt::Counter(inc) => {
                 let f = if *inc { "atomic_inc" } else { "atomic_dec" };
                 let _ = writeln!(o, "{f}(ctr);");
@@ -610,13 +617,13 @@ impl Stmt {
     /// The expressions directly in this statement (not in nested blocks).
     pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
         match self {
-            Stmt::Decl(_, e) | Stmt::Assign(_, e) | Stmt::If(e, _, _) | Stmt::For(_, e, _) => {
+            Stmt::Decl(_, e) | Stmt::Assign(_, e) | Stmt::If(e, _, _) | Stmt::For(_, e, _, _) => {
                 vec![e]
             }
             Stmt::ArrDecl(_, _, v) => v.iter_mut().collect(),
             Stmt::ArrStore { idx, e, .. } => vec![idx, e],
             Stmt::Atomic { idx, val, .. } => vec![idx, val],
-            Stmt::Counter(_) => vec![],
+            Stmt::Counter(_) | Stmt::Break => vec![],
         }
     }
 
@@ -624,7 +631,7 @@ impl Stmt {
     pub fn blocks_mut(&mut self) -> Vec<&mut Vec<Stmt>> {
         match self {
             Stmt::If(_, t, e) => vec![t, e],
-            Stmt::For(_, _, b) => vec![b],
+            Stmt::For(_, _, b, _) => vec![b],
             _ => vec![],
         }
     }

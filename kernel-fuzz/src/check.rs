@@ -197,12 +197,21 @@ fn classify(r: &Run) -> Option<Verdict> {
         }));
     }
     if out.contains("panicked at") || r.code == Some(101) {
-        let at = out
-            .lines()
-            .find(|l| l.contains("panicked at"))
-            .unwrap_or("panic")
-            .to_string();
-        return Some(crash(&at, first_lines(out, 20)));
+        // The key is the panic's place and message, without the thread id (`main' (1234)`),
+        // which changes from run to run.
+        let mut lines = out.lines().skip_while(|l| !l.contains("panicked at"));
+        let at = lines.next().unwrap_or("panic");
+        let at = at.split("panicked at").nth(1).unwrap_or(at).trim();
+        // Numbers in the message (value ids, cycles) change as the reducer edits the kernel.
+        let mut msg = String::new();
+        for c in lines.next().unwrap_or("").chars() {
+            match c {
+                '0'..='9' if msg.ends_with('N') => {}
+                '0'..='9' => msg.push('N'),
+                c => msg.push(c),
+            }
+        }
+        return Some(crash(&format!("panic at {at} {msg}"), first_lines(out, 20)));
     }
     match r.code {
         Some(0) => return None,
@@ -224,7 +233,11 @@ fn classify(r: &Run) -> Option<Verdict> {
         (Class::Crash, "ir-interpreter")
     } else if fail.contains("does not compile") {
         (Class::Crash, "compile")
-    } else if fail.contains("%Error") || out.contains("%Error") {
+    } else if fail.contains("protocol violation") || fail.contains("does not follow the hardware") {
+        (Class::Crash, "protocol")
+    } else if fail.contains("on port `") && fail.contains("at cycle") {
+        (Class::Crash, "memory-fault")
+    } else if fail.contains("verilator failed to build") || out.contains("%Error") {
         (Class::Crash, "verilator-build")
     } else if fail.contains("expected") && fail.contains("got") {
         (Class::Mismatch, "expected")
@@ -236,4 +249,54 @@ fn classify(r: &Run) -> Option<Verdict> {
         key: key.into(),
         detail: first_lines(out, 30),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(code: Option<i32>, out: &str) -> Run {
+        Run {
+            code,
+            timed_out: false,
+            out: out.into(),
+        }
+    }
+
+    fn class_key(r: &Run) -> Option<(Class, String)> {
+        match classify(r) {
+            Some(Verdict::Fail(f)) => Some((f.class, f.key)),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn sim_outputs_are_classified() {
+        assert_eq!(
+            class_key(&run(Some(0), "PASS t\n1 passed, 0 failed\n")),
+            None
+        );
+        let rtl = "FAIL test 0: Verilator disagrees with the IR after the passes (a scheduling or RTL bug; expected = IR, got = Verilator) on argument 4\n0 passed, 1 failed\n";
+        assert_eq!(
+            class_key(&run(Some(1), rtl)),
+            Some((Class::Mismatch, "rtl".into()))
+        );
+        let panic = "thread 'main' (1234) panicked at hls-ir/src/x.rs:3:5:\nboom %12 at 3\n";
+        assert_eq!(
+            class_key(&run(Some(101), panic)),
+            Some((
+                Class::Crash,
+                "panic at hls-ir/src/x.rs:3:5: boom %N at N".into()
+            ))
+        );
+        let budget = "FAIL test 0: no `done` after 2000000 cycles (the cycle budget; raise it)\n";
+        assert_eq!(class_key(&run(Some(1), budget)).unwrap().0, Class::Hang);
+        assert_eq!(
+            class_key(&run(Some(2), "error: x")),
+            Some((Class::Crash, "exit Some(2)".into()))
+        );
+        let mut slow = run(None, "");
+        slow.timed_out = true;
+        assert_eq!(class_key(&slow).unwrap().0, Class::Hang);
+    }
 }

@@ -24,6 +24,8 @@ struct Gen<'r> {
     arrays: Vec<Vec<(String, Ty, u32)>>,
     next: u32,
     loops: u32,
+    /// Whether `break` is allowed, per enclosing loop (not in `#pragma unroll` loops).
+    breakable: Vec<bool>,
     acc: Option<u32>,
     counter: bool,
     /// A counter is only incremented or only decremented in a kernel (the front end's rule).
@@ -75,6 +77,7 @@ pub fn generate(r: &mut StdRng) -> Kernel {
         arrays: vec![Vec::new()],
         next: 0,
         loops: 0,
+        breakable: Vec::new(),
         acc,
         counter,
         counter_inc,
@@ -419,6 +422,8 @@ impl Gen<'_> {
                         ),
                     };
                     let v = self.fresh("i");
+                    let unroll = matches!(bound, Expr::Lit(..)) && self.r.random_bool(0.4);
+                    self.breakable.push(!unroll);
                     self.loops += 1;
                     let body = self.block(
                         depth,
@@ -429,7 +434,8 @@ impl Gen<'_> {
                         }),
                     );
                     self.loops -= 1;
-                    return Stmt::For(v, bound, body);
+                    self.breakable.pop();
+                    return Stmt::For(v, bound, body, unroll);
                 }
                 13 => {
                     let t = Ty::scalar(random_ty(self.r).s);
@@ -477,6 +483,7 @@ impl Gen<'_> {
                     }
                 }
                 19 if self.counter => return Stmt::Counter(self.counter_inc),
+                19 if self.breakable.last() == Some(&true) && depth >= 2 => return Stmt::Break,
                 _ => {}
             }
         }
