@@ -19,7 +19,12 @@ use libtest_mimic::{Arguments, Trial};
 use std::path::{Path, PathBuf};
 
 /// The folders whose `.cl` files make the corpus.
-const CORPUS_DIRS: &[&str] = &["examples", "tests/kernels", "bench/kernels"];
+const CORPUS_DIRS: &[&str] = &[
+    "examples",
+    "tests/kernels",
+    "bench/kernels",
+    "tests/fuzz-regressions",
+];
 
 fn main() {
     let args = Arguments::from_args();

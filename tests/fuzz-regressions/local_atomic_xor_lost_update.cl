@@ -1,8 +1,9 @@
-// Found by the kernel fuzzer (seed 4, case 12), reduced by hand. Four work-items XOR
+// Hand-reduced from seed4_case12.cl (kernel-fuzz 30 4). Fixed: four work-items XOR
 // 0, 1, 2, 3 into lh[1] (by hand: 0^1^2^3 = 0; the loop only XORs 0 into lh[0] or lh[2]);
 // Verilator ends with lh[1] = 3 (an update lost in the on-chip atomics of local memory) while
-// the emulator and the IR interpreter give 0. Fixed: a region that uses a local memory and
-// starts a loop that uses it runs serially, and the loop starts after its atomics have written.
+// the emulator and the IR interpreter give 0. The region holding the first atomic started the
+// loop while later work-items' reads of `lh` were in flight; it now runs serially (a region that
+// uses an on-chip memory and starts a loop using it), and the loop starts after the atomic's write.
 /*!
 [config]
 kernel_name: k
