@@ -10,7 +10,7 @@ use crate::model::{Model, PortId};
 use crate::{Outstanding, SimError};
 
 use super::config::{NdRange, RunConfig};
-use super::mem_server::{memory_servers, MemoryServer};
+use super::mem_server::{drive_all, memory_servers, owing, transfer_all, MemoryServer};
 use super::ports::KernelPorts;
 use super::stats::RunStats;
 
@@ -75,9 +75,7 @@ impl KernelDriver {
 
     /// Memory's side of every handshake of this cycle (before `eval`).
     pub(crate) fn drive(&mut self, model: &mut Model, rng: &mut StdRng, cycle: u64) {
-        for p in &mut self.servers {
-            p.drive(model, rng, cycle);
-        }
+        drive_all(&mut self.servers, model, rng, cycle);
     }
 
     /// The transfers of the coming edge (after `eval`); whether any request or response moved.
@@ -89,11 +87,7 @@ impl KernelDriver {
         cycle: u64,
         scratch: &mut Vec<u32>,
     ) -> Result<bool, SimError> {
-        let mut moved = false;
-        for p in &mut self.servers {
-            moved |= p.transfer(model, mem, rng, cycle, scratch)?;
-        }
-        Ok(moved)
+        transfer_all(&mut self.servers, model, mem, rng, cycle, scratch)
     }
 
     /// A kernel must be idle when `start` is raised.
@@ -119,7 +113,7 @@ impl KernelDriver {
 
     /// At `done` every request must have been answered.
     pub(crate) fn check_nothing_outstanding(&self, cycle: u64) -> Result<(), SimError> {
-        match self.servers.iter().find(|p| p.owed() != (0, 0)) {
+        match owing(&self.servers) {
             None => Ok(()),
             Some(p) => Err(SimError::Protocol {
                 cycle,

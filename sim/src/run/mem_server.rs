@@ -345,3 +345,37 @@ impl MemoryServer {
         }
     }
 }
+
+/// Memory's side of every handshake of this cycle (before `eval`), for each of `servers`.
+pub(super) fn drive_all(
+    servers: &mut [MemoryServer],
+    model: &mut Model,
+    rng: &mut StdRng,
+    cycle: u64,
+) {
+    for p in servers {
+        p.drive(model, rng, cycle);
+    }
+}
+
+/// The transfers of the coming edge (after `eval`) of each of `servers`; whether any request
+/// or response moved.
+pub(super) fn transfer_all(
+    servers: &mut [MemoryServer],
+    model: &Model,
+    mem: &mut GlobalMemory,
+    rng: &mut StdRng,
+    cycle: u64,
+    scratch: &mut Vec<u32>,
+) -> Result<bool, SimError> {
+    let mut moved = false;
+    for p in servers {
+        moved |= p.transfer(model, mem, rng, cycle, scratch)?;
+    }
+    Ok(moved)
+}
+
+/// The first of `servers` that still owes responses or acknowledgements.
+pub(super) fn owing(servers: &[MemoryServer]) -> Option<&MemoryServer> {
+    servers.iter().find(|p| p.owed() != (0, 0))
+}

@@ -11,7 +11,7 @@ use crate::model::{Model, PortId};
 use crate::SimError;
 
 use super::config::RunConfig;
-use super::mem_server::{servers_of, MemoryServer};
+use super::mem_server::{drive_all, owing, servers_of, transfer_all, MemoryServer};
 use super::ports::{discover_pointers, PointerArg, PortChecker};
 
 /// The prefix of a system top's own memory ports.
@@ -88,9 +88,7 @@ impl TopMemory {
 
     /// Memory's side of every handshake of this cycle (before `eval`).
     pub(crate) fn drive(&mut self, model: &mut Model, rng: &mut StdRng, cycle: u64) {
-        for s in &mut self.servers {
-            s.drive(model, rng, cycle);
-        }
+        drive_all(&mut self.servers, model, rng, cycle);
     }
 
     /// The transfers of the coming edge (after `eval`); whether any moved.
@@ -102,16 +100,12 @@ impl TopMemory {
         cycle: u64,
         scratch: &mut Vec<u32>,
     ) -> Result<bool, SimError> {
-        let mut moved = false;
-        for s in &mut self.servers {
-            moved |= s.transfer(model, mem, rng, cycle, scratch)?;
-        }
-        Ok(moved)
+        transfer_all(&mut self.servers, model, mem, rng, cycle, scratch)
     }
 
     /// When the run ends every request must have been answered.
     pub(crate) fn check_nothing_outstanding(&self, cycle: u64) -> Result<(), SimError> {
-        match self.servers.iter().find(|s| s.owed() != (0, 0)) {
+        match owing(&self.servers) {
             None => Ok(()),
             Some(s) => Err(SimError::Protocol {
                 cycle,
