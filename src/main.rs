@@ -37,6 +37,9 @@ struct Cli {
     /// matched by packet type.
     #[arg(long, value_name = "TEST_NAME")]
     system: Option<String>,
+    /// Print at most N errors and N warnings (0: all).
+    #[arg(long, global = true, value_name = "N", default_value_t = compile::DEFAULT_ERROR_LIMIT)]
+    error_limit: usize,
 }
 
 #[derive(Args, Clone, Default)]
@@ -107,6 +110,7 @@ impl BuildArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    compile::set_error_limit(cli.error_limit);
     match run(cli) {
         Ok(code) => code,
         Err(e) => {

@@ -281,3 +281,35 @@ fn memories_kept_whole_say_why() {
         "{why}"
     );
 }
+
+/// A 600 KB line of random tokens: thousands of errors, of which the first 20 are printed,
+/// each with its line clipped around the error, then how many more there were (the output
+/// stays small however long the line; it used to print the whole line for every error).
+#[test]
+fn hostile_input_gives_bounded_diagnostics() {
+    let dir = tempfile::tempdir().unwrap();
+    let toks = [
+        "int", "x", "(", ")", "{", "}", ";", "+", "kernel", "void", "3", "=", "*",
+    ];
+    let mut line = String::new();
+    let mut r: u32 = 7;
+    while line.len() < 600_000 {
+        r = r.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        line.push_str(toks[(r >> 16) as usize % toks.len()]);
+        line.push(' ');
+    }
+    let src = write(dir.path(), "soup.cl", &line);
+    let o = oclhls(&["check", &src], dir.path());
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.len() < 20_000,
+        "{} bytes of output",
+        o.stderr.len()
+    );
+    assert_eq!(o.stderr.matches("error:").count(), 20, "{}", o.stderr);
+    assert!(o.stderr.contains("soup.cl:1:"), "{}", o.stderr);
+    assert!(o.stderr.contains("more error(s)"), "{}", o.stderr);
+    assert!(o.stderr.contains('…'), "{}", o.stderr);
+    let all = oclhls(&["check", &src, "--error-limit", "0"], dir.path());
+    assert!(all.stderr.matches("error:").count() > 20);
+}

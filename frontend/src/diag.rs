@@ -77,6 +77,10 @@ pub fn render(sm: &SourceMap, diags: &[Diagnostic], color: bool) -> String {
     let config = term::Config::default();
     let mut out = String::new();
     for d in diags {
+        if let Some(text) = render_clipped(sm, d) {
+            out.push_str(&text);
+            continue;
+        }
         let sev = match d.severity {
             Severity::Error => cd::Severity::Error,
             Severity::Warning => cd::Severity::Warning,
@@ -126,4 +130,71 @@ fn clamp_range(sm: &SourceMap, s: Span) -> std::ops::Range<usize> {
         b += 1;
     }
     a..b
+}
+
+/// Source lines longer than this are shown clipped around the label's span.
+const MAX_LINE: usize = 160;
+
+/// A diagnostic whose labels sit on source lines longer than [`MAX_LINE`] bytes, in the layout
+/// codespan gives the others but with each line cut to a window around its label (`…` marks
+/// the cuts), so rendering costs the same whatever the line's length. `None` when every
+/// label's line is short (codespan renders it).
+fn render_clipped(sm: &SourceMap, d: &Diagnostic) -> Option<String> {
+    let labels: Vec<(Span, &String)> = d
+        .labels
+        .iter()
+        .filter(|(s, _)| (s.file.0 as usize) < sm.len())
+        .map(|(s, t)| (*s, t))
+        .collect();
+    let line_of = |s: Span| {
+        let r = clamp_range(sm, s);
+        let l = sm.line_span(s.file, r.start);
+        (l.start, l.end, r)
+    };
+    if !labels.iter().any(|&(s, _)| {
+        let (a, b, _) = line_of(s);
+        b - a > MAX_LINE
+    }) {
+        return None;
+    }
+    let sev = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    };
+    let mut out = format!("{sev}: {}\n", d.message);
+    for (i, &(s, t)) in labels.iter().enumerate() {
+        let text = sm.text(s.file);
+        let (a, b, r) = line_of(s);
+        let (line, col) = sm.line_col(s);
+        let arrow = if i == 0 { "┌─" } else { "·" };
+        let pad = " ".repeat(line.to_string().len());
+        out.push_str(&format!("{pad} {arrow} {}:{line}:{col}\n", sm.name(s.file)));
+        // A window of at most MAX_LINE bytes around the span, on char boundaries.
+        let span_len = (r.end - r.start).min(MAX_LINE / 2);
+        let mut lo = r.start.saturating_sub((MAX_LINE - span_len) / 2).max(a);
+        let mut hi = (lo + MAX_LINE).min(b);
+        while lo > a && !text.is_char_boundary(lo) {
+            lo -= 1;
+        }
+        while hi < b && !text.is_char_boundary(hi) {
+            hi += 1;
+        }
+        let (pre, post) = (if lo > a { "…" } else { "" }, if hi < b { "…" } else { "" });
+        let shown = text[lo..hi].replace('\t', " ");
+        out.push_str(&format!("{pad} │\n{line} │ {pre}{shown}{post}\n"));
+        let caret_at = text[lo..r.start].chars().count() + pre.chars().count();
+        let carets = text[r.start..r.end.min(hi).max(r.start)]
+            .chars()
+            .count()
+            .max(1);
+        let mark = if i == 0 { "^" } else { "-" };
+        let marks = format!("{}{} {t}", " ".repeat(caret_at), mark.repeat(carets));
+        out.push_str(&format!("{pad} │ {}\n", marks.trim_end()));
+    }
+    for n in &d.notes {
+        out.push_str(&format!("   = {n}\n"));
+    }
+    out.push('\n');
+    Some(out)
 }

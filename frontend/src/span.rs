@@ -133,6 +133,22 @@ impl SourceMap {
         self.text(span.file).get(span.range()).unwrap_or("")
     }
 
+    /// The byte range of the line (without its newline) holding byte `off` of `file`.
+    pub fn line_span(&self, file: FileId, off: usize) -> std::ops::Range<usize> {
+        let f = &self.files[file.0 as usize];
+        let off = off.min(f.text.len());
+        let line = match f.line_starts.binary_search(&off) {
+            Ok(l) => l,
+            Err(l) => l - 1,
+        };
+        let start = f.line_starts[line];
+        let end = f
+            .line_starts
+            .get(line + 1)
+            .map_or(f.text.len(), |&n| n.saturating_sub(1).max(start));
+        start..end
+    }
+
     /// 1-based line and column (column counted in characters) of the start of `span`.
     pub fn line_col(&self, span: Span) -> (u32, u32) {
         let f = &self.files[span.file.0 as usize];

@@ -97,8 +97,48 @@ fn color() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
+/// The most errors (and, separately, warnings) a command prints; 0 = no limit
+/// (`--error-limit`, default [`DEFAULT_ERROR_LIMIT`] like clang's).
+static ERROR_LIMIT: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(DEFAULT_ERROR_LIMIT);
+
+pub const DEFAULT_ERROR_LIMIT: usize = 20;
+
+/// Sets the limit [`render`] applies (0 = no limit).
+pub fn set_error_limit(n: usize) {
+    ERROR_LIMIT.store(n, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Renders diagnostics for the terminal: at most the error limit of errors and of warnings
+/// (in source order of discovery), then how many more there were.
 pub fn render(sm: &SourceMap, diags: &[Diagnostic]) -> String {
-    frontend::diag::render(sm, diags, color())
+    let limit = ERROR_LIMIT.load(std::sync::atomic::Ordering::Relaxed);
+    if limit == 0 {
+        return frontend::diag::render(sm, diags, color());
+    }
+    let (mut errors, mut others) = (0usize, 0usize);
+    let mut shown = Vec::new();
+    let (mut hidden_errors, mut hidden_others) = (0usize, 0usize);
+    for d in diags {
+        let (count, hidden) = if d.is_error() {
+            (&mut errors, &mut hidden_errors)
+        } else {
+            (&mut others, &mut hidden_others)
+        };
+        if *count < limit {
+            *count += 1;
+            shown.push(d.clone());
+        } else {
+            *hidden += 1;
+        }
+    }
+    let mut out = frontend::diag::render(sm, &shown, color());
+    if hidden_errors + hidden_others > 0 {
+        out.push_str(&format!(
+            "note: {hidden_errors} more error(s) and {hidden_others} more warning(s) not shown (the limit is {limit} of each; `--error-limit 0` shows all)\n"
+        ));
+    }
+    out
 }
 
 fn fail(sm: &SourceMap, diags: Vec<Diagnostic>) -> CompileFailed {
