@@ -108,7 +108,18 @@ impl BuildArgs {
     }
 }
 
+/// Output into a closed pipe (`oclhls ... | head`) ends the process quietly, as for other
+/// command-line tools, instead of a panic in `println!` (Rust ignores SIGPIPE by default).
+fn default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default disposition before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    default_sigpipe();
     let cli = Cli::parse();
     compile::set_error_limit(cli.error_limit);
     match run(cli) {

@@ -313,3 +313,28 @@ fn hostile_input_gives_bounded_diagnostics() {
     let all = oclhls(&["check", &src, "--error-limit", "0"], dir.path());
     assert!(all.stderr.matches("error:").count() > 20);
 }
+
+/// `oclhls ... | head`: when the reader closes the pipe early, the process ends quietly (as
+/// other tools do) instead of panicking in `println!`.
+#[test]
+fn a_closed_output_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oclhls"))
+        .args([VADD, "-o", out.to_str().unwrap(), "--print-ir-after", "all"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("; IR of `vadd`"), "{first}");
+    let o = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
