@@ -132,8 +132,12 @@ fn clamp_range(sm: &SourceMap, s: Span) -> std::ops::Range<usize> {
     a..b
 }
 
-/// Source lines longer than this are shown clipped around the label's span.
-const MAX_LINE: usize = 160;
+/// Source lines longer than this are shown clipped around the label's span (codespan shows
+/// shorter ones whole).
+const MAX_LINE: usize = 400;
+
+/// Bytes of a clipped line shown around the span.
+const WINDOW: usize = 160;
 
 /// A diagnostic whose labels sit on source lines longer than [`MAX_LINE`] bytes, in the layout
 /// codespan gives the others but with each line cut to a window around its label (`…` marks
@@ -170,10 +174,10 @@ fn render_clipped(sm: &SourceMap, d: &Diagnostic) -> Option<String> {
         let arrow = if i == 0 { "┌─" } else { "·" };
         let pad = " ".repeat(line.to_string().len());
         out.push_str(&format!("{pad} {arrow} {}:{line}:{col}\n", sm.name(s.file)));
-        // A window of at most MAX_LINE bytes around the span, on char boundaries.
-        let span_len = (r.end - r.start).min(MAX_LINE / 2);
-        let mut lo = r.start.saturating_sub((MAX_LINE - span_len) / 2).max(a);
-        let mut hi = (lo + MAX_LINE).min(b);
+        // A window of at most WINDOW bytes around the span, on char boundaries.
+        let span_len = (r.end - r.start).min(WINDOW / 2);
+        let mut lo = r.start.saturating_sub((WINDOW - span_len) / 2).max(a);
+        let mut hi = (lo + WINDOW).min(b);
         while lo > a && !text.is_char_boundary(lo) {
             lo -= 1;
         }
@@ -190,7 +194,7 @@ fn render_clipped(sm: &SourceMap, d: &Diagnostic) -> Option<String> {
             .max(1);
         let mark = if i == 0 { "^" } else { "-" };
         let marks = format!("{}{} {t}", " ".repeat(caret_at), mark.repeat(carets));
-        out.push_str(&format!("{pad} │ {}\n", marks.trim_end()));
+        out.push_str(&format!("{pad} │ {}\n{pad} │\n", marks.trim_end()));
     }
     for n in &d.notes {
         out.push_str(&format!("   = {n}\n"));
