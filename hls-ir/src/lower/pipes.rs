@@ -313,6 +313,11 @@ impl Lower<'_> {
         };
         let pred = self.effect_pred(span);
         let v = self.op(OpKind::PipeQuery { pipe: p, query }, Ty::I32, span, &[pred]);
+        // The work-item's own pipe operations before the query are visible to it.
+        if let Some(&prev) = self.pipes.ops.get(&p).and_then(|v| v.last()) {
+            self.k.add_dep(prev, v, Dep::Order { distance: 0 });
+        }
+        self.pipes.ops.entry(p).or_default().push(v);
         Some(Val::Scalar(v))
     }
 
