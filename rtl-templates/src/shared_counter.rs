@@ -66,13 +66,6 @@ impl SharedCounter {
     pub fn wire(&self, u: &CounterUser, suffix: &str, module: &str) -> String {
         format!("sc_{}_{module}_{}_{suffix}", self.n(), u.prefix)
     }
-
-    /// The user of this counter that is kernel `ki` with prefix `prefix`, if any.
-    pub fn user(&self, ki: usize, prefix: &str) -> Option<&CounterUser> {
-        self.users
-            .iter()
-            .find(|u| u.kernel == ki && u.prefix == prefix)
-    }
 }
 
 /// Declares the wires of every user's share ports (before the kernel instances use them).
