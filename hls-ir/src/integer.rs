@@ -114,6 +114,51 @@ pub fn compare(op: CmpOp, bits: u32, x: u64, y: u64) -> Option<bool> {
     })
 }
 
+/// The value of the ordering comparison `op` (`<`, `<=`, `>`, `>=`, signed or unsigned) of two
+/// `bits`-bit operands of which `x` or `y` is a known constant, when that constant alone decides
+/// it: `u < 0`, `u >= 0`, `u > 0xff..`, `s < INT_MIN`, ... The comparison is monotone in the
+/// unknown operand, so it is decided when it has one value at both ends of that operand's range.
+/// `None` for equality, float comparisons, and comparisons that depend on the unknown operand.
+/// Constant folding folds these, and the RTL emitter writes their value (Verilator's
+/// `UNSIGNED`/`CMPCONST` lint warnings are exactly these comparisons).
+pub fn decided_compare(op: CmpOp, bits: u32, x: Option<u64>, y: Option<u64>) -> Option<bool> {
+    let signed = match op {
+        CmpOp::LtS | CmpOp::LeS | CmpOp::GtS | CmpOp::GeS => true,
+        CmpOp::LtU | CmpOp::LeU | CmpOp::GtU | CmpOp::GeU => false,
+        _ => return None,
+    };
+    let (lo, hi) = if signed {
+        (1u64 << (bits.clamp(1, 64) - 1), mask(bits) >> 1)
+    } else {
+        (0, mask(bits))
+    };
+    let (at_lo, at_hi) = match (x, y) {
+        (Some(x), Some(y)) => {
+            let r = compare(op, bits, x, y)?;
+            return Some(r);
+        }
+        (Some(x), None) => (compare(op, bits, x, lo)?, compare(op, bits, x, hi)?),
+        (None, Some(y)) => (compare(op, bits, lo, y)?, compare(op, bits, hi, y)?),
+        (None, None) => return None,
+    };
+    (at_lo == at_hi).then_some(at_lo)
+}
+
+/// For `min`/`max` (`op`) of two `bits`-bit operands of which one may be a known constant
+/// (`x`, `y`): the operand (0 or 1) that is the result whatever the other's value, when the
+/// constant alone decides it (`max(u, 0)` is `u`, `min(u, 0)` is 0, ...). `None` otherwise.
+pub fn decided_min_max(op: BinOp, bits: u32, x: Option<u64>, y: Option<u64>) -> Option<usize> {
+    // The emitted form is `(x CMP y) ? x : y`.
+    let cmp = match op {
+        BinOp::MinS => CmpOp::LtS,
+        BinOp::MaxS => CmpOp::GtS,
+        BinOp::MinU => CmpOp::LtU,
+        BinOp::MaxU => CmpOp::GtU,
+        _ => return None,
+    };
+    decided_compare(cmp, bits, x, y).map(|first| if first { 0 } else { 1 })
+}
+
 /// The integer conversion `op` of a `from`-bit value to `to` bits (truncation, zero or sign
 /// extension, or a same-width bitcast); `None` for conversions involving floating point.
 pub fn convert(op: ConvOp, from: u32, to: u32, x: u64) -> Option<u64> {

@@ -68,12 +68,20 @@ fn fold(k: &Kernel, id: OpId) -> Option<Result<u64, OpId>> {
                 (BinOp::Mul | BinOp::And, _, Some(0)) | (BinOp::Mul | BinOp::And, Some(0), _) => {
                     Some(Ok(0))
                 }
+                // max(u, 0) -> u, min(u, 0) -> 0, ...: one constant decides.
+                (BinOp::MinS | BinOp::MaxS | BinOp::MinU | BinOp::MaxU, _, _) => {
+                    integer::decided_min_max(*b, op.ty.bits(), c[0], c[1]).map(|i| Err(args[i]))
+                }
                 _ => None,
             }
         }
         OpKind::Cmp(cmp) => match (c[0], c[1]) {
             (Some(x), Some(y)) => {
                 eval_cmp(*cmp, k.op(args[0]).ty.bits(), x, y).map(|b| Ok(b as u64))
+            }
+            // u < 0, u >= 0, u > 0xff.., ...: one constant decides.
+            (x, y) if !k.op(args[0]).ty.is_float() => {
+                integer::decided_compare(*cmp, k.op(args[0]).ty.bits(), x, y).map(|b| Ok(b as u64))
             }
             _ => None,
         },

@@ -58,7 +58,23 @@ impl Emitter<'_> {
         let bits = self.k.op(a).ty.bits();
         let old = format!("{name}_rd");
         let x = self.val(ops[1], c1);
+        let cx = match self.k.op(ops[1]).kind {
+            OpKind::Const(v) => Some(v),
+            _ => None,
+        };
+        let min_max = |b| hls_ir::integer::decided_min_max(b, bits, cx, None);
         let new = match op {
+            // `atomic_max(p, 0u)`, ...: the constant decides (and `0 > old` would be a lint
+            // warning); the value is still written, like any atomic's.
+            AtomicOp::MinS | AtomicOp::MinU | AtomicOp::MaxS | AtomicOp::MaxU
+                if min_max(min_max_op(op)).is_some() =>
+            {
+                if min_max(min_max_op(op)) == Some(0) {
+                    x
+                } else {
+                    old.clone()
+                }
+            }
             AtomicOp::Add => format!("{old} + {x}"),
             AtomicOp::Sub => format!("{old} - {x}"),
             AtomicOp::Xchg => x,
@@ -119,7 +135,13 @@ impl Emitter<'_> {
             } else {
                 format!("{q}_a")
             };
-            for pw in pending.iter().rev().filter(|pw| pw.region == r) {
+            let mut mine = pending.iter().rev().filter(|pw| pw.region == r).peekable();
+            if mine.peek().is_none() {
+                // A read in a pipeline without atomics on this memory (another phase of a
+                // kernel with barriers): nothing pending to compare its element with.
+                self.unused.push(a.clone());
+            }
+            for pw in mine {
                 v = format!("({} && {} == {a}) ? {} : {v}", pw.would, pw.ix, pw.data);
             }
             w.wire(&format!("{}_rd", self.plan.names[&l]), bits, &v);
@@ -188,5 +210,15 @@ impl Emitter<'_> {
                 w.line(format!("{q}_r_hd1 <= {p}_wdata;"));
             });
         });
+    }
+}
+
+/// The binary op of a min/max atomic.
+fn min_max_op(op: AtomicOp) -> hls_ir::BinOp {
+    match op {
+        AtomicOp::MinS => hls_ir::BinOp::MinS,
+        AtomicOp::MinU => hls_ir::BinOp::MinU,
+        AtomicOp::MaxS => hls_ir::BinOp::MaxS,
+        _ => hls_ir::BinOp::MaxU,
     }
 }

@@ -14,6 +14,13 @@ fn signed(s: String) -> String {
 impl Emitter<'_> {
     /// An integer binary op (not a multiply).
     pub(super) fn int_binary(&mut self, cx: &OpCtx, b: BinOp) -> String {
+        let (cx0, cy0) = (self.const_arg(cx, 0), self.const_arg(cx, 1));
+        if let Some(i) = hls_ir::integer::decided_min_max(b, cx.bits, cx0, cy0) {
+            // `max(u, 0)`, ...: a comparison with a constant result is a lint warning.
+            let other = self.arg(cx, 1 - i);
+            self.unused.push(other);
+            return self.arg(cx, i);
+        }
         let (x, y) = (self.arg(cx, 0), self.arg(cx, 1));
         match b {
             BinOp::Add => format!("{x} + {y}"),
@@ -42,6 +49,24 @@ impl Emitter<'_> {
             BinOp::MinU => format!("({x} < {y}) ? {x} : {y}"),
             BinOp::MaxU => format!("({x} > {y}) ? {x} : {y}"),
             other => unreachable!("the operator library rejects {other:?} before emission"),
+        }
+    }
+
+    /// Every operand of an op whose value does not depend on them goes to the unused sink
+    /// (constants need none).
+    fn unused_operands(&mut self, cx: &OpCtx) {
+        for i in 0..cx.args.len() {
+            let v = self.arg(cx, i);
+            self.unused.push(v);
+        }
+    }
+
+    /// Operand `i` of the op when it is an integer constant.
+    pub(super) fn const_arg(&self, cx: &OpCtx, i: usize) -> Option<u64> {
+        let a = self.k.op(cx.args[i]);
+        match a.kind {
+            OpKind::Const(v) if !a.ty.is_float() => Some(v),
+            _ => None,
         }
     }
 
@@ -77,6 +102,13 @@ impl Emitter<'_> {
 
     /// An integer compare.
     pub(super) fn int_compare(&mut self, cx: &OpCtx, cmp: CmpOp) -> String {
+        let bits = self.k.op(cx.args[0]).ty.bits();
+        let (c0, c1) = (self.const_arg(cx, 0), self.const_arg(cx, 1));
+        if let Some(v) = hls_ir::integer::decided_compare(cmp, bits, c0, c1) {
+            // `u < 0`, `u >= 0`, ...: Verilator's UNSIGNED/CMPCONST warnings; the value instead.
+            self.unused_operands(cx);
+            return literal(v as u64, 1);
+        }
         let (x, y) = (self.arg(cx, 0), self.arg(cx, 1));
         let (op_s, sg) = match cmp {
             CmpOp::Eq => ("==", false),
