@@ -148,15 +148,22 @@ pub fn decided_compare(op: CmpOp, bits: u32, x: Option<u64>, y: Option<u64>) -> 
 /// (`x`, `y`): the operand (0 or 1) that is the result whatever the other's value, when the
 /// constant alone decides it (`max(u, 0)` is `u`, `min(u, 0)` is 0, ...). `None` otherwise.
 pub fn decided_min_max(op: BinOp, bits: u32, x: Option<u64>, y: Option<u64>) -> Option<usize> {
-    // The emitted form is `(x CMP y) ? x : y`.
-    let cmp = match op {
-        BinOp::MinS => CmpOp::LtS,
-        BinOp::MaxS => CmpOp::GtS,
-        BinOp::MinU => CmpOp::LtU,
-        BinOp::MaxU => CmpOp::GtU,
+    let (ge, le) = match op {
+        BinOp::MinS | BinOp::MaxS => (CmpOp::GeS, CmpOp::LeS),
+        BinOp::MinU | BinOp::MaxU => (CmpOp::GeU, CmpOp::LeU),
         _ => return None,
     };
-    decided_compare(cmp, bits, x, y).map(|first| if first { 0 } else { 1 })
+    let always = |c| decided_compare(c, bits, x, y) == Some(true);
+    // x >= y everywhere: max is x, min is y; x <= y everywhere: the other way round. (This
+    // covers every case where the emitted `(x > y) ? x : y` compares to a constant result.)
+    let max = matches!(op, BinOp::MaxS | BinOp::MaxU);
+    if always(ge) {
+        Some(if max { 0 } else { 1 })
+    } else if always(le) {
+        Some(if max { 1 } else { 0 })
+    } else {
+        None
+    }
 }
 
 /// The integer conversion `op` of a `from`-bit value to `to` bits (truncation, zero or sign

@@ -4,7 +4,10 @@
 
 mod common;
 
-use hls_ir::integer::{binary, compare, convert, is_division, mask, sext, shift_amount, unary};
+use hls_ir::integer::{
+    binary, compare, convert, decided_compare, decided_min_max, is_division, mask, sext,
+    shift_amount, unary,
+};
 use hls_ir::passes::const_fold::{eval_binary, eval_cmp};
 use hls_ir::{BinOp, CmpOp, ConvOp, Ty, UnOp};
 
@@ -155,4 +158,51 @@ fn the_interpreter_divides_by_zero_like_the_hardware() {
     let launch = common::launch_of(vec![0x1000, 0], vec![(0x1000, vec![0xaa; 12])], 1);
     let out = hls_ir::interp::run(&k, &launch).unwrap();
     assert_eq!(out[0].1, [0, 0, 0, 0, 7, 0, 0, 0, 0xfb, 0xff, 0xff, 0xff]);
+}
+
+/// A comparison (or min/max) is decided by one constant exactly when it has one value over
+/// the whole range of the other operand; checked against every 4-bit value.
+#[test]
+fn one_constant_decides_exactly_the_constant_compares() {
+    use CmpOp::*;
+    for cmp in [LtS, LeS, GtS, GeS, LtU, LeU, GtU, GeU] {
+        for c in 0..16u64 {
+            let left: Vec<bool> = (0..16).map(|v| compare(cmp, 4, c, v).unwrap()).collect();
+            let right: Vec<bool> = (0..16).map(|v| compare(cmp, 4, v, c).unwrap()).collect();
+            let one = |r: &[bool]| r.iter().all(|&b| b == r[0]).then_some(r[0]);
+            assert_eq!(
+                decided_compare(cmp, 4, Some(c), None),
+                one(&left),
+                "{cmp:?} {c} _"
+            );
+            assert_eq!(
+                decided_compare(cmp, 4, None, Some(c)),
+                one(&right),
+                "{cmp:?} _ {c}"
+            );
+        }
+    }
+    assert_eq!(decided_compare(GeU, 32, None, Some(0)), Some(true));
+    assert_eq!(
+        decided_compare(LtS, 32, None, Some(0x8000_0000)),
+        Some(false)
+    );
+    assert_eq!(decided_compare(Eq, 32, None, Some(0)), None);
+    for op in [BinOp::MinS, BinOp::MaxS, BinOp::MinU, BinOp::MaxU] {
+        for c in 0..16u64 {
+            if let Some(i) = decided_min_max(op, 4, Some(c), None) {
+                assert!((0..16).all(|v| binary(op, 4, c, v) == Some([c, v][i])));
+            }
+            if let Some(i) = decided_min_max(op, 4, None, Some(c)) {
+                assert!((0..16).all(|v| binary(op, 4, v, c) == Some([v, c][i])));
+            }
+        }
+    }
+    assert_eq!(decided_min_max(BinOp::MaxU, 16, Some(0), None), Some(1));
+    assert_eq!(decided_min_max(BinOp::MinU, 16, Some(0), None), Some(0));
+    assert_eq!(
+        decided_min_max(BinOp::MaxS, 32, None, Some(0x8000_0000)),
+        Some(0)
+    );
+    assert_eq!(decided_min_max(BinOp::MinU, 16, None, Some(7)), None);
 }
