@@ -17,10 +17,20 @@ const MAX_UNROLL: u32 = 1024;
 
 /// A variable carried around a pipelined loop (`None`: the `returned` flag).
 struct Carry {
-    var: Option<VarId>,
+    what: CarryOf,
     shape: Type,
     before: Val,
     leaves: Vec<(OpId, OpId)>,
+}
+
+/// What a [`Carry`] carries through a loop.
+#[derive(Clone, Copy, PartialEq)]
+enum CarryOf {
+    Var(VarId),
+    /// The `returned` flag.
+    Returned,
+    /// The value a helper function returns so far (a `return` with a value inside the loop).
+    RetVal,
 }
 
 /// The parts of a source loop (`for`, `while` or `do`).
@@ -178,18 +188,11 @@ impl Lower<'_> {
         let f = self.konst(0, Ty::BOOL, span);
         self.pred = t;
         let carried = self.carry_in(span);
-        let ret_val_before = self.env.ret_val;
         let onchip_from: BTreeMap<MemId, usize> =
             self.onchip.iter().map(|(m, v)| (*m, v.len())).collect();
         let pipes_from = self.pipe_marks();
         let counters_from = self.counter_marks();
         let again = self.loop_copies(&parts, copies, (t, f), group, span);
-        if self.env.ret_val != ret_val_before {
-            self.unsupported(
-                span,
-                "`return` with a value inside a loop of a helper function",
-            );
-        }
         let stop = self.not1(again, span);
         let stop = self.or1(stop, self.env.brk, span);
         let stop = self.or1(stop, self.env.returned, span);
@@ -292,21 +295,48 @@ impl Lower<'_> {
             let inside = self.rebuild(val, &shape, &mut pairs.iter().map(|p| p.0));
             self.env.vars.insert(var, inside);
             carried.push(Carry {
-                var: Some(var),
+                what: CarryOf::Var(var),
                 shape,
                 before: val,
                 leaves: pairs,
             });
         }
+        if let Some(ty) = self.ret_ty.clone() {
+            carried.push(self.carry_ret_val(ty, span));
+        }
         let ret_c = self.op(OpKind::Carried, Ty::BOOL, span, &[returned]);
         carried.push(Carry {
-            var: None,
+            what: CarryOf::Returned,
             shape: Type::BOOL,
             before: Val::Undef,
             leaves: vec![(ret_c, returned)],
         });
         self.env.returned = ret_c;
         carried
+    }
+
+    /// The value a helper returns so far, carried like a variable of its return type (so a
+    /// `return` with a value inside the loop is kept across iterations; indeterminate, 0,
+    /// until a `return` runs).
+    fn carry_ret_val(&mut self, ty: Type, span: Span) -> Carry {
+        let before = self.env.ret_val.unwrap_or(Val::Undef);
+        let mut inits = Vec::new();
+        self.flatten(before, &ty, span, &mut inits);
+        let mut pairs = Vec::new();
+        for init in inits {
+            let t = self.k.op(init).ty;
+            let c = self.op(OpKind::Carried, t, span, &[init]);
+            self.k.op_mut(c).name = Some("retval".to_string());
+            pairs.push((c, init));
+        }
+        let inside = self.rebuild(before, &ty, &mut pairs.iter().map(|p| p.0));
+        self.env.ret_val = Some(inside);
+        Carry {
+            what: CarryOf::RetVal,
+            shape: ty,
+            before,
+            leaves: pairs,
+        }
     }
 
     /// The body of one pipelined iteration: `copies` times body + step + test, each copy after
@@ -354,7 +384,7 @@ impl Lower<'_> {
     /// work-item between the barriers.
     fn check_group_carries(&mut self, carried: &[Carry], span: Span) {
         for c in carried {
-            if let Some(v) = c.var {
+            if let CarryOf::Var(v) = c.what {
                 if self.groups.ctx.contains_key(&v) {
                     let name = self.p.var(v).name.clone();
                     self.diags.push(
@@ -374,8 +404,8 @@ impl Lower<'_> {
     /// distance-1 edge and a `LoopResult` after `loop_op`, which the environment then reads.
     fn carry_out(&mut self, carried: Vec<Carry>, after: &Env, loop_op: OpId, span: Span) {
         for cr in carried {
-            let nexts: Vec<OpId> = match cr.var {
-                Some(v) => match after.vars.get(&v) {
+            let nexts: Vec<OpId> = match cr.what {
+                CarryOf::Var(v) => match after.vars.get(&v) {
                     Some(val) => {
                         if self.is_pointer(*val) && self.targets(*val) != self.targets(cr.before) {
                             self.unsupported(
@@ -389,7 +419,13 @@ impl Lower<'_> {
                     }
                     None => cr.leaves.iter().map(|l| l.0).collect(),
                 },
-                None => vec![after.returned],
+                CarryOf::RetVal => {
+                    let mut out = Vec::new();
+                    let val = after.ret_val.unwrap_or(Val::Undef);
+                    self.flatten(val, &cr.shape, span, &mut out);
+                    out
+                }
+                CarryOf::Returned => vec![after.returned],
             };
             let mut results = Vec::new();
             for (&(c, init), next) in cr.leaves.iter().zip(nexts) {
@@ -410,20 +446,25 @@ impl Lower<'_> {
                 );
                 let ty = self.k.op(c).ty;
                 let r = self.op(OpKind::LoopResult, ty, span, &[loop_op, next, init]);
-                if let Some(v) = cr.var {
+                if let CarryOf::Var(v) = cr.what {
                     let name = self.p.var(v).name.clone();
                     self.k.op_mut(r).name = Some(name);
                 }
                 results.push(r);
             }
-            match cr.var {
-                Some(v) => {
-                    if results.iter().zip(&cr.leaves).any(|(r, l)| *r != l.1) {
-                        let val = self.rebuild(cr.before, &cr.shape, &mut results.into_iter());
-                        self.env.vars.insert(v, val);
-                    }
+            let changed = results.iter().zip(&cr.leaves).any(|(r, l)| *r != l.1);
+            match cr.what {
+                CarryOf::Var(v) if changed => {
+                    let val = self.rebuild(cr.before, &cr.shape, &mut results.into_iter());
+                    self.env.vars.insert(v, val);
                 }
-                None => self.env.returned = results[0],
+                CarryOf::Var(_) => {}
+                CarryOf::RetVal if changed => {
+                    let val = self.rebuild(cr.before, &cr.shape, &mut results.into_iter());
+                    self.env.ret_val = Some(val);
+                }
+                CarryOf::RetVal => self.env.ret_val = Some(cr.before).filter(|v| *v != Val::Undef),
+                CarryOf::Returned => self.env.returned = results[0],
             }
         }
     }

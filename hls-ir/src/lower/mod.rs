@@ -120,6 +120,9 @@ struct Lower<'a> {
     pred: OpId,
     region: LoopId,
     depth: usize,
+    /// The return type of the helper function being inlined (`None` in the kernel, or for a
+    /// `void` helper): its return value is carried through loops.
+    ret_ty: Option<frontend::ast::Type>,
     /// Stores emitted so far per memory, to order later accesses after them.
     stores: BTreeMap<MemId, Vec<OpId>>,
     /// The last read (load or atomic) of each global memory, to order later stores after it.
@@ -183,6 +186,7 @@ pub fn lower_kernel_with_warnings(
         pred: OpId(0),
         region: Kernel::WORK_ITEM_LOOP,
         depth: 0,
+        ret_ty: None,
         stores: BTreeMap::new(),
         global_reads: BTreeMap::new(),
         fenced: builtins::Fenced::default(),

@@ -301,7 +301,10 @@ impl Lower<'_> {
         let alive = self.not1(dead, span);
         self.pred = self.and1(self.pred, alive, span);
         self.depth += 1;
+        let ret_ty = (f.ret != Type::Void).then(|| f.ret.clone());
+        let caller_ret_ty = std::mem::replace(&mut self.ret_ty, ret_ty);
         self.block(&f.body.stmts);
+        self.ret_ty = caller_ret_ty;
         self.depth -= 1;
         self.pred = saved_pred;
         let ret = self.env.ret_val.unwrap_or(Val::Undef);
