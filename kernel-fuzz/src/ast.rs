@@ -5,11 +5,14 @@
 //! where undefined behaviour is excluded by construction: signed `+ - *` and left shifts are
 //! computed on the unsigned type of the same width and converted back, shift amounts are
 //! masked, divisions are guarded against zero and `MIN / -1`, array indices are masked to the
-//! array's (power-of-two) length. The reducer (`reduce`) edits this AST, never text.
+//! array's (power-of-two) length, a `float` becomes an integer only through `convert_T_sat`
+//! (a C cast of an out-of-range float is undefined), and `float` literals are written as
+//! their bit patterns (`as_float(0x3f800000U)`), so every value is exact. The reducer
+//! (`reduce`) edits this AST, never text.
 
 use std::fmt::Write;
 
-/// An integer element type.
+/// An element type: the integers, and `float`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scalar {
     Char,
@@ -20,8 +23,10 @@ pub enum Scalar {
     UInt,
     Long,
     ULong,
+    Float,
 }
 
+/// The integer element types.
 pub const SCALARS: [Scalar; 8] = [
     Scalar::Char,
     Scalar::UChar,
@@ -44,13 +49,14 @@ impl Scalar {
             Scalar::UInt => "uint",
             Scalar::Long => "long",
             Scalar::ULong => "ulong",
+            Scalar::Float => "float",
         }
     }
     pub fn bits(self) -> u32 {
         match self {
             Scalar::Char | Scalar::UChar => 8,
             Scalar::Short | Scalar::UShort => 16,
-            Scalar::Int | Scalar::UInt => 32,
+            Scalar::Int | Scalar::UInt | Scalar::Float => 32,
             Scalar::Long | Scalar::ULong => 64,
         }
     }
@@ -60,12 +66,15 @@ impl Scalar {
             Scalar::Char | Scalar::Short | Scalar::Int | Scalar::Long
         )
     }
-    /// The unsigned type of the same width.
+    pub fn is_float(self) -> bool {
+        self == Scalar::Float
+    }
+    /// The unsigned type of the same width (`uint` for `float`: its bit pattern).
     pub fn unsigned(self) -> Scalar {
         match self {
             Scalar::Char | Scalar::UChar => Scalar::UChar,
             Scalar::Short | Scalar::UShort => Scalar::UShort,
-            Scalar::Int | Scalar::UInt => Scalar::UInt,
+            Scalar::Int | Scalar::UInt | Scalar::Float => Scalar::UInt,
             Scalar::Long | Scalar::ULong => Scalar::ULong,
         }
     }
@@ -89,10 +98,12 @@ impl Scalar {
         let b = bits & self.mask();
         match self {
             Scalar::Long | Scalar::ULong => format!("(({})0x{b:x}UL)", self.name()),
+            Scalar::Float => format!("as_float(0x{b:x}U)"),
             _ => format!("(({})0x{b:x}U)", self.name()),
         }
     }
-    /// One lane's bit pattern as a header value (signed types in decimal with sign).
+    /// One lane's bit pattern as a header value (signed types in decimal with sign; a `float`
+    /// as its bit pattern, in a buffer the header declares as `uint`: see [`Ty::header_name`]).
     pub fn value_text(self, bits: u64) -> String {
         let b = bits & self.mask();
         if self.signed() {
@@ -125,10 +136,19 @@ impl Ty {
             format!("{}{}", self.s.name(), self.lanes)
         }
     }
+    /// The type of the buffer in the test header: `float` lanes as `uint` bit patterns, so
+    /// the comparison is exact (NaNs, signed zeros and denormals included).
+    pub fn header_name(self) -> String {
+        if self.s.is_float() {
+            self.with(Scalar::UInt).name()
+        } else {
+            self.name()
+        }
+    }
     pub fn bytes(self) -> usize {
         self.s.bits() as usize / 8 * self.lanes as usize
     }
-    fn with(self, s: Scalar) -> Ty {
+    pub fn with(self, s: Scalar) -> Ty {
         Ty {
             s,
             lanes: self.lanes,
@@ -171,6 +191,11 @@ pub enum Func {
     Clz,
     AbsDiff,
     Abs,
+    /// `float` only:
+    Fmin,
+    Fmax,
+    Fabs,
+    Sqrt,
 }
 
 impl Func {
@@ -188,10 +213,17 @@ impl Func {
             Func::Clz => "clz",
             Func::AbsDiff => "abs_diff",
             Func::Abs => "abs",
+            Func::Fmin => "fmin",
+            Func::Fmax => "fmax",
+            Func::Fabs => "fabs",
+            Func::Sqrt => "sqrt",
         }
     }
     pub fn unary(self) -> bool {
-        matches!(self, Func::Popcount | Func::Clz | Func::Abs)
+        matches!(
+            self,
+            Func::Popcount | Func::Clz | Func::Abs | Func::Fabs | Func::Sqrt
+        )
     }
 }
 
@@ -273,6 +305,12 @@ impl Expr {
     pub fn print(&self, o: &mut String) {
         match self {
             Expr::Var(n, _) => o.push_str(n),
+            Expr::Lit(t, lanes) if t.s.is_float() && t.is_vec() => {
+                let u = t.with(Scalar::UInt);
+                let _ = write!(o, "as_{}(", t.name());
+                Expr::Lit(u, lanes.clone()).print(o);
+                o.push(')');
+            }
             Expr::Lit(t, lanes) => {
                 if t.is_vec() {
                     let _ = write!(o, "(({})(", t.name());
@@ -319,6 +357,14 @@ impl Expr {
                 o.push_str(" : ");
                 b.print(o);
                 o.push_str("))");
+            }
+            // (A conversion to its own type is the value: `float` -> `float` has no cast.)
+            Expr::Conv { e, to, .. } if e.ty() == *to => e.print(o),
+            Expr::Conv { e, to, .. } if e.ty().s.is_float() && !to.s.is_float() => {
+                // A C cast of an out-of-range float is undefined: the saturating conversion.
+                let _ = write!(o, "convert_{}_sat(", to.name());
+                e.print(o);
+                o.push(')');
             }
             Expr::Conv { e, to, sat } => {
                 if to.is_vec() {
@@ -378,7 +424,7 @@ fn print_bin(o: &mut String, op: Bin, a: &Expr, b: &Expr, t: Ty) {
         Bin::Or => "|",
         Bin::Xor => "^",
     };
-    let wraps = matches!(op, Bin::Add | Bin::Sub | Bin::Mul);
+    let wraps = matches!(op, Bin::Add | Bin::Sub | Bin::Mul) && !t.s.is_float();
     if !wraps {
         let _ = write!(o, "(({})(", t.name());
         a.print(o);
@@ -460,7 +506,10 @@ fn print_div(o: &mut String, rem: bool, a: &Expr, b: &Expr, t: Ty) {
     a.print(&mut sa);
     b.print(&mut sb);
     let n = t.name();
-    if t.s.signed() {
+    if t.s.is_float() {
+        // IEEE division: no guard (x / 0 is an infinity or a NaN).
+        let _ = write!(o, "(({n})({sa} / {sb}))");
+    } else if t.s.signed() {
         let min = t.s.literal(1u64 << (t.s.bits() - 1));
         let _ = write!(
             o,

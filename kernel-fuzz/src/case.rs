@@ -29,6 +29,10 @@ fn random_bytes(r: &mut StdRng, t: Ty, count: u32) -> Vec<u8> {
     let lane = t.s.bits() as usize / 8;
     let mut v = Vec::new();
     for _ in 0..count * t.lanes as u32 {
+        if t.s.is_float() {
+            v.extend_from_slice(&(crate::gen::float_bits(r) as u32).to_le_bytes());
+            continue;
+        }
         let x = match r.random_range(0..8) {
             0 => 0,
             1 => u64::MAX,
@@ -121,7 +125,7 @@ impl Case {
                         let _ = writeln!(
                             h,
                             "arg_in: {pi} buffer {}[{}] {}",
-                            ty.name(),
+                            ty.header_name(),
                             t.global,
                             values(ty, &b)
                         );
@@ -171,7 +175,7 @@ impl Case {
                 let _ = writeln!(
                     h,
                     "arg_out: {pi} buffer {}[{count}] {}",
-                    ty.name(),
+                    ty.header_name(),
                     values(ty, b)
                 );
             }

@@ -2,7 +2,10 @@
 //! scalars and 2/4-vectors, wrapping arithmetic, masked shifts, guarded division, comparisons,
 //! `?:`, `if`/`else`, casts and `convert_`/`as_` conversions, integer built-ins, bounded `for`
 //! loops (nested at most twice), private arrays with masked indices, a local exchange across a
-//! barrier, order-independent atomics on global and local `uint` arrays, an atomic counter.
+//! barrier, order-independent atomics on global and local `uint` arrays, an atomic counter;
+//! `float` scalars and vectors with `+ - * /`, comparisons, `fmin`/`fmax`/`fabs`/`sqrt`,
+//! conversions to and from the integers and `as_` reinterpretation (special values
+//! included: NaNs, infinities, signed zeros, denormals).
 
 use crate::ast::*;
 use rand::rngs::StdRng;
@@ -38,8 +41,13 @@ struct Gen<'r> {
     budget: i32,
 }
 
+/// A random element type: an integer, or (one time in eight) `float`.
 pub fn random_ty(r: &mut StdRng) -> Ty {
-    let s = SCALARS[r.random_range(0..SCALARS.len())];
+    let s = if r.random_range(0..8) == 0 {
+        Scalar::Float
+    } else {
+        SCALARS[r.random_range(0..SCALARS.len())]
+    };
     let lanes = match r.random_range(0..10) {
         0..=5 => 1,
         6..=7 => 2,
@@ -48,8 +56,42 @@ pub fn random_ty(r: &mut StdRng) -> Ty {
     Ty { s, lanes }
 }
 
+/// A random integer scalar type (indices, atomics' operands).
+fn random_int(r: &mut StdRng) -> Ty {
+    Ty::scalar(SCALARS[r.random_range(0..SCALARS.len())])
+}
+
+/// Interesting `float` bit patterns: ±0, ±1, 0.5, 3, ±inf, NaN, the largest value, the
+/// smallest normal and a denormal (the device flushes denormal operands and results).
+pub const FLOAT_SPECIALS: [u64; 12] = [
+    0,
+    0x8000_0000,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x3f00_0000,
+    0x4040_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0x7f7f_ffff,
+    0x0080_0000,
+    0x0000_0001,
+];
+
+/// A `float` lane: a special value, a small integer, or a random bit pattern.
+pub fn float_bits(r: &mut StdRng) -> u64 {
+    match r.random_range(0..10) {
+        0..=3 => FLOAT_SPECIALS[r.random_range(0..FLOAT_SPECIALS.len())],
+        4..=6 => u64::from((r.random_range(-20i32..=20) as f32).to_bits()),
+        _ => u64::from(r.next_u32()),
+    }
+}
+
 /// An interesting bit pattern for a lane of `s`.
 fn lit_bits(r: &mut StdRng, s: Scalar) -> u64 {
+    if s.is_float() {
+        return float_bits(r);
+    }
     let top = 1u64 << (s.bits() - 1);
     match r.random_range(0..10) {
         0 => 0,
@@ -184,7 +226,7 @@ impl Gen<'_> {
             Some(v) if v.ty.lanes == lanes => Expr::Conv {
                 e: Box::new(Expr::Var(v.name, v.ty)),
                 to: t,
-                sat: t.is_vec() && self.r.random_bool(0.3),
+                sat: t.is_vec() && !t.s.is_float() && self.r.random_bool(0.3),
             },
             Some(v) if !t.is_vec() => Expr::Conv {
                 e: Box::new(Expr::Var(v.name, v.ty)),
@@ -210,6 +252,9 @@ impl Gen<'_> {
         }
         let d = depth - 1;
         let scalar = !t.is_vec();
+        if t.s.is_float() {
+            return self.float_expr(t, d);
+        }
         match self.r.random_range(0..14) {
             0..=3 => {
                 let op = [Bin::Add, Bin::Sub, Bin::Mul, Bin::And, Bin::Or, Bin::Xor]
@@ -259,6 +304,9 @@ impl Gen<'_> {
                     sat: t.is_vec() && self.r.random_bool(0.3),
                 }
             }
+            9 if t.s.bits() == 32 && self.r.random_bool(0.3) => {
+                Expr::AsType(Box::new(self.expr(t.with(Scalar::Float), d)), t)
+            }
             9 => {
                 // as_T from the other signedness, or between scalar and vector of one size.
                 let from = if t.s.signed() {
@@ -281,6 +329,67 @@ impl Gen<'_> {
                 Expr::Lane(Box::new(v), self.r.random_range(0..lanes))
             }
             12 => {
+                let parts = (0..t.lanes)
+                    .map(|_| self.expr(Ty::scalar(t.s), d))
+                    .collect();
+                Expr::Build(parts, t)
+            }
+            _ => self.array_read(t, d).unwrap_or_else(|| self.leaf(t)),
+        }
+    }
+
+    /// An expression of `float` type `t` (operands at depth `d`).
+    fn float_expr(&mut self, t: Ty, d: u32) -> Expr {
+        match self.r.random_range(0..12) {
+            0..=3 => {
+                let op = [Bin::Add, Bin::Sub, Bin::Mul][self.r.random_range(0..3)];
+                Expr::Bin(op, Box::new(self.expr(t, d)), Box::new(self.expr(t, d)), t)
+            }
+            4 if !t.is_vec() => Expr::Div {
+                rem: false,
+                a: Box::new(self.leaf(t)),
+                b: Box::new(self.leaf(t)),
+                ty: t,
+            },
+            4 | 5 => {
+                let fs = [Func::Fmin, Func::Fmax, Func::Fabs, Func::Sqrt];
+                let f = fs[self.r.random_range(0..fs.len())];
+                let n = if f.unary() { 1 } else { 2 };
+                let args = (0..n).map(|_| self.expr(t, d)).collect();
+                Expr::Call(f, args, t)
+            }
+            6 => {
+                let ct = Ty::scalar(random_ty(self.r).s);
+                Expr::Cond(
+                    Box::new(self.expr(ct, d)),
+                    Box::new(self.expr(t, d)),
+                    Box::new(self.expr(t, d)),
+                    t,
+                )
+            }
+            7 => {
+                // From an integer (rounded to nearest even).
+                let from = t.with(random_int(self.r).s);
+                Expr::Conv {
+                    e: Box::new(self.expr(from, d)),
+                    to: t,
+                    sat: false,
+                }
+            }
+            8 => {
+                let s = if self.r.random_bool(0.5) {
+                    Scalar::UInt
+                } else {
+                    Scalar::Int
+                };
+                Expr::AsType(Box::new(self.expr(t.with(s), d)), t)
+            }
+            9 if !t.is_vec() => {
+                let lanes = if self.r.random_bool(0.5) { 2 } else { 4 };
+                let v = self.expr(Ty { s: t.s, lanes }, d);
+                Expr::Lane(Box::new(v), self.r.random_range(0..lanes))
+            }
+            9 => {
                 let parts = (0..t.lanes)
                     .map(|_| self.expr(Ty::scalar(t.s), d))
                     .collect();
@@ -339,7 +448,7 @@ impl Gen<'_> {
             return None;
         }
         let (arr, ty, len) = arrs[self.r.random_range(0..arrs.len())].clone();
-        let it = Ty::scalar(random_ty(self.r).s);
+        let it = random_int(self.r);
         Some(Expr::Index {
             arr,
             len,
@@ -382,8 +491,12 @@ impl Gen<'_> {
                 5..=8 => {
                     if let Some(v) = self.pick_var(|v| v.mutable) {
                         let e = if self.r.random_bool(0.5) {
-                            let op =
-                                [Bin::Add, Bin::Sub, Bin::Mul, Bin::Xor][self.r.random_range(0..4)];
+                            let ops: &[Bin] = if v.ty.s.is_float() {
+                                &[Bin::Add, Bin::Sub, Bin::Mul]
+                            } else {
+                                &[Bin::Add, Bin::Sub, Bin::Mul, Bin::Xor]
+                            };
+                            let op = ops[self.r.random_range(0..ops.len())];
                             let rhs = self.expr(v.ty, 2);
                             Expr::Bin(
                                 op,
@@ -449,7 +562,7 @@ impl Gen<'_> {
                     let arrs: Vec<_> = self.arrays.iter().flatten().cloned().collect();
                     if !arrs.is_empty() {
                         let (arr, t, len) = arrs[self.r.random_range(0..arrs.len())].clone();
-                        let it = Ty::scalar(random_ty(self.r).s);
+                        let it = random_int(self.r);
                         return Stmt::ArrStore {
                             arr,
                             len,
@@ -471,8 +584,8 @@ impl Gen<'_> {
                     };
                     if let Some((buf, len, fam)) = target {
                         let ops = self.families[fam];
-                        let it = Ty::scalar(random_ty(self.r).s);
-                        let vt = Ty::scalar(random_ty(self.r).s);
+                        let it = random_int(self.r);
+                        let vt = random_int(self.r);
                         return Stmt::Atomic {
                             op: ops[self.r.random_range(0..ops.len())],
                             buf: buf.into(),
