@@ -196,6 +196,9 @@ pub enum LoopKind {
     /// The code between two barriers, run for every work-item of the group in turn (kernels
     /// with barriers, see `lower::groups`). It finishes only when its writes are acknowledged.
     Phase,
+    /// An async copy (`lower::builtins::async_copy`), one element per iteration, in
+    /// work-group code. Like a phase, it finishes only when its writes are acknowledged.
+    Copy,
 }
 
 #[derive(Clone, Debug)]

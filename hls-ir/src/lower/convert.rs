@@ -62,6 +62,14 @@ impl Lower<'_> {
                 self.vector(out)
             }
             (a, b) if a == b => self.rvalue(inner),
+            // `0` as "no event to join" (`builtins::async_copy`: an event is an `i32`).
+            (Type::Scalar(from), Type::Event) => {
+                let v = self.scalar(inner);
+                match self.convert(v, *from, ScalarKind::Int, span) {
+                    Some(x) => Val::Scalar(x),
+                    None => Val::Undef,
+                }
+            }
             (Type::Void, _) | (_, Type::Void) => {
                 self.rvalue(inner);
                 Val::Undef

@@ -168,13 +168,22 @@ impl Lower<'_> {
         if self.local_scalars.contains_key(&v) {
             return self.local_scalar_load(v, span);
         }
+        if let Some(val) = self
+            .env
+            .vars
+            .get(&v)
+            .copied()
+            .or_else(|| self.leader_value(v, span))
+        {
+            return val;
+        }
         match self.env.vars.get(&v) {
             Some(val) => *val,
             None if self.groups.ctx.contains_key(&v) => {
                 let name = self.p.var(v).name.clone();
                 self.diags.push(
                     Diagnostic::error(span, format!("`{name}` differs between work-items, but this code runs once per work-group"))
-                        .note("code around a barrier (the condition of a loop or `if` that contains a barrier) must be the same for every work-item of the group"),
+                        .note(self.groups.uniform_note()),
                 );
                 Val::Undef
             }

@@ -64,6 +64,21 @@ pub(super) struct Groups {
     pub phase_arrays: BTreeMap<MemId, LoopId>,
     /// Private arrays already reported as used after a barrier.
     pub reported: BTreeSet<MemId>,
+    /// While evaluating the arguments of a work-group function (an async copy) in work-group
+    /// code: a per-work-item variable is read from the group's first work-item's context
+    /// (OpenCL requires the arguments to be the same for every work-item of the group).
+    pub leader_reads: bool,
+}
+
+impl Groups {
+    /// Why a value in work-group code must be the same for the whole group.
+    pub fn uniform_note(&self) -> &'static str {
+        if self.leader_reads {
+            "the arguments of an async copy (and of `wait_group_events`) must be the same for every work-item of the group (OpenCL C 6.15.10): compute them from `get_group_id`, kernel arguments and constants"
+        } else {
+            "code around a barrier (the condition of a loop or `if` that contains a barrier) must be the same for every work-item of the group"
+        }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -95,11 +110,15 @@ fn has_barrier(p: &Program, stmts: &[Stmt], seen: &mut BTreeSet<FuncId>) -> bool
 }
 
 /// Work-group (and sub-group: a sub-group is the whole work-group here) pipe reservations and
-/// commits: like a barrier, they split the kernel, and they run once per work-group.
+/// commits, and async copies and waits on them (`builtins::async_copy`): like a barrier,
+/// they split the kernel, and they run once per work-group.
 fn is_collective(b: Builtin) -> bool {
     matches!(
         b,
-        Builtin::WorkGroupReserveReadPipe
+        Builtin::AsyncWorkGroupCopy
+            | Builtin::AsyncWorkGroupStridedCopy
+            | Builtin::WaitGroupEvents
+            | Builtin::WorkGroupReserveReadPipe
             | Builtin::WorkGroupReserveWritePipe
             | Builtin::WorkGroupCommitReadPipe
             | Builtin::WorkGroupCommitWritePipe
@@ -198,9 +217,9 @@ impl<'a> Lower<'a> {
                 _ => self.diags.push(
                     Diagnostic::error(
                         s.span,
-                        "a barrier inside this statement is not yet supported by the hardware path",
+                        "a barrier or work-group function inside this statement is not yet supported by the hardware path",
                     )
-                    .note("barriers are supported as statements of the kernel body, and inside `if`, `for`, `while` and `do` statements of it (not inside helper functions or `switch`)"),
+                    .note("barriers, async copies (`e = async_work_group_copy(...);`), `wait_group_events` and work-group pipe reservations are supported as statements of the kernel body, and inside `if`, `for`, `while` and `do` statements of it (not inside helper functions, `switch`, or assigned to array elements)"),
                 ),
             }
         }
@@ -303,26 +322,50 @@ impl<'a> Lower<'a> {
         let ctx: Vec<(VarId, (MemId, Option<MemId>))> =
             self.groups.ctx.iter().map(|(v, m)| (*v, *m)).collect();
         let mut loaded: BTreeMap<VarId, Val> = BTreeMap::new();
-        for (v, (mem, ptr)) in &ctx {
-            let addr = self.ctx_addr(*mem, lin, span);
-            let ty = self.k.mem(*mem).elem;
-            let pred = self.effect_pred(span);
-            let x = self.op(OpKind::Load { mem: *mem }, ty, span, &[addr, pred]);
-            self.order_onchip(x, *mem, false);
-            let name = self.p.var(*v).name.clone();
-            self.k.op_mut(x).name = Some(name);
-            let vty = self.p.var(*v).ty.clone();
-            let val = match ptr {
-                Some(m) => Val::Ptr { addr: x, mem: *m },
-                None if matches!(vty, Type::Vector(..) | Type::Struct(_)) => {
-                    self.unpack(x, &vty, false, span)
-                }
-                None => Val::Scalar(x),
-            };
-            loaded.insert(*v, val);
-            self.env.vars.insert(*v, val);
+        for (v, (mem, ptr)) in ctx {
+            let val = self.load_context(v, (mem, ptr), lin, span);
+            loaded.insert(v, val);
+            self.env.vars.insert(v, val);
         }
         loaded
+    }
+
+    /// The value of per-work-item variable `v` (context `mem`, pointing into `ptr` if a
+    /// pointer) of the work-item at position `lin` of the walk.
+    fn load_context(
+        &mut self,
+        v: VarId,
+        (mem, ptr): (MemId, Option<MemId>),
+        lin: OpId,
+        span: Span,
+    ) -> Val {
+        let addr = self.ctx_addr(mem, lin, span);
+        let ty = self.k.mem(mem).elem;
+        let pred = self.effect_pred(span);
+        let x = self.op(OpKind::Load { mem }, ty, span, &[addr, pred]);
+        self.order_onchip(x, mem, false);
+        let name = self.p.var(v).name.clone();
+        self.k.op_mut(x).name = Some(name);
+        let vty = self.p.var(v).ty.clone();
+        match ptr {
+            Some(m) => Val::Ptr { addr: x, mem: m },
+            None if matches!(vty, Type::Vector(..) | Type::Struct(_)) => {
+                self.unpack(x, &vty, false, span)
+            }
+            None => Val::Scalar(x),
+        }
+    }
+
+    /// In work-group code evaluating a work-group function's arguments: per-work-item
+    /// variable `v` as the group's first work-item has it (`None` outside such arguments or
+    /// for a variable without context).
+    pub(super) fn leader_value(&mut self, v: VarId, span: Span) -> Option<Val> {
+        if !self.groups.leader_reads || self.groups.phase.is_some() {
+            return None;
+        }
+        let c = *self.groups.ctx.get(&v)?;
+        let zero = self.konst(0, Ty::I32, span);
+        Some(self.load_context(v, c, zero, span))
     }
 
     /// The variables after a phase (`after`), split into those that differ between
@@ -566,7 +609,7 @@ impl<'a> Lower<'a> {
                         f.name()
                     ),
                 )
-                .note("code around a barrier (the condition of a loop or `if` that contains a barrier) must be the same for every work-item of the group"),
+                .note(self.groups.uniform_note()),
             );
             return Some(Val::Scalar(self.konst(0, t, span)));
         };

@@ -402,7 +402,10 @@ impl Emitter<'_> {
         } else {
             format!("!({})", inflight.join(" || "))
         };
-        if self.k.loops[hls_ir::LoopId::from_index(r)].kind == LoopKind::Phase {
+        if matches!(
+            self.k.loops[hls_ir::LoopId::from_index(r)].kind,
+            LoopKind::Phase | LoopKind::Copy
+        ) {
             // A barrier: every write of the phase is acknowledged before the next phase.
             for p in self.plan.global_store_prefixes() {
                 drained.push_str(&format!(" && ({p}_wcnt == 16'd0)"));

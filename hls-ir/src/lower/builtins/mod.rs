@@ -2,6 +2,7 @@
 //! built-ins, floating-point built-ins, bit plumbing (`select`, `bitselect`, `any`/`all`),
 //! conversions (`convert_T`, `as_T`), vector loads and stores, and atomic counters (`counter`).
 
+mod async_copy;
 mod atomic;
 mod bit_count;
 mod bits;
@@ -24,6 +25,9 @@ use frontend::span::Span;
 impl Lower<'_> {
     pub(super) fn builtin(&mut self, b: Builtin, args: &[Expr], ty: &Type, span: Span) -> Val {
         if let Some(v) = self.pipe_builtin(b, args, span) {
+            return v;
+        }
+        if let Some(v) = self.async_copy_builtin(b, args, span) {
             return v;
         }
         // An OpenCL 2.0 atomic with a release (acquire) order has a fence before (after) it.

@@ -1,0 +1,219 @@
+//! Async copies (OpenCL C 6.15.10): `async_work_group_copy`, `async_work_group_strided_copy`,
+//! `wait_group_events` and `prefetch`.
+//!
+//! A copy is work-group code: every work-item of the group calls it with the same arguments
+//! and the group copies once, so it splits the kernel into phases like a barrier
+//! (`lower::groups`, `is_collective`) and runs between them. Its arguments are evaluated in
+//! work-group code; a variable a work-item computed in an earlier phase is read from the
+//! group's first work-item (OpenCL requires every work-item's to be the same), and
+//! `get_local_id` is an error there.
+//!
+//! This is the first step of the DMA engines of issue 15: the copy is a pipelined loop of its
+//! own (`LoopKind::Copy`, one element per iteration at II = 1, the global side through the
+//! port of its pointer argument), and the next phase starts when the loop has finished and its
+//! writes are acknowledged. So the copy's event is complete when the call returns, and
+//! `wait_group_events` is an ordering point only (it also splits phases, so every work-item
+//! sees the copied data after it). A copy does not yet run beside the phases that follow it
+//! (no overlap of copy and compute), and its global accesses are single beats, not bursts
+//! (docs/hardware-interface.md, "Async copies").
+//!
+//! `prefetch` is a hint with no effect on results: its arguments are evaluated, nothing more.
+
+use crate::kernel::{Dep, Loop, LoopKind};
+use crate::lower::{Lower, Val};
+use crate::ops::{BinOp, CmpOp, OpKind};
+use crate::types::Ty;
+use crate::{ids::LoopId, ids::MemId, ids::OpId};
+use frontend::ast::{Builtin, Expr, Type};
+use frontend::span::Span;
+
+/// A copy of `n` elements of type `elem`: element `i` from `src + i * src_step` to
+/// `dst + i * dst_step` (byte addresses in their memories; steps in bytes).
+struct CopySpec {
+    dst: (MemId, OpId),
+    src: (MemId, OpId),
+    n: OpId,
+    dst_step: OpId,
+    src_step: OpId,
+    elem: Type,
+}
+
+impl Lower<'_> {
+    /// The async-copy built-ins (`None` for other built-ins).
+    pub(super) fn async_copy_builtin(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        span: Span,
+    ) -> Option<Val> {
+        match b {
+            Builtin::AsyncWorkGroupCopy | Builtin::AsyncWorkGroupStridedCopy => {
+                Some(self.async_copy(b == Builtin::AsyncWorkGroupStridedCopy, args, span))
+            }
+            Builtin::WaitGroupEvents => {
+                self.group_args(args, span, "wait_group_events");
+                Some(Val::Undef)
+            }
+            Builtin::Prefetch => {
+                for a in args {
+                    self.rvalue(a);
+                }
+                Some(Val::Undef)
+            }
+            _ => None,
+        }
+    }
+
+    /// Evaluates the arguments of the work-group function `what` in work-group code (per-item
+    /// variables from the group's first work-item); `None` when the call is not in work-group
+    /// code (inside an expression, a helper function, or code a work-item runs alone), which
+    /// is reported.
+    fn group_args(&mut self, args: &[Expr], span: Span, what: &str) -> Option<Vec<Val>> {
+        if self.groups.phase.is_some() || self.depth > 0 {
+            for a in args {
+                self.rvalue(a);
+            }
+            self.unsupported(
+                span,
+                format!("`{what}` here (inside an expression, a condition or a helper function)"),
+            );
+            return None;
+        }
+        self.groups.leader_reads = true;
+        let vals = args.iter().map(|a| self.rvalue(a)).collect();
+        self.groups.leader_reads = false;
+        Some(vals)
+    }
+
+    /// `async_work_group_copy(dst, src, n, event)` and the strided form
+    /// `(dst, src, n, stride, event)`: the stride applies to the global side.
+    fn async_copy(&mut self, strided: bool, args: &[Expr], span: Span) -> Val {
+        let what = if strided {
+            "async_work_group_strided_copy"
+        } else {
+            "async_work_group_copy"
+        };
+        let event = Val::Scalar(self.konst(0, Ty::I32, span));
+        let Some(vals) = self.group_args(args, span, what) else {
+            return event;
+        };
+        let Type::Pointer { pointee, .. } = &args[0].ty else {
+            return event;
+        };
+        let elem = (**pointee).clone();
+        let (Some(dst), Some(src)) = (self.copy_side(vals[0], span), self.copy_side(vals[1], span))
+        else {
+            return event;
+        };
+        if !self.check_type(&elem, span) {
+            return event;
+        }
+        let bytes = self.p.size_of(&elem);
+        let scalar = |l: &mut Self, v: Val| match v {
+            Val::Scalar(x) => x,
+            _ => l.konst(0, Ty::I32, span),
+        };
+        let n = scalar(self, vals[2]);
+        let stride = if strided {
+            scalar(self, vals[3])
+        } else {
+            self.konst(1, Ty::I32, span)
+        };
+        let one = self.konst(u64::from(bytes), Ty::I32, span);
+        let strided_step = self.scale_by(stride, bytes, false, span);
+        // The stride is in elements of the global side (OpenCL: `src_stride` reading into
+        // local memory, `dst_stride` writing from it).
+        let dst_global = !self.is_onchip(dst.0);
+        let (dst_step, src_step) = if dst_global {
+            (strided_step, one)
+        } else {
+            (one, strided_step)
+        };
+        self.copy_loop(
+            CopySpec {
+                dst,
+                src,
+                n,
+                dst_step,
+                src_step,
+                elem,
+            },
+            span,
+        );
+        event
+    }
+
+    /// The memory and byte address of a copy's pointer argument, or `None` (reported) when it
+    /// is not a pointer into one known buffer.
+    fn copy_side(&mut self, v: Val, span: Span) -> Option<(MemId, OpId)> {
+        match v {
+            Val::Ptr { addr, mem } => Some((mem, addr)),
+            _ => {
+                self.unsupported(
+                    span,
+                    "an async copy whose pointer may point into different buffers (or is not known)",
+                );
+                None
+            }
+        }
+    }
+
+    /// The copy as a pipelined loop in work-group code: element `i` per iteration, the
+    /// addresses stepped by adding (no multiplier), ordered after the previous phase or copy
+    /// and before the next.
+    fn copy_loop(&mut self, c: CopySpec, span: Span) {
+        let zero = self.konst(0, Ty::I32, span);
+        let some = self.cmp(CmpOp::Ne, c.n, zero, span);
+        let alive = self.effect_pred(span);
+        let enter = self.and1(some, alive, span);
+        let one = self.konst(1, Ty::I32, span);
+        let last_i = self.bin(BinOp::Sub, c.n, one, span);
+        let lid = LoopId::from_index(self.k.loops.len());
+        self.k.loops.push(Loop {
+            kind: LoopKind::Copy,
+            parent: Some(self.region),
+            name: format!("{}.copy{}", self.k.name, lid.index()),
+            span,
+            trip_count: None,
+            unroll: None,
+        });
+        let parent = self.region;
+        let saved_pred = self.pred;
+        let before = self.env.clone();
+        self.region = lid;
+        let t = self.konst(1, Ty::BOOL, span);
+        self.pred = t;
+        let zero_l = self.konst(0, Ty::I32, span);
+        let one_l = self.konst(1, Ty::I32, span);
+        let carried = |l: &mut Self, name: &str| {
+            let x = l.op(OpKind::Carried, Ty::I32, span, &[zero_l]);
+            l.k.op_mut(x).name = Some(name.to_string());
+            x
+        };
+        let i = carried(self, "copy_i");
+        let doff = carried(self, "copy_dst_off");
+        let soff = carried(self, "copy_src_off");
+        let sa = self.bin(BinOp::Add, c.src.1, soff, span);
+        let v = self.load(sa, c.src.0, &c.elem, span);
+        let da = self.bin(BinOp::Add, c.dst.1, doff, span);
+        self.store_val(da, c.dst.0, v, &c.elem, None, span);
+        for (x, step) in [(i, one_l), (doff, c.dst_step), (soff, c.src_step)] {
+            let next = self.bin(BinOp::Add, x, step, span);
+            self.k.add_dep(
+                next,
+                x,
+                Dep::Data {
+                    operand: 1,
+                    distance: 1,
+                },
+            );
+        }
+        let last = self.cmp(CmpOp::Eq, i, last_i, span);
+        self.op(OpKind::LoopExit, Ty::Token, span, &[last]);
+        self.region = parent;
+        self.pred = saved_pred;
+        self.env = before;
+        let lp = self.op(OpKind::Loop(lid), Ty::Token, span, &[enter]);
+        self.sync_in_order(lp);
+    }
+}
