@@ -109,6 +109,21 @@ fn private_array_across_barrier_diagnostic() {
     insta::assert_snapshot!(frontend::render(&sm, &d, false));
 }
 
+/// An async copy is work-group code: an argument that depends on the work-item (or a copy
+/// inside an expression) is an error on its line, with the rule it breaks.
+#[test]
+fn async_copy_argument_diagnostics() {
+    let mut sm = SourceMap::new();
+    let f = sm.add_file(
+        "copy.cl",
+        "kernel void k(global const int *in, global int *out) {\n  local int t[8];\n  event_t e = async_work_group_copy(t, in + get_local_id(0), 4, 0);\n  wait_group_events(1, &e);\n  out[get_global_id(0)] = t[0];\n}\n",
+    );
+    let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default()).unwrap();
+    let (id, _) = p.kernels().next().unwrap();
+    let d = hls_ir::lower::lower_kernel(&p, id).unwrap_err();
+    insta::assert_snapshot!(frontend::render(&sm, &d, false));
+}
+
 /// `CL_DEVICE_MAX_ATOMIC_COUNTERS_EXT` is 8: a ninth counter argument is an error on its line.
 #[test]
 fn too_many_counters_diagnostic() {

@@ -37,6 +37,26 @@ impl Item<'_> {
         self.barrier(span)?;
         let key = (self.id.launch, self.id.group_linear);
         let gen = self.bar_gen;
+        let mine = [dst, src, n, stride, ev];
+        let first = *self
+            .lock()
+            .groups
+            .entry(key)
+            .or_default()
+            .copy_args
+            .entry(gen)
+            .or_insert(mine);
+        if first != mine {
+            let names = ["destination", "source", "element count", "stride", "event"];
+            let i = (0..5).find(|&i| first[i] != mine[i]).unwrap_or(0);
+            return Err(self.err(
+                span,
+                format!(
+                    "the {} of this async copy ({:#x}) differs from another work-item's ({:#x}) of the same group; every work-item of a group must pass the same arguments (OpenCL C 6.15.10)",
+                    names[i], mine[i], first[i]
+                ),
+            ));
+        }
         let done = self
             .lock()
             .groups

@@ -49,6 +49,10 @@ pub struct GroupShared {
     pub local: Vec<u8>,
     /// Results of work-group functions, by barrier generation.
     pub collective: HashMap<u64, u32>,
+    /// The arguments (destination, source, count, stride, event) of each async copy, by
+    /// barrier generation, as the first work-item to run it passed them: every other
+    /// work-item must pass the same (OpenCL C 6.15.10).
+    pub copy_args: HashMap<u64, [u32; 5]>,
     /// Outstanding async-copy events and the span of the copy that made each.
     pub events: BTreeMap<u32, Span>,
     pub next_event: u32,
