@@ -703,6 +703,9 @@ pub struct Group {
     pub off: u32,
     /// Local atomics into `lh`, read back into the output `lhout`.
     pub hist: bool,
+    /// An async copy of the group's elements of `in0` into `lc`, waited on, and
+    /// `cin = lc[(lid + off) & (size - 1)]`: the offset.
+    pub copy: Option<u32>,
 }
 
 /// A generated kernel: parameters `in0.. (global const)`, `out0.. (global)`, then `acc`
@@ -767,6 +770,17 @@ impl Kernel {
             g.x.print(&mut o);
             o.push_str(";\n  barrier(CLK_LOCAL_MEM_FENCE);\n");
             let _ = writeln!(o, "  {t} xchg = lx[(lid + {}U) & {}U];", g.off, g.size - 1);
+            if let Some(off) = g.copy {
+                let ct = self.inputs[0].name();
+                let _ = writeln!(o, "  local {ct} lc[{}];", g.size);
+                let _ = writeln!(
+                    o,
+                    "  event_t ce = async_work_group_copy(lc, in0 + get_group_id(0) * {}U, {}U, 0);",
+                    g.size, g.size
+                );
+                o.push_str("  wait_group_events(1, &ce);\n");
+                let _ = writeln!(o, "  {ct} cin = lc[(lid + {off}U) & {}U];", g.size - 1);
+            }
         }
         print_block(&mut o, &self.body, 1);
         if self.group.as_ref().is_some_and(|g| g.hist) {

@@ -162,7 +162,21 @@ pub fn generate(r: &mut StdRng) -> Kernel {
             ty: t,
             mutable: false,
         });
-        Some(Group { size, x, off, hist })
+        let copy = g.r.random_bool(0.4).then(|| g.r.random_range(0..size));
+        if copy.is_some() {
+            g.scopes[0].push(Var {
+                name: "cin".into(),
+                ty: inputs[0],
+                mutable: false,
+            });
+        }
+        Some(Group {
+            size,
+            x,
+            off,
+            hist,
+            copy,
+        })
     } else {
         None
     };
