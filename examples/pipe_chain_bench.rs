@@ -6,15 +6,46 @@
 //! cargo build --bin oclhls --example pipe_chain_bench
 //! ./target/debug/examples/pipe_chain_bench              # N = 1, 3, 8; 4096 packets; depth 16
 //! ./target/debug/examples/pipe_chain_bench 4 16384 2    # N = 4, 16384 packets, pipes of 2
+//! ./target/debug/examples/pipe_chain_bench 3 4096 16 retry   # one form only
 //! ```
 //!
-//! Each stage is `read_pipe_block(in, &v); v += 1; write_pipe_block(out, &v);`, so the
-//! consumer's buffer must hold `i + N`; `oclhls sim` checks that (and the emulator agrees).
+//! Each stage reads a packet, adds 1 and writes it, so the consumer's buffer must hold
+//! `i + N`; `oclhls sim` checks that (and the emulator agrees). The reads and writes are
+//! written in one of three forms ([`Form`]): the blocking built-ins, the portable retry loop
+//! `while (read_pipe(in, &v) != 0);`, or `do { st = read_pipe(in, &v); } while (st != 0);`.
 
 use std::path::PathBuf;
 use std::process::Command;
 
-fn system(stages: usize, packets: u32, depth: u32) -> String {
+/// How the kernels wait for a pipe.
+#[derive(Clone, Copy)]
+enum Form {
+    Blocking,
+    Retry,
+    DoStatus,
+}
+
+impl Form {
+    fn name(self) -> &'static str {
+        match self {
+            Form::Blocking => "blocking",
+            Form::Retry => "retry",
+            Form::DoStatus => "do-status",
+        }
+    }
+
+    /// A read (`read`) or write of `v` through pipe `p` in this form.
+    fn op(self, read: bool, p: &str) -> String {
+        let f = if read { "read_pipe" } else { "write_pipe" };
+        match self {
+            Form::Blocking => format!("{f}_block({p}, &v);"),
+            Form::Retry => format!("while ({f}({p}, &v) != 0);"),
+            Form::DoStatus => format!("int st;\n    do {{ st = {f}({p}, &v); }} while (st != 0);"),
+        }
+    }
+}
+
+fn system(stages: usize, packets: u32, depth: u32, form: Form) -> String {
     let mut l = vec![
         "/*!\n[config]\nname: pipe chain\n\n[test]\nname: chain".to_string(),
         format!("launch: producer {packets} 64"),
@@ -37,27 +68,44 @@ fn system(stages: usize, packets: u32, depth: u32) -> String {
         "expect: dst int[{packets}] unordered iota {stages} 1\n!*/\n"
     ));
     let mut s = l.join("\n");
-    s.push_str(
-        "kernel void producer(global const int *src, write_only pipe int out)\n{\n    int v = src[get_global_id(0)];\n    write_pipe_block(out, &v);\n}\n",
-    );
+    let (rd, wr) = (form.op(true, "in"), form.op(false, "out"));
+    s.push_str(&format!(
+        "kernel void producer(global const int *src, write_only pipe int out)\n{{\n    int v = src[get_global_id(0)];\n    {wr}\n}}\n",
+    ));
     for i in 0..stages {
+        // The stage's write has its own status variable in the do-status form.
+        let wr2 = wr.replace("int st;", "int st2;").replace("st ", "st2 ");
         s.push_str(&format!(
-            "kernel void stage{i}(read_only pipe int in, write_only pipe int out)\n{{\n    int v;\n    read_pipe_block(in, &v);\n    v += 1;\n    write_pipe_block(out, &v);\n}}\n"
+            "kernel void stage{i}(read_only pipe int in, write_only pipe int out)\n{{\n    int v;\n    {rd}\n    v += 1;\n    {wr2}\n}}\n"
         ));
     }
-    s.push_str(
-        "kernel void consumer(read_only pipe int in, global int *dst)\n{\n    int v;\n    read_pipe_block(in, &v);\n    dst[get_global_id(0)] = v;\n}\n",
-    );
+    s.push_str(&format!(
+        "kernel void consumer(read_only pipe int in, global int *dst)\n{{\n    int v;\n    {rd}\n    dst[get_global_id(0)] = v;\n}}\n",
+    ));
     s
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let runs: Vec<(usize, u32, u32)> = if args.is_empty() {
-        vec![(1, 4096, 16), (3, 4096, 16), (8, 4096, 16), (3, 4096, 2)]
+    let all = [Form::Blocking, Form::Retry, Form::DoStatus];
+    let runs: Vec<(usize, u32, u32, Form)> = if args.is_empty() {
+        let mut v = Vec::new();
+        for form in all {
+            for (n, p, d) in [(1, 4096, 16), (3, 4096, 16), (8, 4096, 16), (3, 4096, 2)] {
+                v.push((n, p, d, form));
+            }
+        }
+        v
     } else {
         let n = |i: usize, d: u32| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
-        vec![(n(0, 3) as usize, n(1, 4096), n(2, 16))]
+        let forms: Vec<Form> = match args.get(3) {
+            Some(f) => all.into_iter().filter(|x| x.name() == f).collect(),
+            None => all.to_vec(),
+        };
+        forms
+            .into_iter()
+            .map(|f| (n(0, 3) as usize, n(1, 4096), n(2, 16), f))
+            .collect()
     };
     let exe = std::env::current_exe().expect("own path");
     let bin = exe
@@ -66,16 +114,17 @@ fn main() {
         .map(|p| p.join("oclhls"))
         .expect("target directory");
     let dir = tempfile::tempdir().expect("temp dir");
-    println!("| stages | packets | pipe depth | cycles | packets / cycle | result |");
-    println!("|---|---|---|---|---|---|");
-    for (stages, packets, depth) in runs {
+    println!("| form | stages | packets | pipe depth | cycles | packets / cycle | result |");
+    println!("|---|---|---|---|---|---|---|");
+    for (stages, packets, depth, form) in runs {
+        let f = form.name();
         let file: PathBuf = dir
             .path()
-            .join(format!("chain{stages}_{packets}_{depth}.cl"));
-        std::fs::write(&file, system(stages, packets, depth)).expect("write");
+            .join(format!("chain{stages}_{packets}_{depth}_{f}.cl"));
+        std::fs::write(&file, system(stages, packets, depth, form)).expect("write");
         let out = Command::new(&bin)
             .args(["sim", file.to_str().unwrap(), "--ideal-memory", "-o"])
-            .arg(dir.path().join(format!("rtl{stages}_{depth}")))
+            .arg(dir.path().join(format!("rtl{stages}_{depth}_{f}")))
             .output()
             .expect("oclhls runs (build it first: cargo build --bin oclhls)");
         let text = String::from_utf8_lossy(&out.stdout).to_string();
@@ -88,11 +137,11 @@ fn main() {
         });
         match (line, cycles) {
             (Some(l), Some(c)) if l.starts_with("PASS") => println!(
-                "| {stages} | {packets} | {depth} | {c} | {:.4} | pass |",
+                "| {f} | {stages} | {packets} | {depth} | {c} | {:.4} | pass |",
                 packets as f64 / c as f64
             ),
             _ => println!(
-                "| {stages} | {packets} | {depth} | — | — | {} |",
+                "| {f} | {stages} | {packets} | {depth} | — | — | {} |",
                 line.unwrap_or("no result").replace('|', "/")
             ),
         }

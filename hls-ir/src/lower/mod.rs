@@ -43,6 +43,7 @@ mod ordering;
 mod pipes;
 mod places;
 mod program;
+mod retry;
 mod stmt;
 
 pub use builtins::counter::MAX_ATOMIC_COUNTERS;

@@ -46,7 +46,10 @@ impl Lower<'_> {
             StmtKind::Return(v) => self.return_stmt(v.as_ref(), s.span),
             StmtKind::For { .. } if full_unroll_requested(s) => self.unroll_for(s),
             StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
-                self.pipelined_loop(s, false)
+                match super::retry::recognise(s) {
+                    Some(r) => self.retry_loop(r),
+                    None => self.pipelined_loop(s, false),
+                }
             }
             StmtKind::Switch { cond, cases } => self.switch(cond, cases, s.span),
             StmtKind::Break | StmtKind::Continue => {

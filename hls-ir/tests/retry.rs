@@ -1,0 +1,75 @@
+//! Retry loops on non-blocking pipe operations are lowered as the blocking operation (no
+//! nested loop); loops that do more than retry stay loops.
+
+mod common;
+
+use hls_ir::OpKind;
+
+/// (nested loops, blocking pipe ops, non-blocking pipe ops) of the kernel in `src`.
+fn shape(src: &str) -> (usize, usize, usize) {
+    let k = common::lower(src);
+    let mut blocking = 0;
+    let mut plain = 0;
+    for id in k.op_ids() {
+        match k.op(id).kind {
+            OpKind::PipeRead { blocking: b, .. } | OpKind::PipeWrite { blocking: b, .. } => {
+                if b {
+                    blocking += 1;
+                } else {
+                    plain += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    (k.loops.len() - 1, blocking, plain)
+}
+
+fn kernel(body: &str) -> String {
+    format!(
+        "kernel void k(read_only pipe int in, write_only pipe int out, global int *o) {{\n  int v = 0;\n  int st = 0;\n  {body}\n  o[get_global_id(0)] = v + st;\n}}\n"
+    )
+}
+
+#[test]
+fn retry_forms_become_blocking_operations() {
+    for body in [
+        "while (read_pipe(in, &v) != 0);",
+        "while (read_pipe(in, &v) != 0) {}",
+        "while (0 != read_pipe(in, &v));",
+        "while (read_pipe(in, &v) < 0);",
+        "while (read_pipe(in, &v) == -1);",
+        "while (read_pipe(in, &v));",
+        "for (; read_pipe(in, &v) != 0;);",
+        "do {} while (read_pipe(in, &v) != 0);",
+        "do { st = read_pipe(in, &v); } while (st != 0);",
+        "do { st = read_pipe(in, &v); } while (st < 0);",
+        "while (1) { if (read_pipe(in, &v) == 0) break; }",
+        "for (;;) { if (!read_pipe(in, &v)) break; }",
+        "while (true) { if (read_pipe(in, &v) >= 0) { break; } }",
+        "while (write_pipe(out, &v) != 0);",
+    ] {
+        assert_eq!(shape(&kernel(body)), (0, 1, 0), "{body}");
+    }
+}
+
+#[test]
+fn loops_that_do_more_than_retry_stay_loops() {
+    for body in [
+        // Work besides the retry.
+        "while (read_pipe(in, &v) != 0) { st++; }",
+        // Retries until failure, not success.
+        "while (read_pipe(in, &v) == 0);",
+        // The status is tested against something else.
+        "do { st = read_pipe(in, &v); } while (st != 1);",
+        // Another variable is tested.
+        "int t = 0; do { st = read_pipe(in, &v); } while (t != 0);",
+        // A break on failure.
+        "while (1) { if (read_pipe(in, &v) != 0) break; }",
+        // A reservation's slot read (always succeeds with a valid id): not a retry form.
+        "reserve_id_t r = reserve_read_pipe(in, 1); while (read_pipe(in, r, 0, &v) != 0);",
+    ] {
+        let (loops, _, plain) = shape(&kernel(body));
+        assert_eq!((loops, plain > 0), (1, true), "{body}");
+    }
+}
