@@ -562,6 +562,8 @@ impl<'a> Interp<'a> {
                 0
             }
             OpKind::Carried | OpKind::LoopExit => return Ok(()),
+            // Loops run to completion when started: every copy is complete already.
+            OpKind::WaitEvents => 0,
             OpKind::CounterUpdate { counter, inc } => {
                 let slot = &mut self.counters[counter.index()];
                 let old = slot.expect("every updated counter is loaded at the start");

@@ -198,7 +198,10 @@ pub enum LoopKind {
     Phase,
     /// An async copy (`lower::builtins::async_copy`), one element per iteration, in
     /// work-group code. Like a phase, it finishes only when its writes are acknowledged.
-    Copy,
+    /// `detached`: the work-group code goes on once the copy has started (the copy runs
+    /// beside what follows) and a `WaitEvents` op waits for it; otherwise the copy's `Loop`
+    /// op waits for it like any nested loop.
+    Copy { detached: bool },
 }
 
 #[derive(Clone, Debug)]

@@ -99,7 +99,12 @@ pub fn print_kernel(k: &Kernel, lines: &dyn Fn(frontend::span::Span) -> String) 
             LoopKind::WorkItems => "work-items".to_string(),
             LoopKind::Source => "source".to_string(),
             LoopKind::Phase => "phase: every work-item of the group".to_string(),
-            LoopKind::Copy => "async copy: one element per iteration".to_string(),
+            LoopKind::Copy { detached: false } => {
+                "async copy: one element per iteration".to_string()
+            }
+            LoopKind::Copy { detached: true } => {
+                "async copy: one element per iteration, beside the code after it".to_string()
+            }
         };
         let parent = l.parent.map(|p| format!(" in {p}")).unwrap_or_default();
         let _ = writeln!(s, "loop{i} {} ({kind}){parent}", l.name);

@@ -341,6 +341,9 @@ impl OpLibrary {
             // the pipeline waits there until the loop has finished.
             OpKind::Loop(_) => Ok(OpTiming::new(1, 0.5)),
             OpKind::LoopResult | OpKind::LoopExit => comb(0.0),
+            // Waiting for async copies: the work-item waits in its stage until they are idle;
+            // what follows goes at least one cycle later.
+            OpKind::WaitEvents => Ok(OpTiming::new(1, 0.5)),
             // Pipe FIFO operations (docs/hardware-interface.md, "Pipe FIFOs"): the strobe
             // leaves in the issuing cycle; read data and reservation ids come back registered
             // in the next cycle, write statuses in the same cycle (combinational from the

@@ -74,7 +74,7 @@ pub fn serial_regions(k: &Kernel) -> IdVec<LoopId, Option<SerialReason>> {
         v
     };
     for l in &k.loops {
-        if let (LoopKind::Phase | LoopKind::Copy, Some(p)) = (l.kind, l.parent) {
+        if let (LoopKind::Phase | LoopKind::Copy { .. }, Some(p)) = (l.kind, l.parent) {
             if p != Kernel::WORK_ITEM_LOOP {
                 out[p].get_or_insert(SerialReason::BarriersInBody);
             }

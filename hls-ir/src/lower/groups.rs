@@ -68,6 +68,11 @@ pub(super) struct Groups {
     /// code: a per-work-item variable is read from the group's first work-item's context
     /// (OpenCL requires the arguments to be the same for every work-item of the group).
     pub leader_reads: bool,
+    /// The async copies lowered so far: (copy loop, its `Loop` op), see
+    /// `builtins::async_copy`.
+    pub copies: Vec<(LoopId, OpId)>,
+    /// Per region of work-group code, its phases, loops, copies and waits in program order.
+    pub sync_order: BTreeMap<LoopId, Vec<OpId>>,
 }
 
 impl Groups {
@@ -577,6 +582,7 @@ impl<'a> Lower<'a> {
     /// the same region.
     pub(super) fn sync_in_order(&mut self, lp: OpId) {
         let r = self.k.op(lp).region;
+        self.groups.sync_order.entry(r).or_default().push(lp);
         if let Some(prev) = self.groups.last_sync.insert(r, lp) {
             self.k
                 .add_dep(prev, lp, crate::kernel::Dep::Order { distance: 0 });

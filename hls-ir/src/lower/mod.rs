@@ -219,6 +219,7 @@ pub fn lower_kernel_with_warnings(
         l.k.work_groups = Some(max);
         l.groups.max_items = max;
         l.group_block(&f.body.stmts);
+        l.detach_copies();
     } else {
         l.block(&f.body.stmts);
         // Work-items use a pipe in order (the last op of one before the first of the next).

@@ -117,9 +117,19 @@ pub(crate) fn not_arrays(k: &Kernel) -> BTreeSet<MemId> {
         })
         .collect();
     for o in k.op_ids() {
+        let in_copy = matches!(
+            k.loops[k.op(o).region].kind,
+            crate::kernel::LoopKind::Copy { .. }
+        );
         match k.op(o).kind {
             OpKind::AsyncCopy { local, .. } => {
                 out.insert(local);
+            }
+            // A copy loop's on-chip side (the copy may run beside other code).
+            OpKind::Load { mem } | OpKind::Store { mem, .. }
+                if in_copy && !matches!(k.mem(mem).kind, crate::kernel::MemKind::Global { .. }) =>
+            {
+                out.insert(mem);
             }
             OpKind::Atomic { mem, .. } => {
                 out.insert(mem);

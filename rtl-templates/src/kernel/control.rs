@@ -404,13 +404,19 @@ impl Emitter<'_> {
         };
         if matches!(
             self.k.loops[hls_ir::LoopId::from_index(r)].kind,
-            LoopKind::Phase | LoopKind::Copy
+            LoopKind::Phase | LoopKind::Copy { .. }
         ) {
             // A barrier: every write of the phase is acknowledged before the next phase.
             for p in self.plan.global_store_prefixes() {
                 drained.push_str(&format!(" && ({p}_wcnt == 16'd0)"));
             }
         }
+        // A loop finishes only when the copies it started beside its code have (a copy
+        // waited for in the next iteration may still run after the last one).
+        for c in self.detached_children(r) {
+            drained.push_str(&format!(" && !{}busy", self.plan.regions[c].pre));
+        }
+        let detached = self.detached(r);
         let (v0, enter, take, taken) = (self.valid(0), sig("enter"), sig("take"), sig("taken"));
         let parent_stall = format!("{}stall", self.plan.regions[parent].pre);
         if !holds.is_empty() {
@@ -443,12 +449,31 @@ impl Emitter<'_> {
                     w.line(format!("if ({stop}) {run} <= 1'b0;"));
                     w.block(&format!("if ({busy} && !{run} && {drained})"), |w| {
                         w.line(format!("{busy} <= 1'b0;"));
-                        w.line(format!("{pend} <= 1'b1;"));
+                        // A detached copy has no results for its parent to take.
+                        if !detached {
+                            w.line(format!("{pend} <= 1'b1;"));
+                        }
                     });
                 });
                 w.line(format!("if ({take}) {pend} <= 1'b0;"));
             });
         });
+    }
+
+    /// Region `r` is an async copy that runs beside the code after it (`LoopKind::Copy`).
+    pub(super) fn detached(&self, r: usize) -> bool {
+        r > 0
+            && matches!(
+                self.k.loops[hls_ir::LoopId::from_index(r)].kind,
+                LoopKind::Copy { detached: true }
+            )
+    }
+
+    /// The detached copies region `r` starts.
+    fn detached_children(&self, r: usize) -> Vec<usize> {
+        (1..self.plan.regions.len())
+            .filter(|&c| self.plan.regions[c].parent == Some(r) && self.detached(c))
+            .collect()
     }
 
     /// The stages of the region being emitted that may wait: where a load pops its response
@@ -465,8 +490,11 @@ impl Emitter<'_> {
                         .entry(self.plan.start(o) + self.plan.load_latency(o))
                         .or_default();
                 }
-                OpKind::Loop(_) => {
+                OpKind::Loop(l) if !self.detached(l.index()) => {
                     waits.entry(self.plan.start(o) + 1).or_default();
+                }
+                OpKind::WaitEvents => {
+                    waits.entry(self.plan.start(o)).or_default();
                 }
                 _ => {}
             }

@@ -8,24 +8,31 @@
 //! group's first work-item (OpenCL requires every work-item's to be the same), and
 //! `get_local_id` is an error there.
 //!
-//! This is the first step of the DMA engines of issue 15: the copy is a pipelined loop of its
-//! own (`LoopKind::Copy`, one element per iteration at II = 1, the global side through the
-//! port of its pointer argument), and the next phase starts when the loop has finished and its
-//! writes are acknowledged. So the copy's event is complete when the call returns, and
-//! `wait_group_events` is an ordering point only (it also splits phases, so every work-item
-//! sees the copied data after it). A copy does not yet run beside the phases that follow it
-//! (no overlap of copy and compute), and its global accesses are single beats, not bursts
+//! The copy is a pipelined loop of its own (`LoopKind::Copy`, one element per iteration at
+//! II = 1, the global side through the port of its pointer argument, the addresses stepped by
+//! adders). Its event is the copy's loop (an `i32` constant: the loop's index; 0 is "no
+//! event"), and `wait_group_events` is a `WaitEvents` op on the events it is given, which
+//! also splits phases (every work-item sees the copied data after it).
+//!
+//! A copy runs *beside* the code after it (`detached`, [`Lower::detach_copies`]) when a
+//! `wait_group_events` of the same work-group code waits for it later in the same pass (or,
+//! in a loop, at the start of the next iteration: double buffering) and nothing in between
+//! touches the copy's local memory; the wait then stalls until the copy has finished. Any
+//! other copy is finished before the code after it starts (its `Loop` op waits, like a
+//! nested loop's). Its global accesses are single beats, not bursts yet
 //! (docs/hardware-interface.md, "Async copies").
 //!
 //! `prefetch` is a hint with no effect on results: its arguments are evaluated, nothing more.
 
-use crate::kernel::{Dep, Loop, LoopKind};
+use crate::analysis::events::waits_for;
+use crate::kernel::{Dep, Kernel, Loop, LoopKind};
 use crate::lower::{Lower, Val};
 use crate::ops::{BinOp, CmpOp, OpKind};
 use crate::types::Ty;
 use crate::{ids::LoopId, ids::MemId, ids::OpId};
 use frontend::ast::{Builtin, Expr, Type};
 use frontend::span::Span;
+use std::collections::BTreeSet;
 
 /// A copy of `n` elements of type `elem`: element `i` from `src + i * src_step` to
 /// `dst + i * dst_step` (byte addresses in their memories; steps in bytes).
@@ -51,7 +58,7 @@ impl Lower<'_> {
                 Some(self.async_copy(b == Builtin::AsyncWorkGroupStridedCopy, args, span))
             }
             Builtin::WaitGroupEvents => {
-                self.group_args(args, span, "wait_group_events");
+                self.wait_events(args, span);
                 Some(Val::Undef)
             }
             Builtin::Prefetch => {
@@ -93,10 +100,11 @@ impl Lower<'_> {
         } else {
             "async_work_group_copy"
         };
-        let event = Val::Scalar(self.konst(0, Ty::I32, span));
+        let no_event = Val::Scalar(self.konst(0, Ty::I32, span));
         let Some(vals) = self.group_args(args, span, what) else {
-            return event;
+            return no_event;
         };
+        let event = no_event;
         let Type::Pointer { pointee, .. } = &args[0].ty else {
             return event;
         };
@@ -129,7 +137,7 @@ impl Lower<'_> {
         } else {
             (one, strided_step)
         };
-        self.copy_loop(
+        let lid = self.copy_loop(
             CopySpec {
                 dst,
                 src,
@@ -140,7 +148,36 @@ impl Lower<'_> {
             },
             span,
         );
-        event
+        Val::Scalar(self.konst(lid.index() as u64, Ty::I32, span))
+    }
+
+    /// `wait_group_events(n, list)`: a `WaitEvents` op on the events `list` points to (a
+    /// pointer to one `event_t` variable: its value; anything else: every copy), ordered
+    /// after the copies started so far in this work-group code, and before the phases after.
+    fn wait_events(&mut self, args: &[Expr], span: Span) {
+        let Some(vals) = self.group_args(args, span, "wait_group_events") else {
+            return;
+        };
+        let mut ops = Vec::new();
+        if let Val::VarPtr { var, .. } = vals[1] {
+            if let Some(Val::Scalar(e)) = self.env.vars.get(&var) {
+                ops.push(*e);
+            }
+        }
+        if ops.is_empty() {
+            // Unknown events: wait for every copy (`u32::MAX`: see `analysis::events`).
+            ops.push(self.konst(u64::from(u32::MAX), Ty::I32, span));
+        }
+        let pred = self.effect_pred(span);
+        ops.push(pred);
+        let w = self.op(OpKind::WaitEvents, Ty::Token, span, &ops);
+        let r = self.region;
+        for &(_, lop) in &self.groups.copies {
+            if self.k.op(lop).region == r {
+                self.k.add_dep(lop, w, Dep::Order { distance: 0 });
+            }
+        }
+        self.sync_in_order(w);
     }
 
     /// The memory and byte address of a copy's pointer argument, or `None` (reported) when it
@@ -161,7 +198,7 @@ impl Lower<'_> {
     /// The copy as a pipelined loop in work-group code: element `i` per iteration, the
     /// addresses stepped by adding (no multiplier), ordered after the previous phase or copy
     /// and before the next.
-    fn copy_loop(&mut self, c: CopySpec, span: Span) {
+    fn copy_loop(&mut self, c: CopySpec, span: Span) -> LoopId {
         let zero = self.konst(0, Ty::I32, span);
         let some = self.cmp(CmpOp::Ne, c.n, zero, span);
         let alive = self.effect_pred(span);
@@ -170,7 +207,7 @@ impl Lower<'_> {
         let last_i = self.bin(BinOp::Sub, c.n, one, span);
         let lid = LoopId::from_index(self.k.loops.len());
         self.k.loops.push(Loop {
-            kind: LoopKind::Copy,
+            kind: LoopKind::Copy { detached: false },
             parent: Some(self.region),
             name: format!("{}.copy{}", self.k.name, lid.index()),
             span,
@@ -215,5 +252,65 @@ impl Lower<'_> {
         self.env = before;
         let lp = self.op(OpKind::Loop(lid), Ty::Token, span, &[enter]);
         self.sync_in_order(lp);
+        self.groups.copies.push((lid, lp));
+        lid
     }
+
+    /// After lowering a kernel in work-group mode: every copy that may run beside the code
+    /// after it becomes `detached`. Its order edges stay: the code after it still starts
+    /// after the copy has *started* (a `Loop` op's latency); only the wait for the copy to
+    /// finish moves from the `Loop` op to the `WaitEvents` ops (`rtl_templates`).
+    pub(in crate::lower) fn detach_copies(&mut self) {
+        for (lid, lop) in std::mem::take(&mut self.groups.copies) {
+            let r = self.k.op(lop).region;
+            let order = self.groups.sync_order.get(&r).cloned().unwrap_or_default();
+            if can_detach(&self.k, lid, lop, &order) {
+                self.k.loops[lid].kind = LoopKind::Copy { detached: true };
+            }
+        }
+    }
+}
+
+/// Whether copy `lid` (started by `lop`) may run beside the code after it. `order` is the
+/// program order of the ops that start loops and wait for copies in the copy's work-group
+/// code (`Groups::sync_order`: op ids are not in program order, lowering reuses them). A
+/// wait of that code must wait for the copy later in the same pass, or (in a loop) earlier,
+/// in the next iteration; and nothing in between (nor inside the loops it starts) may access
+/// the copy's on-chip memory, nor any other op of that code (conservatively: anywhere).
+fn can_detach(k: &Kernel, lid: LoopId, lop: OpId, order: &[OpId]) -> bool {
+    let r = k.op(lop).region;
+    let onchip: BTreeSet<MemId> = k
+        .ops_in(lid)
+        .into_iter()
+        .filter_map(|o| k.op(o).kind.memory())
+        .filter(|&m| !matches!(k.mem(m).kind, crate::kernel::MemKind::Global { .. }))
+        .collect();
+    let touches = |o: OpId| k.op(o).kind.memory().is_some_and(|m| onchip.contains(&m));
+    if k.ops_in(r).into_iter().any(touches) {
+        return false;
+    }
+    let Some(at) = order.iter().position(|&o| o == lop) else {
+        return false;
+    };
+    let is_wait = |o: &OpId| matches!(k.op(*o).kind, OpKind::WaitEvents) && waits_for(k, *o, lid);
+    let window: Vec<OpId> = if let Some(w) = order[at + 1..].iter().position(is_wait) {
+        order[at + 1..at + 1 + w].to_vec()
+    } else if let (Some(w), false) = (
+        order[..at].iter().position(is_wait),
+        r == Kernel::WORK_ITEM_LOOP,
+    ) {
+        // The wait is at the start of the next iteration; the loop also finishes only when
+        // the copy has (`rtl_templates`: a loop's drain waits for its detached copies).
+        order[at + 1..].iter().chain(&order[..w]).copied().collect()
+    } else {
+        return false;
+    };
+    window.into_iter().all(|o| match k.op(o).kind {
+        OpKind::Loop(l) => k
+            .op_ids()
+            .into_iter()
+            .filter(|&x| k.encloses(l, k.op(x).region))
+            .all(|x| !touches(x)),
+        _ => true,
+    })
 }

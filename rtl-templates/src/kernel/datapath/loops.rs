@@ -27,6 +27,13 @@ impl Emitter<'_> {
         self.control[self.cur]
             .stall_terms
             .push(format!("({req} && !{idle})"));
+        if self.detached(l) {
+            // An async copy beside the code after it: nothing waits here (a `WaitEvents` op
+            // waits for it) and there are no results to take.
+            w.assign(&format!("{lp}take"), "1'b0");
+            self.unused.push(format!("{lp}taken"));
+            return;
+        }
         let here = self.valid(c + 1);
         hs.waits
             .entry(c + 1)
@@ -36,6 +43,44 @@ impl Emitter<'_> {
             &format!("{lp}take"),
             &format!("{here} && {lp}pend && !{lp}taken"),
         );
+    }
+
+    /// `wait_group_events`: the work-item waits in this stage while a copy its events may
+    /// name runs (`hls_ir::analysis::events`); with no copy to wait for, nothing.
+    pub(super) fn emit_wait_events(&mut self, cx: &OpCtx, hs: &mut Handshakes) {
+        let ops = self.k.operands(cx.o);
+        let (events, pred) = ops.split_at(ops.len() - 1);
+        let mut sites: std::collections::BTreeSet<usize> = Default::default();
+        for &e in events {
+            match hls_ir::analysis::events::copy_sites(self.k, e) {
+                Some(s) => sites.extend(s),
+                None => sites.extend((1..self.plan.regions.len()).filter(|&r| {
+                    matches!(
+                        self.k.loops[hls_ir::LoopId::from_index(r)].kind,
+                        hls_ir::LoopKind::Copy { .. }
+                    )
+                })),
+            }
+        }
+        let busy: Vec<String> = sites
+            .iter()
+            .filter(|&&r| r < self.plan.regions.len())
+            .map(|&r| format!("{}busy", self.plan.regions[r].pre))
+            .collect();
+        let c = cx.c;
+        let p = self.val(pred[0], c);
+        let here = self.valid(c);
+        let term = if busy.is_empty() {
+            // Nothing to wait for; the term keeps the stage's wait wire defined.
+            format!("({here} && {p} && 1'b0)")
+        } else {
+            format!("({here} && {p} && ({}))", busy.join(" || "))
+        };
+        hs.waits.entry(c).or_default().push(term);
+        for &e in events {
+            let v = self.val(e, c);
+            self.unused.push(v);
+        }
     }
 
     /// A value leaving a loop: the loop's result register, or its copy while this pipeline
@@ -60,8 +105,9 @@ impl Emitter<'_> {
             // value is kept in a register.
             let hold = format!("{name}_hold");
             let next = cx.args[1];
+            // (A constant next value has no stage: it is there in every cycle.)
             let at = if self.plan.region_of(next) == self.cur {
-                self.plan.avail[&next]
+                self.plan.avail.get(&next).copied().unwrap_or(c)
             } else {
                 c
             };

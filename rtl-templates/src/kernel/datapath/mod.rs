@@ -215,6 +215,10 @@ impl Emitter<'_> {
                 self.emit_loop_start(w, &cx, l.index(), hs);
                 None
             }
+            OpKind::WaitEvents => {
+                self.emit_wait_events(&cx, hs);
+                None
+            }
             OpKind::LoopResult => Some(self.loop_result(&cx)),
             OpKind::Carried => Some(self.carried(w, &cx)),
             OpKind::LoopExit => None,
