@@ -48,6 +48,10 @@ fn retry_forms_become_blocking_operations() {
         "for (;;) { if (!read_pipe(in, &v)) break; }",
         "while (true) { if (read_pipe(in, &v) >= 0) { break; } }",
         "while (write_pipe(out, &v) != 0);",
+        // Counts of the retries that nothing reads.
+        "int tries = 0; while (read_pipe(in, &v) != 0) tries++;",
+        "int tries = 0, n2 = 0; while (read_pipe(in, &v) != 0) { ++tries; n2 += 2; }",
+        "uint tries = 0; for (; write_pipe(out, &v) < 0;) { tries--; }",
     ] {
         assert_eq!(shape(&kernel(body)), (0, 1, 0), "{body}");
     }
@@ -56,8 +60,11 @@ fn retry_forms_become_blocking_operations() {
 #[test]
 fn loops_that_do_more_than_retry_stay_loops() {
     for body in [
-        // Work besides the retry.
+        // Work besides the retry: a count that is read afterwards.
         "while (read_pipe(in, &v) != 0) { st++; }",
+        "int tries = 0; while (read_pipe(in, &v) != 0) tries++; v += tries;",
+        // A count that is also changed elsewhere.
+        "int tries = 0; while (read_pipe(in, &v) != 0) tries++; tries = v;",
         // Retries until failure, not success.
         "while (read_pipe(in, &v) == 0);",
         // The status is tested against something else.

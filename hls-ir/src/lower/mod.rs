@@ -121,6 +121,9 @@ struct Lower<'a> {
     pred: OpId,
     region: LoopId,
     depth: usize,
+    /// The body of the function being lowered (the kernel's, or the innermost helper's being
+    /// inlined): `retry` looks for later uses of a retry loop's counter there.
+    bodies: Vec<&'a [frontend::ast::Stmt]>,
     /// The return type of the helper function being inlined (`None` in the kernel, or for a
     /// `void` helper): its return value is carried through loops.
     ret_ty: Option<frontend::ast::Type>,
@@ -188,6 +191,7 @@ pub fn lower_kernel_with_warnings(
         region: Kernel::WORK_ITEM_LOOP,
         depth: 0,
         ret_ty: None,
+        bodies: vec![&p.func(func).body.stmts],
         stores: BTreeMap::new(),
         global_reads: BTreeMap::new(),
         fenced: builtins::Fenced::default(),

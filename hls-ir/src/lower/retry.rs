@@ -8,14 +8,20 @@
 //!   `for (; C != 0;)` or `do {} while (C != 0);`;
 //! - `do { st = C; } while (st != 0);` (also `< 0`, `== -1`): `st` is 0 afterwards;
 //! - `while (1) { if (C == 0) break; }` and `for (;;) { ... }` (also `if (!C)`,
-//!   `if (C >= 0)`).
+//!   `if (C >= 0)`);
+//! - any of the `while`/`for` forms whose body only counts the retries in private variables
+//!   nothing else in the function reads (`while (read_pipe(p, &v) != 0) tries++;`): the
+//!   counts are dropped with the loop.
 //!
 //! Anything else (a loop that also does other work, a status used in other ways) stays an
 //! ordinary loop around the non-blocking operation, which is correct but slower: each retry
 //! is an iteration of a nested loop.
 
 use super::{scalar_ty, Lower, Val};
-use frontend::ast::{BinOp, Builtin, Expr, ExprKind, Stmt, StmtKind, Type, UnOp};
+use frontend::ast::{
+    AddrSpace, BinOp, Builtin, Expr, ExprKind, Program, Stmt, StmtKind, Type, UnOp, VarId,
+};
+use frontend::visit::walk_block;
 
 /// A recognised retry loop: the pipe call (`read_pipe`/`write_pipe` expression), the
 /// blocking built-in it becomes, and the status variable it assigns (an lvalue), if any.
@@ -140,8 +146,66 @@ fn break_on_success(body: &Stmt) -> Option<&Expr> {
     pipe_call(succeeded(cond)?)
 }
 
-/// The retry loop `s` is, if it is one.
-pub(super) fn recognise(s: &Stmt) -> Option<Retry<'_>> {
+/// The private scalar variable `e` increments or decrements by a constant (`c++`, `--c`,
+/// `c += 2`), if it is such a statement's expression.
+fn counted(p: &Program, e: &Expr) -> Option<VarId> {
+    let target = match &bare(e).kind {
+        ExprKind::IncDec { expr, .. } => expr,
+        ExprKind::Assign {
+            op: Some(BinOp::Add | BinOp::Sub),
+            lhs,
+            rhs,
+            ..
+        } if literal(rhs).is_some() => lhs,
+        _ => return None,
+    };
+    match &target.kind {
+        ExprKind::Var(v)
+            if p.var(*v).space == AddrSpace::Private && matches!(p.var(*v).ty, Type::Scalar(_)) =>
+        {
+            Some(*v)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `body` only counts (each statement increments a private scalar by a constant) in
+/// variables that nothing else in `func` (the function's statements) reads or writes: then the
+/// counts are unobservable.
+fn only_dead_counts(p: &Program, func: &[Stmt], body: &Stmt) -> bool {
+    let stmts: Vec<&Stmt> = match &body.kind {
+        StmtKind::Block(b) => b.stmts.iter().filter(|s| !is_empty(s)).collect(),
+        _ => vec![body],
+    };
+    let mut counters = Vec::new();
+    for s in &stmts {
+        let StmtKind::Expr(e) = &s.kind else {
+            return false;
+        };
+        match counted(p, e) {
+            Some(v) => counters.push(v),
+            None => return false,
+        }
+    }
+    // Every mention of a counter in the function is one of its counting statements (each
+    // mentions it once), wherever they are.
+    counters.iter().all(|&c| {
+        let (mut mentions, mut counts) = (0, 0);
+        walk_block(func, &mut |e, _| {
+            if matches!(e.kind, ExprKind::Var(v) if v == c) {
+                mentions += 1;
+            }
+            if counted(p, e) == Some(c) {
+                counts += 1;
+            }
+        });
+        mentions == counts
+    })
+}
+
+/// The retry loop `s` (a statement of `func`, the statements of the function being lowered)
+/// is, if it is one.
+pub(super) fn recognise<'s>(p: &Program, func: &[Stmt], s: &'s Stmt) -> Option<Retry<'s>> {
     let always = |c: Option<&Expr>| c.is_none_or(|c| literal(c).is_some_and(|v| v != 0));
     match &s.kind {
         StmtKind::While { cond, body } if always(Some(cond)) => {
@@ -165,6 +229,13 @@ pub(super) fn recognise(s: &Stmt) -> Option<Retry<'_>> {
         {
             retry(pipe_call(failed(cond))?, None)
         }
+        StmtKind::While { cond, body }
+        | StmtKind::For {
+            init: None,
+            cond: Some(cond),
+            step: None,
+            body,
+        } if only_dead_counts(p, func, body) => retry(pipe_call(failed(cond))?, None),
         StmtKind::DoWhile { body, cond } => {
             // `do { st = C; } while (st != 0);`
             let StmtKind::Expr(e) = &only(body)?.kind else {

@@ -46,7 +46,8 @@ impl Lower<'_> {
             StmtKind::Return(v) => self.return_stmt(v.as_ref(), s.span),
             StmtKind::For { .. } if full_unroll_requested(s) => self.unroll_for(s),
             StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
-                match super::retry::recognise(s) {
+                let body = self.bodies.last().copied().unwrap_or_default();
+                match super::retry::recognise(self.p, body, s) {
                     Some(r) => self.retry_loop(r),
                     None => self.pipelined_loop(s, false),
                 }
@@ -306,7 +307,9 @@ impl Lower<'_> {
         self.depth += 1;
         let ret_ty = (f.ret != Type::Void).then(|| f.ret.clone());
         let caller_ret_ty = std::mem::replace(&mut self.ret_ty, ret_ty);
+        self.bodies.push(&f.body.stmts);
         self.block(&f.body.stmts);
+        self.bodies.pop();
         self.ret_ty = caller_ret_ty;
         self.depth -= 1;
         self.pred = saved_pred;
