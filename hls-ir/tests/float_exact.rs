@@ -159,13 +159,7 @@ fn le32(v: &[u32]) -> Vec<u8> {
 }
 
 /// `o[i] = f(a[i], b[i])` on floats (`b` a float or an `int`), compared with `reference`.
-fn check_float_fn(
-    f: &str,
-    call: &str,
-    b_ty: &str,
-    args: &[(u32, u32)],
-    reference: fn(u32, u32) -> u32,
-) {
+fn check_float_fn(f: &str, call: &str, b_ty: &str, args: &[(u32, u32)], reference: Reference) {
     let src = format!(
         "kernel void k(global const float *a, global const {b_ty} *b, global float *o) \
          {{ int i = get_global_id(0); o[i] = {call}; }}"
@@ -190,6 +184,9 @@ fn check_float_fn(
     }
 }
 
+/// A reference function of two argument bit patterns.
+type Reference = fn(u32, u32) -> u32;
+
 fn unary_cases() -> Vec<(u32, u32)> {
     let mut rng = Rng(0xf1_0a7);
     float_cases(&mut rng, 2500)
@@ -201,7 +198,7 @@ fn unary_cases() -> Vec<(u32, u32)> {
 #[test]
 fn rounding_to_integers() {
     let cases = unary_cases();
-    let table: [(&str, fn(u32, u32) -> u32); 5] = [
+    let table: [(&str, Reference); 5] = [
         ("floor", |x, _| out(arg(x).floor())),
         ("ceil", |x, _| out(arg(x).ceil())),
         ("trunc", |x, _| out(arg(x).trunc())),
