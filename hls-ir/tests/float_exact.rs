@@ -473,3 +473,34 @@ fn vectors_and_float_identity() {
         }
     }
 }
+
+/// `double` builds nowhere in hardware: each use is a diagnostic at its line, never a panic.
+#[test]
+fn double_precision_is_a_diagnostic() {
+    use frontend::span::SourceMap;
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
+               kernel void k(global double *o, global long *l) {\n\
+               o[0] = floor(o[1]);\n\
+               l[0] = convert_long_rtp(o[2]);\n\
+               o[3] = convert_double_rtz(l[1]);\n}\n";
+    let mut sm = SourceMap::new();
+    let f = sm.add_file("k.cl", src);
+    let opts = frontend::Options {
+        fp64: true,
+        ..Default::default()
+    };
+    let (p, _) = frontend::compile(&mut sm, f, &opts).unwrap();
+    let (id, _) = p.kernels().next().unwrap();
+    let d = hls_ir::lower::lower_kernel(&p, id).unwrap_err();
+    let text = frontend::render(&sm, &d, false);
+    assert!(text.contains("`floor` on `double`"), "{text}");
+    assert!(
+        text.contains("conversion from `double` to `long`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("conversion from `long` to `double`"),
+        "{text}"
+    );
+    assert!(text.contains("k.cl:3:"), "{text}");
+}
