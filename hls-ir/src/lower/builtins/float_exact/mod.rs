@@ -7,7 +7,8 @@
 //!   `150 - exponent` fraction bits are cleared, and one unit of the last kept bit added when
 //!   the mode rounds the magnitude up (the carry may run into the exponent, as it should).
 //! - `copysign`, `fdim`, `ldexp` (the exponent field moved, overflow to infinity, underflow to
-//!   zero), `logb`.
+//!   zero), `logb`; in `parts`: `maxmag`, `minmag`, `nextafter`, `ilogb`, and `fract`, `modf`,
+//!   `frexp`, whose second result is written through their pointer argument.
 //! - `convert_T_{rte,rtz,rtp,rtn}[_sat]`: float -> integer is the float unit's conversion
 //!   (toward zero, saturating, NaN -> 0) of the value rounded to an integer as above;
 //!   integer -> float with a directed rounding converts the magnitude with the bits below the
@@ -16,6 +17,8 @@
 //!
 //! Semantics are the device's (`docs/hardware-interface.md`, "Floating point"), the emulator's:
 //! a denormal argument counts as a zero of its sign, a NaN result is the canonical NaN.
+
+mod parts;
 
 use crate::ids::OpId;
 use crate::lower::{scalar_ty, Lower, Val};
@@ -75,13 +78,20 @@ pub(super) fn is_exact_float_fn(f: MathFn) -> bool {
             | MathFn::Fdim
             | MathFn::Ldexp
             | MathFn::Logb
+            | MathFn::Maxmag
+            | MathFn::Minmag
+            | MathFn::Nextafter
+            | MathFn::Ilogb
+            | MathFn::Fract
+            | MathFn::Modf
+            | MathFn::Frexp
     )
 }
 
 impl Lower<'_> {
     /// A built-in of [`is_exact_float_fn`] on `float` lanes.
     pub(super) fn float_exact(&mut self, f: MathFn, args: &[Expr], ty: &Type, span: Span) -> Val {
-        if ty.elem_kind() != Some(ScalarKind::Float) {
+        if args[0].ty.elem_kind() != Some(ScalarKind::Float) {
             for a in args {
                 self.rvalue(a);
             }
@@ -90,10 +100,13 @@ impl Lower<'_> {
                 format!(
                     "`{}` on `{}` (only single-precision `float` is built in hardware)",
                     f.name(),
-                    self.p.type_name(ty)
+                    self.p.type_name(&args[0].ty)
                 ),
             );
             return self.dummy(ty, span);
+        }
+        if matches!(f, MathFn::Fract | MathFn::Modf | MathFn::Frexp) {
+            return self.two_results(f, args, ty, span);
         }
         self.lane_map(args, ty, span, |l, x| match f {
             MathFn::Floor => l.integral(x[0], Integral::Floor, span),
@@ -104,6 +117,9 @@ impl Lower<'_> {
             MathFn::Copysign => l.copysign(x[0], x[1], span),
             MathFn::Fdim => l.fdim(x[0], x[1], span),
             MathFn::Ldexp => l.ldexp(x[0], x[1], span),
+            MathFn::Maxmag | MathFn::Minmag => l.mag(f == MathFn::Maxmag, x[0], x[1], span),
+            MathFn::Nextafter => l.nextafter(x[0], x[1], span),
+            MathFn::Ilogb => l.ilogb(x[0], span),
             _ => l.logb(x[0], span),
         })
     }
