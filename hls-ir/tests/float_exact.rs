@@ -334,9 +334,10 @@ fn float_to_integer_conversions_in_every_mode() {
         }
     }
     let a = le32(&xs);
-    for (name, bits, signed) in INTS {
-        for mode in ["", "_rte", "_rtz", "_rtp", "_rtn"] {
-            for sat in ["", "_sat"] {
+    for (t, (name, bits, signed)) in INTS.into_iter().enumerate() {
+        for (m, mode) in ["", "_rte", "_rtz", "_rtp", "_rtn"].into_iter().enumerate() {
+            // `_sat` on every other (type, mode): both forms meet every type and mode.
+            for sat in [["", "_sat"][(t + m) % 2]] {
                 let src = format!(
                     "kernel void k(global const float *a, global const float *b, global {name} *o) \
                      {{ int i = get_global_id(0); o[i] = convert_{name}{sat}{mode}(a[i]); }}"
@@ -503,4 +504,156 @@ fn double_precision_is_a_diagnostic() {
         "{text}"
     );
     assert!(text.contains("k.cl:3:"), "{text}");
+}
+
+/// OpenCL `fmax`/`fmin` on device-read arguments: the other one when one is NaN, `x` on a tie.
+fn fmax_ref(x: f32, y: f32, max: bool) -> f32 {
+    let take_y = if max { x < y } else { y < x };
+    if x.is_nan() || take_y {
+        y
+    } else {
+        x
+    }
+}
+
+#[test]
+fn magnitudes_neighbours_and_exponents() {
+    let mut rng = Rng(0x4a6);
+    let xs = float_cases(&mut rng, 1200);
+    let ys = float_cases(&mut rng, 1200);
+    let mut pairs: Vec<(u32, u32)> = xs.iter().copied().zip(ys.iter().rev().copied()).collect();
+    // Equal magnitudes of either sign, and neighbours.
+    pairs.extend(xs.iter().map(|&x| (x, x ^ 0x8000_0000)));
+    pairs.extend(xs.iter().map(|&x| (x, x)));
+    pairs.extend(xs.iter().map(|&x| (x, x.wrapping_add(1))));
+    for max in [true, false] {
+        let f = if max { "maxmag" } else { "minmag" };
+        let r: Reference = if max {
+            |x, y| {
+                let (x, y) = (arg(x), arg(y));
+                out(if x.abs() > y.abs() {
+                    x
+                } else if y.abs() > x.abs() {
+                    y
+                } else {
+                    fmax_ref(x, y, true)
+                })
+            }
+        } else {
+            |x, y| {
+                let (x, y) = (arg(x), arg(y));
+                out(if x.abs() < y.abs() {
+                    x
+                } else if y.abs() < x.abs() {
+                    y
+                } else {
+                    fmax_ref(x, y, false)
+                })
+            }
+        };
+        check_float_fn(f, &format!("{f}(a[i], b[i])"), "float", &pairs, r);
+    }
+    check_float_fn(
+        "nextafter",
+        "nextafter(a[i], b[i])",
+        "float",
+        &pairs,
+        |x, y| {
+            let (x, y) = (arg(x), arg(y));
+            out(if x.is_nan() || y.is_nan() {
+                f32::NAN
+            } else if x == y {
+                y
+            } else if x < y {
+                x.next_up()
+            } else {
+                x.next_down()
+            })
+        },
+    );
+    check_float_fn(
+        "ilogb",
+        "as_float(ilogb(a[i]))",
+        "float",
+        &unary_cases(),
+        |x, _| {
+            let x = arg(x);
+            let v = if x.is_nan() || x.is_infinite() {
+                i32::MAX
+            } else if x == 0.0 {
+                i32::MIN
+            } else {
+                f64::from(x.abs()).log2().floor() as i32
+            };
+            v as u32
+        },
+    );
+}
+
+/// `o[2i] = f(a[i], p)`, `o[2i + 1] = *p` for `fract`, `modf` (float second results) and
+/// `frexp` (an `int`), with `p` pointing to a private variable or into global memory.
+fn check_two_results(f: &str, second_ty: &str, xs: &[u32], reference: fn(u32) -> (u32, u32)) {
+    let a = le32(xs);
+    let private = format!(
+        "kernel void k(global const float *a, global const float *b, global uint *o) \
+         {{ int i = get_global_id(0); {second_ty} s; \
+            o[2 * i] = as_uint({f}(a[i], &s)); o[2 * i + 1] = as_uint(s); }}"
+    );
+    let global = format!(
+        "kernel void k(global const float *a, global {second_ty} *b, global uint *o) \
+         {{ int i = get_global_id(0); o[2 * i] = as_uint({f}(a[i], b + i)); \
+            o[2 * i + 1] = as_uint(b[i]); }}"
+    );
+    for src in [private, global] {
+        for o in run_both(&src, &a, &a, 8, xs.len()) {
+            for (i, &x) in xs.iter().enumerate() {
+                let word = |j: usize| u32::from_le_bytes(o[j * 4..j * 4 + 4].try_into().unwrap());
+                let got = (word(2 * i), word(2 * i + 1));
+                let want = reference(x);
+                assert_eq!(got, want, "{f}({x:#010x}): got {got:#x?}, want {want:#x?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn fract_modf_and_frexp_write_their_second_result() {
+    let mut rng = Rng(0xf4ac7);
+    let xs = float_cases(&mut rng, 1200);
+    check_two_results("fract", "float", &xs, |b| {
+        let x = arg(b);
+        let fl = x.floor();
+        let r = if x.is_nan() {
+            f32::NAN
+        } else if x.is_infinite() || x == 0.0 {
+            0f32.copysign(x)
+        } else {
+            (x - fl).min(f32::from_bits(0x3f7f_ffff))
+        };
+        (out(r), out(fl))
+    });
+    check_two_results("modf", "float", &xs, |b| {
+        let x = arg(b);
+        let t = x.trunc();
+        let r = if x.is_infinite() {
+            0f32.copysign(x)
+        } else {
+            (x - t).copysign(x)
+        };
+        (out(r), out(t))
+    });
+    check_two_results("frexp", "int", &xs, |b| {
+        let x = arg(b);
+        if x == 0.0 || !x.is_finite() {
+            return (out(x), 0);
+        }
+        let mut e = f64::from(x.abs()).log2().floor() as i32 + 1;
+        while f64::from(x.abs()) * 2f64.powi(-e) >= 1.0 {
+            e += 1;
+        }
+        while f64::from(x.abs()) * 2f64.powi(-e) < 0.5 {
+            e -= 1;
+        }
+        (out((f64::from(x) * 2f64.powi(-e)) as f32), e as u32)
+    });
 }

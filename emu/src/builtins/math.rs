@@ -104,7 +104,9 @@ impl Item<'_> {
             MathClass::PtrOut => {
                 let (r, second) = float_bits::ptr_out(f, &m);
                 let Type::Pointer { pointee, .. } = &args[1].ty else {
-                    return Err(self.unsupported(span, &format!("`{}` without a pointer", f.name())));
+                    return Err(
+                        self.unsupported(span, &format!("`{}` without a pointer", f.name()))
+                    );
                 };
                 self.store(vals[1].first() as u32, pointee, &second, span)?;
                 r

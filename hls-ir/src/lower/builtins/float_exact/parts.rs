@@ -77,13 +77,7 @@ impl Lower<'_> {
 
     /// `fract`, `modf` or `frexp`: the result lanes, and the second result's lanes written
     /// through the pointer argument.
-    pub(super) fn two_results(
-        &mut self,
-        f: MathFn,
-        args: &[Expr],
-        ty: &Type,
-        span: Span,
-    ) -> Val {
+    pub(super) fn two_results(&mut self, f: MathFn, args: &[Expr], ty: &Type, span: Span) -> Val {
         let xs = self.lanes_of_expr(&args[0]);
         let mut first = Vec::new();
         let mut second = Vec::new();
