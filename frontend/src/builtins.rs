@@ -376,6 +376,11 @@ pub enum MathClass {
     SmoothStep,
     /// `F ldexp(F, int)`-style: second argument `int` (or `intN`)
     FInt,
+    /// `intN f(F)`: the integer of the float type's shape (ilogb)
+    IntOfF,
+    /// `F f(F, P *)`: a second result written through the pointer, `P` being `F` (fract,
+    /// modf) or the `int` type of `F`'s shape (frexp)
+    PtrOut,
 }
 
 math_fns! {
@@ -393,6 +398,8 @@ math_fns! {
     Tanh = "tanh": F1, Tanpi = "tanpi": F1, Trunc = "trunc": F1, Divide = "divide": F2,
     Ldexp = "ldexp": FInt, Pown = "pown": FInt, Rootn = "rootn": FInt,
     Degrees = "degrees": F1, Radians = "radians": F1, Sign = "sign": F1,
+    Maxmag = "maxmag": F2, Minmag = "minmag": F2, Nextafter = "nextafter": F2,
+    Ilogb = "ilogb": IntOfF, Fract = "fract": PtrOut, Modf = "modf": PtrOut, Frexp = "frexp": PtrOut,
     Mix = "mix": Mix, Step = "step": Step, Smoothstep = "smoothstep": SmoothStep,
     AbsDiff = "abs_diff": IU2, AddSat = "add_sat": I2, SubSat = "sub_sat": I2,
     Hadd = "hadd": I2, Rhadd = "rhadd": I2, MulHi = "mul_hi": I2, Rotate = "rotate": I2,

@@ -79,6 +79,8 @@ pub(super) fn function(f: MathFn, ak: ScalarKind) -> Option<fn(f64, f64, f64) ->
                 x
             }
         },
+        M::Maxmag => |x, y, _| super::float_bits::mag(M::Maxmag, x, y),
+        M::Minmag => |x, y, _| super::float_bits::mag(M::Minmag, x, y),
         M::Ldexp => |x, n, _| x * 2f64.powi(n.clamp(-2000.0, 2000.0) as i32),
         M::Pown => |x, n, _| x.powi(n as i32),
         M::Rootn => |x, n, _| rootn(x, n as i64),

@@ -2,7 +2,7 @@
 //! (float, integer, relational, geometric), the per-lane view of their arguments they share,
 //! and the common functions `mix`, `step` and `smoothstep`.
 
-use super::{float, geometric, integer, lane, relational};
+use super::{float, float_bits, geometric, integer, lane, relational};
 use crate::interp::{Item, R};
 use crate::value::{self, lane_shape, Val};
 use frontend::ast::{Expr, MathClass, MathFn, ScalarKind, Type};
@@ -96,7 +96,21 @@ impl Item<'_> {
             let sign = 1u64 << (ak.bits() - 1);
             return Ok(m.per_lane(&|i| m.lane(0, i) & !sign));
         }
+        if f == M::Nextafter {
+            return Ok(float_bits::nextafter(&m));
+        }
         Ok(match f.class() {
+            MathClass::IntOfF => float_bits::ilogb(&m),
+            MathClass::PtrOut => {
+                let (r, second) = float_bits::ptr_out(f, &m);
+                let Type::Pointer { pointee, .. } = &args[1].ty else {
+                    return Err(
+                        self.unsupported(span, &format!("`{}` without a pointer", f.name()))
+                    );
+                };
+                self.store(vals[1].first() as u32, pointee, &second, span)?;
+                r
+            }
             MathClass::F1 | MathClass::F2 | MathClass::F3 | MathClass::FInt => {
                 let Some(g) = float::function(f, ak) else {
                     return Err(self.unsupported(span, &format!("`{}`", f.name())));

@@ -14,6 +14,7 @@ mod async_copy;
 mod atomics;
 mod elementwise;
 mod float;
+mod float_bits;
 mod geometric;
 mod integer;
 mod math;

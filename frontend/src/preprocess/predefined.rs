@@ -62,6 +62,8 @@ pub(super) const PREDEFINED: &str = r#"
 #define FLT_MIN 0x1.0p-126f
 #define FLT_EPSILON 0x1.0p-23f
 #define MAXFLOAT 0x1.fffffep127f
+#define FP_ILOGB0 (-2147483647 - 1)
+#define FP_ILOGBNAN 2147483647
 #define HUGE_VALF __oclhls_inff
 #define INFINITY __oclhls_inff
 #define NAN __oclhls_nanf

@@ -12,6 +12,17 @@ kernel void k(global int *a, global float *f, read_only pipe int rp, write_only 
   long u2 = upsample(1L, 2UL); //~ ERROR `upsample` is not defined for `long` and `ulong`
   int2 u3 = upsample((short2)(1, 2), (ushort4)(3)); //~ ERROR `upsample` is not defined for `short2` and `ushort4`
   int u4 = upsample((short)1, (ushort)2) + upsample((short)1, 2);
+  float ip;
+  int ie;
+  float4 ip4;
+  float fr = fract(f[0], &ie); //~ ERROR the second argument of `fract` must be a pointer to writable `float`, not `private int *`
+  float fe = frexp(f[0], &ip); //~ ERROR the second argument of `frexp` must be a pointer to writable `int`
+  float4 f4 = fract((float4)(f[0]), &ip); //~ ERROR must be a pointer to writable `float4`
+  float fm = modf(f[0], (const float *)&ip); //~ ERROR must be a pointer to writable `float`
+  int il = ilogb(a[0]); //~ ERROR `ilogb` needs floating-point arguments
+  float ok = fract(f[0], &ip) + modf(f[1], f + 2) + frexp(f[3], &ie) + nextafter(f[0], 1.0f);
+  int4 ok4 = ilogb((float4)(f[0])) + FP_ILOGB0 + FP_ILOGBNAN;
+  float4 ok5 = fract((float4)(f[0]), &ip4) + maxmag((float4)(f[0]), 1.0f) + minmag(f[0], f[1]);
 }
 
 struct S { int a; };

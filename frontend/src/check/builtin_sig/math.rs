@@ -135,7 +135,8 @@ impl Checker<'_> {
             | MathClass::FRel1
             | MathClass::AnyAll
             | MathClass::Geom1
-            | MathClass::GeomV1 => 1,
+            | MathClass::GeomV1
+            | MathClass::IntOfF => 1,
             MathClass::F2
             | MathClass::I2
             | MathClass::IU2
@@ -144,7 +145,8 @@ impl Checker<'_> {
             | MathClass::Geom2
             | MathClass::Cross
             | MathClass::Step
-            | MathClass::FInt => 2,
+            | MathClass::FInt
+            | MathClass::PtrOut => 2,
             MathClass::F3
             | MathClass::I3
             | MathClass::Bitsel
@@ -213,6 +215,12 @@ impl Checker<'_> {
                 };
                 self.bi(b, xs, r, span)
             }
+            MathClass::IntOfF => {
+                let (xs, t) = self.gentype(name, args, true, false, span)?;
+                let r = t.with_elem(ScalarKind::Int);
+                self.bi(b, xs, r, span)
+            }
+            MathClass::PtrOut => self.ptr_out(name, b, m, args, span),
             MathClass::FInt => {
                 let mut it = args.into_iter();
                 let x = it.next().expect("arity");
@@ -246,6 +254,50 @@ impl Checker<'_> {
                 self.bi(b, xs, t, span)
             }
         }
+    }
+
+    /// `fract`, `modf` (`F f(F x, F *p)`) and `frexp` (`F f(F x, intN *p)`): the pointer must
+    /// point to writable memory of exactly that type.
+    fn ptr_out(
+        &mut self,
+        name: &str,
+        b: Builtin,
+        m: MathFn,
+        args: Vec<Expr>,
+        span: Span,
+    ) -> Option<Option<Expr>> {
+        let mut it = args.into_iter();
+        let x = it.next().expect("arity");
+        let (xs, t) = self.gentype(name, vec![x], true, false, span)?;
+        let want = if m == MathFn::Frexp {
+            t.with_elem(ScalarKind::Int)
+        } else {
+            t.clone()
+        };
+        let p = self.decay(it.next().expect("arity"));
+        let ok = match &p.ty {
+            Type::Pointer {
+                pointee,
+                is_const,
+                space,
+                ..
+            } => **pointee == want && !*is_const && *space != AddrSpace::Constant,
+            _ => false,
+        };
+        if !ok {
+            let (pn, wn) = (self.type_name(&p.ty), self.type_name(&want));
+            self.err(
+                p.span,
+                format!(
+                    "the second argument of `{}` must be a pointer to writable `{}`, not `{}`",
+                    name, wn, pn
+                ),
+            );
+            return Some(None);
+        }
+        let mut xs = xs;
+        xs.push(p);
+        self.bi(b, xs, t, span)
     }
 
     /// `upsample(hi, lo)`: `hi` a `char`, `short` or `int` scalar or vector (signed or not),

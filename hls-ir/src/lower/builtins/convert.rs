@@ -38,26 +38,8 @@ impl Lower<'_> {
             return self.dummy(ty, span);
         };
         if from.is_float() || to.is_float() {
-            // The hardware rounds int -> float to nearest even and float -> int toward
-            // zero, saturating (so `_sat` changes nothing).
-            let default = match rounding {
-                Rounding::Default => true,
-                Rounding::Rte => to.is_float(),
-                Rounding::Rtz => !to.is_float(),
-                _ => false,
-            };
-            if !default || (from.is_float() && to.is_float()) {
-                self.rvalue(&args[0]);
-                self.unsupported(
-                    span,
-                    format!("this floating-point conversion (`{from}` to `{to}` with this rounding mode)"),
-                );
-                return Val::Undef;
-            }
-            return self.lane_map(args, ty, span, |l, x| {
-                l.convert(x[0], from, to, span)
-                    .unwrap_or_else(|| l.konst(0, scalar_ty(to), span))
-            });
+            // Every rounding mode, `_sat` or not (`float_exact`).
+            return self.float_convert(rounding, from, to, args, ty, span);
         }
         self.lane_map(args, ty, span, |l, x| {
             if sat {

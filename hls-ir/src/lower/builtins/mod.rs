@@ -10,6 +10,7 @@ mod convert;
 pub(super) mod counter;
 mod fence;
 mod float;
+mod float_exact;
 mod integer;
 mod vector_memory;
 mod wide_mul;
@@ -96,6 +97,9 @@ impl Lower<'_> {
                 if float_args =>
             {
                 self.float_math(f, args, ty, span)
+            }
+            _ if float_args && float_exact::is_exact_float_fn(f) => {
+                self.float_exact(f, args, ty, span)
             }
             _ if !float_args
                 && !ty.is_float()
