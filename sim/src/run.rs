@@ -26,6 +26,7 @@ mod config;
 mod driver;
 mod mem_server;
 mod ports;
+pub mod sdram;
 mod stats;
 pub(crate) mod top_memory;
 
@@ -39,6 +40,7 @@ use crate::{Dir, SimError};
 pub use config::{MemConfig, NdRange, RunConfig};
 pub(crate) use driver::KernelDriver;
 pub(crate) use ports::{KernelPorts, PortChecker};
+pub use sdram::{SdramConfig, SdramStats};
 pub use stats::{PortStats, RunStats};
 
 /// One launch of a kernel on a model instance:
