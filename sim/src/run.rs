@@ -24,14 +24,14 @@
 mod args;
 mod config;
 mod driver;
+mod mem_env;
 mod mem_server;
+mod port_io;
 mod ports;
+pub mod protocol_check;
 pub mod sdram;
 mod stats;
 pub(crate) mod top_memory;
-
-use rand::rngs::StdRng;
-use rand::SeedableRng;
 
 use crate::memory::GlobalMemory;
 use crate::model::{Model, PortId};
@@ -39,6 +39,7 @@ use crate::{Dir, SimError};
 
 pub use config::{MemConfig, NdRange, RunConfig};
 pub(crate) use driver::KernelDriver;
+pub(crate) use mem_env::MemEnv;
 pub(crate) use ports::{KernelPorts, PortChecker};
 pub use sdram::{SdramConfig, SdramStats};
 pub use stats::{PortStats, RunStats};
@@ -125,12 +126,12 @@ impl<'m> KernelRun<'m> {
         reset(model, rst, config.reset_cycles)?;
         kernel.set_inputs(model);
 
-        let mut rng = StdRng::seed_from_u64(config.seed);
+        let mut env = MemEnv::new(&config)?;
         let mut scratch = Vec::new();
         let mut cycle: u64 = 0;
         loop {
             model.set(kernel.ports.start, u64::from(cycle == 0));
-            kernel.drive(model, &mut rng, cycle);
+            kernel.drive(model, &mut env, cycle);
             model.eval()?;
 
             let done = model.get(kernel.ports.done) != 0;
@@ -140,7 +141,9 @@ impl<'m> KernelRun<'m> {
             }
             if done {
                 kernel.check_nothing_outstanding(cycle)?;
-                return Ok(kernel.into_stats(cycle));
+                let mut stats = kernel.into_stats(cycle);
+                stats.sdram = env.sdram_stats(cycle);
+                return Ok(stats);
             }
             if cycle >= 1 && !busy {
                 return Err(SimError::Protocol {
@@ -154,7 +157,7 @@ impl<'m> KernelRun<'m> {
                     outstanding: kernel.outstanding(model),
                 });
             }
-            kernel.transfer(model, mem, &mut rng, cycle, &mut scratch)?;
+            kernel.transfer(model, mem, &mut env, cycle, &mut scratch)?;
             model.tick()?;
             cycle += 1;
         }
