@@ -17,9 +17,12 @@
 //!
 //! The submodules own one concern each: `config` (memory behaviour, budget, NDRange), `stats`
 //! (what a run measured), `ports` (discovering and checking a kernel's ports), `args` (binding
-//! argument values to ports), `mem_server` (the memory server of one pointer port) and `driver`
-//! (one launched kernel, shared with [`crate::SystemRun`]). This module owns [`KernelRun`], the
-//! cycle loop of a kernel on its own, and the reset sequence.
+//! argument values to ports), `mem_server` (the memory server of one pointer port, bursts
+//! included), `protocol_check` (the port protocol's rules, checked every cycle), `sdram` (the
+//! SDRAM timing model), `mem_env` (what the servers of a run share: the random generator and
+//! the SDRAM), `port_io` (port access, faked in unit tests) and `driver` (one launched kernel,
+//! shared with [`crate::SystemRun`]). This module owns [`KernelRun`], the cycle loop of a
+//! kernel on its own, and the reset sequence.
 
 mod args;
 mod config;

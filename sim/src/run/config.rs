@@ -110,6 +110,13 @@ pub struct RunConfig {
     /// kernels that compute that long without touching memory or a pipe. [`crate::KernelRun`] ignores
     /// it (a lone kernel runs into `max_cycles`).
     pub deadlock_cycles: u64,
+    /// Fail the run when a request channel without bursts (revision 1: a read channel without
+    /// `rreq_len`, a write channel with its data on `wreq_data`) drops its `valid` before
+    /// `ready` or changes its payload while waiting. Off by default: some generated kernels
+    /// do not keep these rules yet, so they are counted in
+    /// [`crate::PortStats::handshake_violations`] instead. Bursting channels are always
+    /// checked strictly, and every other rule always fails the run.
+    pub strict_handshakes: bool,
 }
 
 impl Default for RunConfig {
@@ -121,6 +128,7 @@ impl Default for RunConfig {
             memory: MemConfig::ideal(),
             port_memory: Vec::new(),
             deadlock_cycles: 100_000,
+            strict_handshakes: false,
         }
     }
 }

@@ -27,7 +27,7 @@ use super::config::{MemConfig, RunConfig};
 use super::mem_env::MemEnv;
 use super::port_io::PortIo;
 use super::ports::{KernelPorts, PointerArg};
-use super::protocol_check::{check_burst, check_last, Handshake};
+use super::protocol_check::{check_burst, check_last, Handshake, Violation};
 use super::sdram::{Access, AccessKind, RequesterId};
 use super::stats::PortStats;
 
@@ -64,7 +64,9 @@ pub(super) fn servers_of(
             .map_or(&config.memory, |k| &config.port_memory[k].1)
             .clone();
         cfg.validate(&name)?;
-        out.push(MemoryServer::new(io, name, &p.name, p.reads, p.writes, cfg));
+        let mut server = MemoryServer::new(io, name, &p.name, p.reads, p.writes, cfg);
+        server.strict = config.strict_handshakes;
+        out.push(server);
     }
     Ok(out)
 }
@@ -175,6 +177,8 @@ pub(super) struct MemoryServer {
     wresp_valid: bool,
     /// The kernel's request channels: read address, write address, write data.
     checks: [Handshake; 3],
+    /// Handshake violations of channels without bursts fail the run (otherwise counted).
+    strict: bool,
     pub(super) stats: PortStats,
 }
 
@@ -248,6 +252,7 @@ impl MemoryServer {
             rresp_valid: false,
             wresp_valid: false,
             checks: Default::default(),
+            strict: false,
             stats: PortStats {
                 name: local.to_string(),
                 element_bytes: bytes,
@@ -372,19 +377,19 @@ impl MemoryServer {
         }
         let valid = io.get(r.req_valid) != 0;
         let words = self.words;
-        self.checks[0]
-            .observe((&self.name, "rreq"), valid, self.rreq_ready, |out| {
-                out.push(io.get(r.req_addr) as u32);
-                for p in [r.req_len, r.req_op].into_iter().flatten() {
-                    out.push(io.get(p) as u32);
-                }
-                for p in [r.req_operand, r.req_compare].into_iter().flatten() {
-                    let n = out.len();
-                    out.resize(n + words, 0);
-                    io.get_wide_into(p, &mut out[n..]);
-                }
-            })
-            .map_err(|v| v.into_error(&self.name, cycle))?;
+        let checked = self.checks[0].observe((&self.name, "rreq"), valid, self.rreq_ready, |out| {
+            out.push(io.get(r.req_addr) as u32);
+            for p in [r.req_len, r.req_op].into_iter().flatten() {
+                out.push(io.get(p) as u32);
+            }
+            for p in [r.req_operand, r.req_compare].into_iter().flatten() {
+                let n = out.len();
+                out.resize(n + words, 0);
+                io.get_wide_into(p, &mut out[n..]);
+            }
+        });
+        let strict = r.req_len.is_some() || self.strict;
+        handshake(&mut self.stats, &self.name, checked, strict, cycle)?;
         if !valid {
             return Ok(moved);
         }
@@ -465,21 +470,21 @@ impl MemoryServer {
         }
         let valid = io.get(w.req_valid) != 0;
         let words = self.words;
-        self.checks[1]
-            .observe((&self.name, "wreq"), valid, self.wreq_ready, |out| {
-                out.push(io.get(w.req_addr) as u32);
-                if let Some(p) = w.req_len {
-                    out.push(io.get(p) as u32);
+        let checked = self.checks[1].observe((&self.name, "wreq"), valid, self.wreq_ready, |out| {
+            out.push(io.get(w.req_addr) as u32);
+            if let Some(p) = w.req_len {
+                out.push(io.get(p) as u32);
+            }
+            if let WriteData::WithAddress { data, strb } = w.data {
+                for p in [Some(data), strb].into_iter().flatten() {
+                    let n = out.len();
+                    out.resize(n + words, 0);
+                    io.get_wide_into(p, &mut out[n..]);
                 }
-                if let WriteData::WithAddress { data, strb } = w.data {
-                    for p in [Some(data), strb].into_iter().flatten() {
-                        let n = out.len();
-                        out.resize(n + words, 0);
-                        io.get_wide_into(p, &mut out[n..]);
-                    }
-                }
-            })
-            .map_err(|v| v.into_error(&self.name, cycle))?;
+            }
+        });
+        let strict = matches!(w.data, WriteData::Channel { .. }) || self.strict;
+        handshake(&mut self.stats, &self.name, checked, strict, cycle)?;
         if valid && !self.wreq_ready {
             self.stats.write_stall_cycles += 1;
         } else if valid {
@@ -533,7 +538,7 @@ impl MemoryServer {
                 out.push(io.get(last) as u32);
             };
             self.checks[2]
-                .observe((&self.name, "wdata"), wvalid, self.wdata_ready, &beat)
+                .observe((&self.name, "wdata"), wvalid, self.wdata_ready, beat)
                 .map_err(|v| v.into_error(&self.name, cycle))?;
             if wvalid && self.wdata_ready {
                 let mut words = Vec::with_capacity(2 * self.words + 1);
@@ -681,6 +686,27 @@ impl MemoryServer {
                 .is_some_and(|w| io.get(w.req_valid) != 0),
         }
     }
+}
+
+/// The outcome of a handshake check of port `name`: an error when `strict` (a bursting
+/// channel, or [`RunConfig::strict_handshakes`]), otherwise counted in `stats`.
+fn handshake(
+    stats: &mut PortStats,
+    name: &str,
+    checked: Result<(), Violation>,
+    strict: bool,
+    cycle: u64,
+) -> Result<(), SimError> {
+    let Err(v) = checked else { return Ok(()) };
+    let e = v.into_error(name, cycle);
+    if strict {
+        return Err(e);
+    }
+    stats.handshake_violations += 1;
+    stats
+        .first_handshake_violation
+        .get_or_insert_with(|| e.to_string());
+    Ok(())
 }
 
 /// Memory's side of every handshake of this cycle (before `eval`), for each of `servers`.

@@ -266,10 +266,9 @@ fn write_bursts_with_data_after_or_before_the_address() {
     }
 }
 
-#[test]
-fn revision_1_port_keeps_its_behaviour_under_sdram_timing() {
+fn revision_1_ports() -> Vec<PortSpec> {
     let (o, i) = (PortSpec::output, PortSpec::input);
-    let specs = vec![
+    vec![
         o("p_rreq_valid", 1),
         i("p_rreq_ready", 1),
         o("p_rreq_addr", 32),
@@ -282,8 +281,16 @@ fn revision_1_port_keeps_its_behaviour_under_sdram_timing() {
         o("p_wreq_data", 32),
         i("p_wresp_valid", 1),
         o("p_wresp_ready", 1),
-    ];
-    let mut b = Bench::new(specs, MemConfig::sdram(SdramConfig::default()), 0);
+    ]
+}
+
+#[test]
+fn revision_1_port_keeps_its_behaviour_under_sdram_timing() {
+    let mut b = Bench::new(
+        revision_1_ports(),
+        MemConfig::sdram(SdramConfig::default()),
+        0,
+    );
     let base = b.base;
     // A write of one element: accepted at the edge of 0; ACTIVE 1, WRITE 2 and 3 (two
     // words), response valid 4.
@@ -413,4 +420,39 @@ fn each_rule_fails_the_run() {
         ),
         "{e}"
     );
+}
+
+/// Handshake violations of channels without bursts are counted, and fail the run only with
+/// `RunConfig::strict_handshakes`.
+#[test]
+fn revision_1_handshake_violations_are_counted_unless_strict() {
+    let slow = MemConfig {
+        read_latency: 20..=20,
+        max_outstanding: 1,
+        ..MemConfig::ideal()
+    };
+    let kernel = |base: u32| {
+        move |c: u64, io: &mut FakePorts| {
+            io.drive("p_rreq_valid", u64::from(c < 3 || c == 5));
+            io.drive("p_rreq_addr", u64::from(base));
+        }
+    };
+    let mut b = Bench::new(revision_1_ports(), slow.clone(), 0);
+    let base = b.base;
+    for _ in 0..8 {
+        let c = b.cycle;
+        b.step(|io| kernel(base)(c, io)).unwrap();
+    }
+    // Accepted in 0; waiting in 1 and 2 (one outstanding, for 20 cycles), dropped in 3;
+    // offered again in 5, dropped in 6.
+    assert_eq!(b.srv.stats.handshake_violations, 2);
+    let first = b.srv.stats.first_handshake_violation.clone().unwrap();
+    assert!(
+        first.contains("cycle 3") && first.contains("valid held until ready"),
+        "{first}"
+    );
+    let mut b = Bench::new(revision_1_ports(), slow, 0);
+    b.srv.strict = true;
+    let e = run_until_error(&mut b, kernel(base));
+    rule_of(&e, Rule::ValidHeldUntilReady);
 }

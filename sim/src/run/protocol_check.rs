@@ -92,30 +92,35 @@ impl Handshake {
         ready: bool,
         payload: impl Fn(&mut Vec<u32>),
     ) -> Result<(), Violation> {
+        let mut broken = None;
         if self.waiting {
             if !valid {
-                return Err(Violation::new(
+                broken = Some(Violation::new(
                     Rule::ValidHeldUntilReady,
                     format!("`{port}_{channel}_valid` fell before the request was accepted"),
                 ));
-            }
-            self.scratch.clear();
-            payload(&mut self.scratch);
-            if self.scratch != self.held {
-                return Err(Violation::new(
-                    Rule::PayloadStable,
-                    format!(
-                        "`{port}_{channel}` request changed while waiting for ready: {:x?} -> {:x?}",
-                        self.held, self.scratch
-                    ),
-                ));
+            } else {
+                self.scratch.clear();
+                payload(&mut self.scratch);
+                if self.scratch != self.held {
+                    broken = Some(Violation::new(
+                        Rule::PayloadStable,
+                        format!(
+                            "`{port}_{channel}` request changed while waiting for ready: \
+                             {:x?} -> {:x?}",
+                            self.held, self.scratch
+                        ),
+                    ));
+                    // Watch the new request from here on.
+                    std::mem::swap(&mut self.held, &mut self.scratch);
+                }
             }
         } else if valid && !ready {
             self.held.clear();
             payload(&mut self.held);
         }
         self.waiting = valid && !ready;
-        Ok(())
+        broken.map_or(Ok(()), Err)
     }
 }
 

@@ -119,7 +119,7 @@ impl SdramConfig {
     /// Why the parameters cannot describe an SDRAM, if they cannot.
     pub fn validate(&self) -> Result<(), String> {
         let pow2 = |x: u32| x.is_power_of_two();
-        if !(self.bus_bits >= 8 && self.bus_bits % 8 == 0 && pow2(self.bus_bits)) {
+        if !(self.bus_bits >= 8 && pow2(self.bus_bits)) {
             return Err(format!(
                 "SDRAM bus width {} bits: must be 8, 16, 32, ... bits",
                 self.bus_bits

@@ -28,6 +28,11 @@ pub struct PortStats {
     pub write_response_blocked_cycles: u64,
     pub max_outstanding_reads: usize,
     pub max_outstanding_writes: usize,
+    /// Cycles in which a request channel without bursts dropped `valid` before `ready` or
+    /// changed its payload while waiting (errors with [`crate::RunConfig::strict_handshakes`]),
+    /// and the first of them.
+    pub handshake_violations: u64,
+    pub first_handshake_violation: Option<String>,
 }
 
 /// What a run measured.
