@@ -24,11 +24,11 @@ impl PortIo for Model {
     fn width(&self, p: PortId) -> u32 {
         self.spec(p).width
     }
-    #[inline]
+    #[inline(always)]
     fn get(&self, p: PortId) -> u64 {
         Model::get(self, p)
     }
-    #[inline]
+    #[inline(always)]
     fn set(&mut self, p: PortId, v: u64) {
         Model::set(self, p, v)
     }

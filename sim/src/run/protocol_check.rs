@@ -85,7 +85,24 @@ pub(crate) struct Handshake {
 impl Handshake {
     /// This cycle's `valid` and `ready`; `payload` fills in the request's payload words (only
     /// called when needed). `port` and `channel` name the channel in messages (`a`, `rreq`).
+    #[inline(always)]
     pub(crate) fn observe(
+        &mut self,
+        names: (&str, &str),
+        valid: bool,
+        ready: bool,
+        payload: impl Fn(&mut Vec<u32>),
+    ) -> Result<(), Violation> {
+        // The common case: nothing waiting, nothing left waiting.
+        if !self.waiting && !(valid && !ready) {
+            return Ok(());
+        }
+        self.observe_waiting(names, valid, ready, payload)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn observe_waiting(
         &mut self,
         (port, channel): (&str, &str),
         valid: bool,
