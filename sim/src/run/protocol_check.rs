@@ -94,7 +94,7 @@ impl Handshake {
         payload: impl Fn(&mut Vec<u32>),
     ) -> Result<(), Violation> {
         // The common case: nothing waiting, nothing left waiting.
-        if !self.waiting && !(valid && !ready) {
+        if !(self.waiting || valid && !ready) {
             return Ok(());
         }
         self.observe_waiting(names, valid, ready, payload)
