@@ -68,7 +68,7 @@ impl SdramConfig {
     /// The MT48LC16M16A2-6A (Micron 256 Mb SDR SDRAM, 4 Meg × 16 × 4 banks), the ULX3S's
     /// memory, clocked at `clock_mhz`: tRCD = tRP = 18 ns, tRAS = 42 ns, tRC = 60 ns,
     /// tRFC = 60 ns, tWR = 12 ns, 8192 rows refreshed every 64 ms (tREFI = 7.8125 µs);
-    /// CL 2 up to 100 MHz, CL 3 above.
+    /// CL 2 up to 100 MHz (every speed grade supports it there), CL 3 above.
     pub fn mt48lc16m16a2(clock_mhz: f64) -> SdramConfig {
         SdramConfig {
             bus_bits: 16,
