@@ -36,6 +36,14 @@ pub struct SimArgs {
     /// Ideal memory: latency 1, never any back-pressure (overrides the two options above).
     #[arg(long)]
     pub ideal_memory: bool,
+    /// Memory timing: `random` (latencies and back-pressure from the options above), `ideal`
+    /// (as --ideal-memory), or `sdram` (one SDR SDRAM shared by all ports, MT48LC16M16A2
+    /// timings at --clock-mhz; docs/hardware-interface.md, "Timing of a run").
+    #[arg(long, value_enum, default_value_t = MemoryMode::Random)]
+    pub memory: MemoryMode,
+    /// Data bus width of the SDRAM of `--memory sdram`.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub sdram_bus_bits: u32,
     /// Cycle budget per test.
     #[arg(long, value_name = "N", default_value_t = 50_000_000)]
     pub max_cycles: u64,
@@ -120,17 +128,32 @@ pub(crate) fn port_specs(ports: &[rtl_templates::Port]) -> Vec<sim::PortSpec> {
         .collect()
 }
 
+/// `--memory`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MemoryMode {
+    Random,
+    Ideal,
+    Sdram,
+}
+
 /// The memory behind every pointer port, from the command line.
 pub(crate) fn memory_config(a: &SimArgs) -> sim::MemConfig {
-    if a.ideal_memory {
-        sim::MemConfig::ideal()
-    } else {
-        sim::MemConfig {
+    match a.memory {
+        _ if a.ideal_memory => sim::MemConfig::ideal(),
+        MemoryMode::Ideal => sim::MemConfig::ideal(),
+        MemoryMode::Sdram => sim::MemConfig {
+            max_outstanding: 16,
+            ..sim::MemConfig::sdram(
+                sim::SdramConfig::mt48lc16m16a2(a.clock_mhz).with_bus_bits(a.sdram_bus_bits),
+            )
+        },
+        MemoryMode::Random => sim::MemConfig {
             read_latency: 1..=a.max_latency,
             write_latency: 1..=a.max_latency,
             stall_probability: a.stall_prob,
             max_outstanding: 16,
-        }
+            sdram: None,
+        },
     }
 }
 
@@ -503,10 +526,12 @@ fn run_test(
         check_output(o, got, &ir, emu_outputs.get(&o.index))?;
     }
     let items: u64 = b.range.global_size.iter().map(|&g| g as u64).product();
+    let sdram = stats.sdram.as_ref().map(|s| format!("; {s}"));
     Ok(format!(
-        "{} cycles for {items} work-items, {} stall cycles",
+        "{} cycles for {items} work-items, {} stall cycles{}",
         stats.cycles,
-        stats.stall_cycles()
+        stats.stall_cycles(),
+        sdram.unwrap_or_default()
     ))
 }
 

@@ -93,7 +93,9 @@ pub use bind::{
 pub use build::{build_model, BuildOptions};
 pub use memory::{Element, GlobalMemory};
 pub use model::{BuiltModel, InitValues, InstanceOptions, Model, PortId};
-pub use run::{KernelRun, MemConfig, NdRange, PortStats, RunConfig, RunStats};
+pub use run::{
+    KernelRun, MemConfig, NdRange, PortStats, RunConfig, RunStats, SdramConfig, SdramStats,
+};
 pub use system::{
     KernelReport, KernelState, KernelStats, PipeReport, PipeStats, SystemLaunch, SystemLayout,
     SystemReport, SystemRun, SystemStats,

@@ -17,20 +17,24 @@
 //!
 //! The submodules own one concern each: `config` (memory behaviour, budget, NDRange), `stats`
 //! (what a run measured), `ports` (discovering and checking a kernel's ports), `args` (binding
-//! argument values to ports), `mem_server` (the memory server of one pointer port) and `driver`
-//! (one launched kernel, shared with [`crate::SystemRun`]). This module owns [`KernelRun`], the
-//! cycle loop of a kernel on its own, and the reset sequence.
+//! argument values to ports), `mem_server` (the memory server of one pointer port, bursts
+//! included), `protocol_check` (the port protocol's rules, checked every cycle), `sdram` (the
+//! SDRAM timing model), `mem_env` (what the servers of a run share: the random generator and
+//! the SDRAM), `port_io` (port access, faked in unit tests) and `driver` (one launched kernel,
+//! shared with [`crate::SystemRun`]). This module owns [`KernelRun`], the cycle loop of a
+//! kernel on its own, and the reset sequence.
 
 mod args;
 mod config;
 mod driver;
+mod mem_env;
 mod mem_server;
+mod port_io;
 mod ports;
+pub mod protocol_check;
+pub mod sdram;
 mod stats;
 pub(crate) mod top_memory;
-
-use rand::rngs::StdRng;
-use rand::SeedableRng;
 
 use crate::memory::GlobalMemory;
 use crate::model::{Model, PortId};
@@ -38,7 +42,9 @@ use crate::{Dir, SimError};
 
 pub use config::{MemConfig, NdRange, RunConfig};
 pub(crate) use driver::KernelDriver;
+pub(crate) use mem_env::MemEnv;
 pub(crate) use ports::{KernelPorts, PortChecker};
+pub use sdram::{SdramConfig, SdramStats};
 pub use stats::{PortStats, RunStats};
 
 /// One launch of a kernel on a model instance:
@@ -123,12 +129,12 @@ impl<'m> KernelRun<'m> {
         reset(model, rst, config.reset_cycles)?;
         kernel.set_inputs(model);
 
-        let mut rng = StdRng::seed_from_u64(config.seed);
+        let mut env = MemEnv::new(&config)?;
         let mut scratch = Vec::new();
         let mut cycle: u64 = 0;
         loop {
             model.set(kernel.ports.start, u64::from(cycle == 0));
-            kernel.drive(model, &mut rng, cycle);
+            kernel.drive(model, &mut env, cycle);
             model.eval()?;
 
             let done = model.get(kernel.ports.done) != 0;
@@ -138,7 +144,9 @@ impl<'m> KernelRun<'m> {
             }
             if done {
                 kernel.check_nothing_outstanding(cycle)?;
-                return Ok(kernel.into_stats(cycle));
+                let mut stats = kernel.into_stats(cycle);
+                stats.sdram = env.sdram_stats(cycle);
+                return Ok(stats);
             }
             if cycle >= 1 && !busy {
                 return Err(SimError::Protocol {
@@ -152,7 +160,7 @@ impl<'m> KernelRun<'m> {
                     outstanding: kernel.outstanding(model),
                 });
             }
-            kernel.transfer(model, mem, &mut rng, cycle, &mut scratch)?;
+            kernel.transfer(model, mem, &mut env, cycle, &mut scratch)?;
             model.tick()?;
             cycle += 1;
         }

@@ -27,13 +27,10 @@ mod launched;
 mod ports;
 mod report;
 
-use rand::rngs::StdRng;
-use rand::SeedableRng;
-
 use crate::memory::GlobalMemory;
 use crate::model::Model;
 use crate::run::top_memory::TopMemory;
-use crate::run::{reset, KernelDriver, KernelPorts, NdRange, RunConfig};
+use crate::run::{reset, KernelDriver, KernelPorts, MemEnv, NdRange, RunConfig};
 use crate::SimError;
 
 use checks::{check_deadlock_limit, check_launches, check_pipe_ends};
@@ -263,7 +260,7 @@ fn run_cycles(
     mut pipes: Vec<PipeMonitor>,
     top: &mut TopMemory,
 ) -> Result<SystemStats, SimError> {
-    let mut rng = StdRng::seed_from_u64(config.seed);
+    let mut rng = MemEnv::new(config)?;
     let mut scratch = Vec::new();
     let mut cycle: u64 = 0;
     let mut idle: u64 = 0;

@@ -29,3 +29,4 @@ kernel void saxpy_int(global const int *x, global int *y, int alpha, int n) {
   int i = get_global_id(0);
   if (i < n) y[i] = alpha * x[i] + y[i];
 }
+// corpus-sim sdram: --memory sdram

@@ -5,6 +5,8 @@ use std::ops::RangeInclusive;
 
 use crate::SimError;
 
+use super::sdram::SdramConfig;
+
 /// Behaviour of the memory behind one pointer port.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemConfig {
@@ -16,8 +18,14 @@ pub struct MemConfig {
     /// Probability that `*_rreq_ready` (and, drawn separately, `*_wreq_ready`) is low in a
     /// cycle; below 1.
     pub stall_probability: f64,
-    /// Requests accepted but not yet answered, per channel; `ready` stays low at the bound.
+    /// Requests (bursts) accepted but not yet answered, per channel; `ready` stays low at the
+    /// bound.
     pub max_outstanding: usize,
+    /// Timing of an SDRAM instead of the random latencies and stalls above: every port whose
+    /// memory has `Some` shares one SDRAM (their configurations must be equal); responses
+    /// come when the SDRAM model delivers them (`run::sdram`). `max_outstanding` still bounds
+    /// each channel's accepted bursts.
+    pub sdram: Option<SdramConfig>,
 }
 
 impl MemConfig {
@@ -28,6 +36,17 @@ impl MemConfig {
             write_latency: 1..=1,
             stall_probability: 0.0,
             max_outstanding: 64,
+            sdram: None,
+        }
+    }
+
+    /// The SDRAM timing model `cfg` (shared by every port with this memory), at most 8 bursts
+    /// outstanding per channel.
+    pub fn sdram(cfg: SdramConfig) -> MemConfig {
+        MemConfig {
+            max_outstanding: 8,
+            sdram: Some(cfg),
+            ..MemConfig::ideal()
         }
     }
 
@@ -39,6 +58,7 @@ impl MemConfig {
             write_latency: 1..=20,
             stall_probability: 0.5,
             max_outstanding: 4,
+            sdram: None,
         }
     }
 
@@ -54,6 +74,10 @@ impl MemConfig {
                 "memory for `{port}`: stall probability must be in [0, 1) and max_outstanding \
                  at least 1"
             )));
+        }
+        if let Some(s) = &self.sdram {
+            s.validate()
+                .map_err(|e| SimError::Argument(format!("memory for `{port}`: {e}")))?;
         }
         Ok(())
     }
@@ -86,6 +110,13 @@ pub struct RunConfig {
     /// kernels that compute that long without touching memory or a pipe. [`crate::KernelRun`] ignores
     /// it (a lone kernel runs into `max_cycles`).
     pub deadlock_cycles: u64,
+    /// Fail the run when a request channel without bursts (revision 1: a read channel without
+    /// `rreq_len`, a write channel with its data on `wreq_data`) drops its `valid` before
+    /// `ready` or changes its payload while waiting. Off by default: some generated kernels
+    /// do not keep these rules yet, so they are counted in
+    /// [`crate::PortStats::handshake_violations`] instead. Bursting channels are always
+    /// checked strictly, and every other rule always fails the run.
+    pub strict_handshakes: bool,
 }
 
 impl Default for RunConfig {
@@ -97,6 +128,7 @@ impl Default for RunConfig {
             memory: MemConfig::ideal(),
             port_memory: Vec::new(),
             deadlock_cycles: 100_000,
+            strict_handshakes: false,
         }
     }
 }

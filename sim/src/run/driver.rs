@@ -3,13 +3,12 @@
 //! discipline belongs to the caller, so one model holds one kernel ([`crate::KernelRun`]) or
 //! several ([`crate::SystemRun`]).
 
-use rand::rngs::StdRng;
-
 use crate::memory::GlobalMemory;
 use crate::model::{Model, PortId};
 use crate::{Outstanding, SimError};
 
 use super::config::{NdRange, RunConfig};
+use super::mem_env::MemEnv;
 use super::mem_server::{drive_all, memory_servers, owing, transfer_all, MemoryServer};
 use super::ports::KernelPorts;
 use super::stats::RunStats;
@@ -74,8 +73,8 @@ impl KernelDriver {
     }
 
     /// Memory's side of every handshake of this cycle (before `eval`).
-    pub(crate) fn drive(&mut self, model: &mut Model, rng: &mut StdRng, cycle: u64) {
-        drive_all(&mut self.servers, model, rng, cycle);
+    pub(crate) fn drive(&mut self, model: &mut Model, env: &mut MemEnv, cycle: u64) {
+        drive_all(&mut self.servers, model, env, cycle);
     }
 
     /// The transfers of the coming edge (after `eval`); whether any request or response moved.
@@ -83,11 +82,11 @@ impl KernelDriver {
         &mut self,
         model: &Model,
         mem: &mut GlobalMemory,
-        rng: &mut StdRng,
+        env: &mut MemEnv,
         cycle: u64,
         scratch: &mut Vec<u32>,
     ) -> Result<bool, SimError> {
-        transfer_all(&mut self.servers, model, mem, rng, cycle, scratch)
+        transfer_all(&mut self.servers, model, mem, env, cycle, scratch)
     }
 
     /// A kernel must be idle when `start` is raised.
@@ -153,6 +152,7 @@ impl KernelDriver {
         RunStats {
             cycles,
             ports: self.servers.into_iter().map(|p| p.stats).collect(),
+            sdram: None,
         }
     }
 }

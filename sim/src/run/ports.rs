@@ -151,6 +151,16 @@ fn check_pointer(c: &mut PortChecker, prefix: &str, p: &PointerArg) {
         c.want(&ch("rresp_ready"), Dir::Out, Some(1));
         let id = c.want(&ch("rresp_data"), Dir::In, None);
         widths.extend(id.map(|id| model.spec(id).width));
+        // Bursts (revision 2): the length and the last beat come together.
+        let len = c.want_optional(&ch("rreq_len"), Dir::Out, Some(8));
+        let last = c.want_optional(&ch("rresp_last"), Dir::In, Some(1));
+        if len.is_some() != last.is_some() {
+            c.problems.push(format!(
+                "`{}` and `{}` come together",
+                ch("rreq_len"),
+                ch("rresp_last")
+            ));
+        }
         // Atomic requests (revision 2 of the port): opcode and operands on the read channel.
         let op = c.want_optional(&ch("rreq_op"), Dir::Out, Some(hwcontract::atomic::OP_BITS));
         if let Some(w) = id.map(|id| model.spec(id).width) {
@@ -172,22 +182,60 @@ fn check_pointer(c: &mut PortChecker, prefix: &str, p: &PointerArg) {
         c.want(&ch("wreq_addr"), Dir::Out, Some(32));
         c.want(&ch("wresp_valid"), Dir::In, Some(1));
         c.want(&ch("wresp_ready"), Dir::Out, Some(1));
-        let id = c.want(&ch("wreq_data"), Dir::Out, None);
-        widths.extend(id.map(|id| model.spec(id).width));
-        if let Some(w) = id.map(|id| model.spec(id).width) {
-            c.want_optional(&ch("wreq_strb"), Dir::Out, Some(w / 8));
-        }
+        check_write_data(c, &ch, &mut widths);
     }
     if let Some(&w) = widths.first() {
         if widths.iter().any(|&x| x != w) {
             c.problems.push(format!(
-                "`{}` and `{}` differ in width",
-                ch("rresp_data"),
-                ch("wreq_data")
+                "the read and write data of pointer `{prefix}{name}` differ in width"
             ));
         } else if w < 8 || w % 8 != 0 {
             c.problems.push(format!(
                 "pointer `{prefix}{name}` has element width {w}; it must be a whole number of bytes"
+            ));
+        }
+    }
+}
+
+/// The write data of a pointer's write channel: with the address (`wreq_data`, revision 1),
+/// or on a bursting port's own channel (`wdata_*`, with `wreq_len`; revision 2).
+fn check_write_data(c: &mut PortChecker, ch: &dyn Fn(&str) -> String, widths: &mut Vec<u32>) {
+    let model = c.model;
+    let width = |id: Option<PortId>| id.map(|id| model.spec(id).width);
+    let len = c.want_optional(&ch("wreq_len"), Dir::Out, Some(8));
+    if model.port(&ch("wdata_valid")).is_none() {
+        if len.is_some() {
+            c.problems.push(format!(
+                "`{}` needs the write data channel `{}`",
+                ch("wreq_len"),
+                ch("wdata_*")
+            ));
+        }
+        let id = c.want(&ch("wreq_data"), Dir::Out, None);
+        widths.extend(width(id));
+        if let Some(w) = width(id) {
+            c.want_optional(&ch("wreq_strb"), Dir::Out, Some(w / 8));
+        }
+        return;
+    }
+    c.want(&ch("wdata_valid"), Dir::Out, Some(1));
+    c.want(&ch("wdata_ready"), Dir::In, Some(1));
+    c.want(&ch("wdata_last"), Dir::Out, Some(1));
+    let id = c.want(&ch("wdata_data"), Dir::Out, None);
+    widths.extend(width(id));
+    if let Some(w) = width(id) {
+        c.want_optional(&ch("wdata_strb"), Dir::Out, Some(w / 8));
+    }
+    if len.is_none() {
+        c.problems
+            .push(format!("a bursting write port needs `{}`", ch("wreq_len")));
+    }
+    for old in ["wreq_data", "wreq_strb"] {
+        if model.port(&ch(old)).is_some() {
+            c.problems.push(format!(
+                "`{}` is not part of a bursting write port (its data is on `{}`)",
+                ch(old),
+                ch("wdata_data")
             ));
         }
     }

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use super::sdram::SdramStats;
+
 /// Statistics of one pointer port.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PortStats {
@@ -12,6 +14,10 @@ pub struct PortStats {
     /// Read requests, atomics included.
     pub reads: u64,
     pub writes: u64,
+    /// Beats of the read requests (a request without a burst is one beat).
+    pub read_beats: u64,
+    /// Data beats written.
+    pub write_beats: u64,
     /// Atomic requests (read requests with an opcode).
     pub atomics: u64,
     /// Cycles where the kernel had a read request valid but `rreq_ready` was low.
@@ -22,6 +28,11 @@ pub struct PortStats {
     pub write_response_blocked_cycles: u64,
     pub max_outstanding_reads: usize,
     pub max_outstanding_writes: usize,
+    /// Cycles in which a request channel without bursts dropped `valid` before `ready` or
+    /// changed its payload while waiting (errors with [`crate::RunConfig::strict_handshakes`]),
+    /// and the first of them.
+    pub handshake_violations: u64,
+    pub first_handshake_violation: Option<String>,
 }
 
 /// What a run measured.
@@ -31,6 +42,8 @@ pub struct RunStats {
     pub cycles: u64,
     /// Per pointer port, in port order.
     pub ports: Vec<PortStats>,
+    /// What the SDRAM did, in the SDRAM timing mode.
+    pub sdram: Option<SdramStats>,
 }
 
 impl RunStats {
@@ -67,6 +80,9 @@ impl fmt::Display for RunStats {
                 p.max_outstanding_reads,
                 p.max_outstanding_writes
             )?;
+        }
+        if let Some(s) = &self.sdram {
+            writeln!(f, "{s}")?;
         }
         Ok(())
     }

@@ -4,13 +4,12 @@
 //! in every cycle of a run, like a kernel's pointer ports but with no launch: the top reads a
 //! counter when a kernel first needs it and writes it back before the last one is `done`.
 
-use rand::rngs::StdRng;
-
 use crate::memory::GlobalMemory;
 use crate::model::{Model, PortId};
 use crate::SimError;
 
 use super::config::RunConfig;
+use super::mem_env::MemEnv;
 use super::mem_server::{drive_all, owing, servers_of, transfer_all, MemoryServer};
 use super::ports::{discover_pointers, PointerArg, PortChecker};
 
@@ -87,8 +86,8 @@ impl TopMemory {
     }
 
     /// Memory's side of every handshake of this cycle (before `eval`).
-    pub(crate) fn drive(&mut self, model: &mut Model, rng: &mut StdRng, cycle: u64) {
-        drive_all(&mut self.servers, model, rng, cycle);
+    pub(crate) fn drive(&mut self, model: &mut Model, env: &mut MemEnv, cycle: u64) {
+        drive_all(&mut self.servers, model, env, cycle);
     }
 
     /// The transfers of the coming edge (after `eval`); whether any moved.
@@ -96,11 +95,11 @@ impl TopMemory {
         &mut self,
         model: &Model,
         mem: &mut GlobalMemory,
-        rng: &mut StdRng,
+        env: &mut MemEnv,
         cycle: u64,
         scratch: &mut Vec<u32>,
     ) -> Result<bool, SimError> {
-        transfer_all(&mut self.servers, model, mem, rng, cycle, scratch)
+        transfer_all(&mut self.servers, model, mem, env, cycle, scratch)
     }
 
     /// When the run ends every request must have been answered.

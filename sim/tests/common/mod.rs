@@ -73,6 +73,33 @@ pub fn copy_inc_source() -> ModelSource {
     }
 }
 
+/// `burst_copy.v`: a bursting read port `a` and a bursting write port `b` (32 bits).
+pub fn burst_copy_source() -> ModelSource {
+    let mut ports = control_ports();
+    ports.extend(["arg_a", "arg_b", "arg_n", "arg_blen"].map(|a| PortSpec::input(a, 32)));
+    ports.extend(read_port("a", 32));
+    ports.push(PortSpec::output("a_rreq_len", 8));
+    ports.push(PortSpec::input("a_rresp_last", 1));
+    ports.extend([
+        PortSpec::output("b_wreq_valid", 1),
+        PortSpec::input("b_wreq_ready", 1),
+        PortSpec::output("b_wreq_addr", 32),
+        PortSpec::output("b_wreq_len", 8),
+        PortSpec::output("b_wdata_valid", 1),
+        PortSpec::input("b_wdata_ready", 1),
+        PortSpec::output("b_wdata_data", 32),
+        PortSpec::output("b_wdata_last", 1),
+        PortSpec::input("b_wresp_valid", 1),
+        PortSpec::output("b_wresp_ready", 1),
+        PortSpec::output("bad_last", 1),
+    ]);
+    ModelSource {
+        top: "burst_copy".into(),
+        files: vec![kernel_file("burst_copy.v")],
+        ports,
+    }
+}
+
 pub fn hang_source() -> ModelSource {
     let mut ports = control_ports();
     ports.push(PortSpec::input("arg_a", 32));
@@ -105,6 +132,11 @@ pub fn widths_source() -> ModelSource {
 
 pub fn build(src: &ModelSource, opts: &BuildOptions) -> BuiltModel {
     build_model(toolchain(), src, opts).unwrap_or_else(|e| panic!("{e}"))
+}
+
+pub fn burst_copy() -> &'static BuiltModel {
+    static M: OnceLock<BuiltModel> = OnceLock::new();
+    M.get_or_init(|| build(&burst_copy_source(), &BuildOptions::default()))
 }
 
 pub fn copy_inc() -> &'static BuiltModel {
