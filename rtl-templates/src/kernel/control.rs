@@ -530,13 +530,19 @@ impl Emitter<'_> {
     ) -> String {
         let req = format!("{name}_req");
         let issued = format!("{name}_issued");
+        let held = format!("{name}_held");
         let stall = self.stall();
         w.reg(&issued, 1);
+        w.reg(&held, 1);
+        // Once raised, a request stays until it is accepted (AXI: a valid is never taken
+        // back), even when what allowed it changes meanwhile: a read-after-write gate closes
+        // when a younger work-item's store is accepted, but this read only waited for the
+        // writes before it. The pipeline is stalled while it waits, so its payload holds.
         w.wire(
             &req,
             1,
             &format!(
-                "{} && {pred} && !{issued}{}",
+                "{held} || ({} && {pred} && !{issued}{})",
                 self.valid(c),
                 self.not_waiting(c)
             ),
@@ -544,6 +550,10 @@ impl Emitter<'_> {
         w.always_ff(|w| {
             w.line(format!("if (rst || !{stall}) {issued} <= 1'b0;"));
             w.line(format!("else if ({req} && {accepted}) {issued} <= 1'b1;"));
+        });
+        w.always_ff(|w| {
+            w.line(format!("if (rst) {held} <= 1'b0;"));
+            w.line(format!("else {held} <= {req} && !({accepted});"));
         });
         req
     }

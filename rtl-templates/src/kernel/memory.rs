@@ -279,6 +279,11 @@ impl Emitter<'_> {
             return;
         }
         let tw = tag_bits(&regions);
+        // The arbiter keeps presenting the pipeline it chose until memory accepts it (the
+        // request's payload must not change while it waits: AXI).
+        let (locked, lock) = (format!("{p}_rlocked"), format!("{p}_rlock"));
+        w.reg(&locked, 1);
+        w.reg(&lock, tw);
         let mut earlier: Vec<String> = Vec::new();
         let (mut addr, mut tag) = (Vec::new(), Vec::new());
         let mut payload: [Vec<(String, String)>; 3] = Default::default();
@@ -294,7 +299,12 @@ impl Emitter<'_> {
             w.wire(&rq, 1, req);
             let gnt = format!("{p}_rgnt_r{r}");
             let blocked: String = earlier.iter().map(|e| format!(" && !{e}")).collect();
-            w.wire(&gnt, 1, &format!("{rq}{blocked}"));
+            let me = literal(*r as u64, tw);
+            w.wire(
+                &gnt,
+                1,
+                &format!("{rq} && ({locked} ? {lock} == {me} : 1'b1{blocked})"),
+            );
             w.wire(
                 &format!("{p}_racc_r{r}"),
                 1,
@@ -322,6 +332,16 @@ impl Emitter<'_> {
             &format!("{p}_rreq_valid"),
             &format!("({}) && !{p}_tag_full", earlier.join(" || ")),
         );
+        let chosen = select_chain(&tag);
+        w.always_ff(|w| {
+            w.line(format!("if (rst) {locked} <= 1'b0;"));
+            w.line(format!(
+                "else {locked} <= {p}_rreq_valid && !{p}_rreq_ready;"
+            ));
+            w.line(format!(
+                "if ({p}_rreq_valid && !{p}_rreq_ready) {lock} <= {chosen};"
+            ));
+        });
         w.assign(&format!("{p}_rreq_addr"), &select_chain(&addr));
         if !payload[0].is_empty() {
             self.assign_atomic_payload(w, id, payload);
@@ -481,6 +501,14 @@ impl Emitter<'_> {
         let all_stores = self.plan.mems.mems[&id].stores.clone();
         let regions: BTreeSet<usize> = all_stores.iter().map(|&s| self.plan.region_of(s)).collect();
         let mut all_reqs = Vec::new();
+        // With several pipelines, the arbiter keeps the one it chose until it is accepted.
+        let tw = tag_bits(&regions);
+        let (locked, lock) = (format!("{p}_wlocked"), format!("{p}_wlock"));
+        let mut chosen = Vec::new();
+        if multi_write {
+            w.reg(&locked, 1);
+            w.reg(&lock, tw);
+        }
         // Per pipeline: (grant, address, data, strobe); one pipeline needs no grant.
         let (mut addr, mut data, mut strb) = (Vec::new(), Vec::new(), Vec::new());
         let mut earlier: Vec<String> = Vec::new();
@@ -506,7 +534,13 @@ impl Emitter<'_> {
                 w.wire(&rq, 1, &reqs.join(" || "));
                 let gnt = format!("{p}_wgnt_r{r}");
                 let blocked: String = earlier.iter().map(|e| format!(" && !{e}")).collect();
-                w.wire(&gnt, 1, &format!("{rq}{blocked}"));
+                let me = literal(r as u64, tw);
+                w.wire(
+                    &gnt,
+                    1,
+                    &format!("{rq} && ({locked} ? {lock} == {me} : 1'b1{blocked})"),
+                );
+                chosen.push((gnt.clone(), me));
                 let acc = format!("{p}_wacc_r{r}");
                 w.wire(
                     &acc,
@@ -540,6 +574,18 @@ impl Emitter<'_> {
             &format!("{p}_wreq_valid"),
             &format!("({}) && !{p}_wcnt_full", all_reqs.join(" || ")),
         );
+        if multi_write {
+            let chosen = select_chain(&chosen);
+            w.always_ff(|w| {
+                w.line(format!("if (rst) {locked} <= 1'b0;"));
+                w.line(format!(
+                    "else {locked} <= {p}_wreq_valid && !{p}_wreq_ready;"
+                ));
+                w.line(format!(
+                    "if ({p}_wreq_valid && !{p}_wreq_ready) {lock} <= {chosen};"
+                ));
+            });
+        }
         w.assign(&format!("{p}_wreq_addr"), &select_chain(&addr));
         w.assign(&format!("{p}_wreq_data"), &select_chain(&data));
         if partial {

@@ -112,10 +112,12 @@ pub struct RunConfig {
     pub deadlock_cycles: u64,
     /// Fail the run when a request channel without bursts (revision 1: a read channel without
     /// `rreq_len`, a write channel with its data on `wreq_data`) drops its `valid` before
-    /// `ready` or changes its payload while waiting. Off by default: some generated kernels
-    /// do not keep these rules yet, so they are counted in
-    /// [`crate::PortStats::handshake_violations`] instead. Bursting channels are always
-    /// checked strictly, and every other rule always fails the run.
+    /// `ready` or changes its payload while waiting. On by default (generated kernels keep
+    /// their requests until accepted: `rtl_templates`, `emit_request`, and the arbiters'
+    /// locks); off, such violations are only counted in
+    /// [`crate::PortStats::handshake_violations`] (for hand-written models under test).
+    /// Bursting channels are always checked strictly, and every other rule always fails the
+    /// run.
     pub strict_handshakes: bool,
 }
 
@@ -128,7 +130,7 @@ impl Default for RunConfig {
             memory: MemConfig::ideal(),
             port_memory: Vec::new(),
             deadlock_cycles: 100_000,
-            strict_handshakes: false,
+            strict_handshakes: true,
         }
     }
 }
