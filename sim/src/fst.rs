@@ -14,7 +14,8 @@
 pub struct FstSummary {
     pub start_time: u64,
     pub end_time: u64,
-    /// Every variable as `scope.scope.name`, in the file's order; `None` when the hierarchy
+    /// Every variable as `scope.scope.name`, in the file's order (a vector's name ends with its
+    /// range, `data [31:0]`, as FST files hold it); `None` when the hierarchy
     /// is compressed with zlib, which this reader does not decode.
     pub signals: Option<Vec<String>>,
 }
