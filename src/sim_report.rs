@@ -82,7 +82,7 @@ pub(crate) fn junit(files: &[FileRecord]) -> Result<String, String> {
                     let mut text = why.clone();
                     if let Some(w) = &c.waveform {
                         text.push('\n');
-                        text.push_str(w.trim_start());
+                        text.push_str(w);
                     }
                     s.set_message(why.lines().next().unwrap_or_default())
                         .set_description(text);
@@ -100,7 +100,7 @@ pub(crate) fn junit(files: &[FileRecord]) -> Result<String, String> {
                 let mut out = summary.clone();
                 if let Some(w) = &c.waveform {
                     out.push('\n');
-                    out.push_str(w.trim_start());
+                    out.push_str(w);
                 }
                 case.set_system_out(out);
             }
@@ -230,6 +230,60 @@ mod tests {
         assert_eq!(file_stems(&files), ["k", "k-2", "m", "k-2-2"]);
     }
 
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        sim: SimArgs,
+    }
+
+    fn hint(words: &[&str]) -> String {
+        use clap::Parser;
+        let cli = Cli::parse_from(["sim"].iter().chain(words));
+        waveform_hint(&cli.sim, &cli.sim.files[0], "a 'b'")
+    }
+
+    #[test]
+    fn hints_rerun_with_the_options_that_change_a_test() {
+        let filter = r"--filter 'a '\''b'\''' --trace waves";
+        assert_eq!(
+            hint(&["k.cl", "--junit", "r.xml", "-o", "out"]),
+            format!("  waveform: oclhls sim k.cl {filter}")
+        );
+        assert_eq!(
+            hint(&[
+                "dir/my k.cl",
+                "--seed",
+                "3",
+                "--stall-prob",
+                "0.5",
+                "--max-latency",
+                "2"
+            ]),
+            format!(
+                "  waveform: oclhls sim 'dir/my k.cl' --seed 3 --stall-prob 0.5 --max-latency 2 \
+                 {filter}"
+            )
+        );
+        // Ideal memory overrides the stall options; defaults given explicitly are left out.
+        let words = [
+            "k.cl",
+            "--ideal-memory",
+            "--stall-prob",
+            "0.5",
+            "--seed",
+            "1",
+            "-D",
+            "N=4",
+            "--max-cycles",
+            "10",
+            "--offline",
+        ];
+        assert_eq!(
+            hint(&words),
+            format!("  waveform: oclhls sim k.cl --ideal-memory --max-cycles 10 -DN=4 --offline {filter}")
+        );
+    }
+
     #[test]
     fn quoting() {
         assert_eq!(shell_quote("dir/a.cl"), "dir/a.cl");
@@ -280,7 +334,7 @@ mod tests {
         let xml = junit(&files).unwrap();
         assert!(xml.starts_with("<?xml"), "{xml}");
         assert!(
-            xml.contains(r#"<testsuites name="oclhls sim" tests="3" failures="1""#),
+            xml.contains(r#"<testsuites name="oclhls sim" tests="3" skipped="1" failures="1""#),
             "{xml}"
         );
         assert!(
