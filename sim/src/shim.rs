@@ -313,4 +313,27 @@ mod tests {
         assert!(s.contains("no 1-bit input `clk`"));
         assert!(s.contains("#define OCLHLS_TRACE 1"));
     }
+
+    #[test]
+    fn traces_are_fst_and_untraced_shims_keep_their_cache_key() {
+        use sha2::{Digest, Sha256};
+        let ports = vec![PortSpec::input("clk", 1), PortSpec::output("q", 100)];
+        let traced = generate(&ports, true);
+        assert!(traced.contains("#include \"verilated_fst_c.h\""));
+        assert!(traced.contains("std::unique_ptr<VerilatedFstC> tfp;"));
+        assert!(traced.contains("i->tfp.reset(new VerilatedFstC);"));
+        assert!(!traced.contains("Vcd") && !traced.contains("vcd"));
+        // The untraced shim's text is what it was when traces were VCD (this digest is that of
+        // the text the shim.rs of commit 34d3ff3 generates for these ports): a change here
+        // changes the cache key of every untraced model, and every cached model is rebuilt.
+        let plain = generate(&ports, false);
+        let digest: String = Sha256::digest(plain.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(
+            digest,
+            "00b6cf9c645a5ff7bb0f8f0ba0fd3ae7883fc8c36b041c4017d380508fcd7a50"
+        );
+    }
 }
