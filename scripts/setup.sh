@@ -19,6 +19,10 @@ has_libclang() {
 if ! has_libclang; then
   need_apt+=(libclang-dev)
 fi
+# `oclhls sim --trace` builds models with Verilator's FST writer, which links zlib and (from
+# Verilator 5.04x) liblz4: their headers.
+[ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
+[ -f /usr/include/lz4.h ] || need_apt+=(liblz4-dev)
 for tool in g++ make perl; do
   command -v "$tool" >/dev/null 2>&1 || need_apt+=("$tool")
 done

@@ -16,6 +16,7 @@ pub mod compile;
 pub mod doctor;
 pub mod emulate;
 pub mod shared_counters;
+mod sim_report;
 pub mod simulate;
 pub mod simulate_system;
 pub mod system;

@@ -82,7 +82,8 @@ enum Command {
         #[arg(short = 'I', value_name = "DIR")]
         include_dirs: Vec<PathBuf>,
     },
-    /// Run the test vectors in FILE's header in Verilator.
+    /// Run the test vectors in the headers of FILE.cl... in Verilator and on the emulator
+    /// (optionally with a JUnit report and a waveform per test).
     Sim(simulate::SimArgs),
     /// Run the test vectors in FILE's header on the reference emulator (checked AST).
     Emu(emulate::EmuArgs),

@@ -7,31 +7,41 @@
 
 use crate::compile::{self, CompileOptions, Compiled, CompiledKernel};
 use crate::emulate;
+use crate::sim_report::{self, CaseRecord, FileRecord, Verdict};
 use anyhow::Result;
 use clap::Args;
 use frontend::ast::Program;
 use frontend::SourceMap;
 use rtl_templates::ArgPortKind;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 use testfile::TestCase;
 
 #[derive(Args, Clone)]
 pub struct SimArgs {
-    #[arg(value_name = "FILE.cl")]
-    pub file: PathBuf,
-    /// Directory for the generated Verilog (default: build/<file stem>/).
+    /// Kernel files with test vectors; several run one after another, with a total line.
+    #[arg(value_name = "FILE.cl", required = true, num_args = 1..)]
+    pub files: Vec<PathBuf>,
+    /// Directory for the generated Verilog (default: build/<file stem>/; with several files,
+    /// DIR/<file stem>/).
     #[arg(short = 'o', value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Write each test's waveform (FST: GTKWave, Surfer) to DIR/<file stem>/<test name>.fst.
+    #[arg(long, value_name = "DIR")]
+    pub trace: Option<PathBuf>,
+    /// Write a JUnit XML report of every test (one test suite per kernel file) to FILE.
+    #[arg(long, value_name = "FILE.xml")]
+    pub junit: Option<PathBuf>,
     /// Seed of the memory model's random latencies and back-pressure.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
     /// Probability that memory holds a request's `ready` low in a cycle (0 = never).
-    #[arg(long, value_name = "P", default_value_t = 0.25)]
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_STALL_PROB)]
     pub stall_prob: f64,
     /// Largest memory latency in cycles (latencies are drawn from 1..=N per request).
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_LATENCY)]
     pub max_latency: u32,
     /// Ideal memory: latency 1, never any back-pressure (overrides the two options above).
     #[arg(long)]
@@ -45,11 +55,11 @@ pub struct SimArgs {
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub sdram_bus_bits: u32,
     /// Cycle budget per test.
-    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CYCLES)]
     pub max_cycles: u64,
     /// Multi-kernel tests: fail with a deadlock report when no kernel makes progress (no
     /// memory transfer, pipe operation, start or finish) for this many cycles.
-    #[arg(long, value_name = "N", default_value_t = 100_000,
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_DEADLOCK_CYCLES,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub deadlock_cycles: u64,
     /// Only run tests whose name contains this text.
@@ -59,13 +69,55 @@ pub struct SimArgs {
     #[arg(long)]
     pub offline: bool,
     /// Target clock frequency in MHz used for scheduling.
-    #[arg(long, value_name = "F", default_value_t = 100.0)]
+    #[arg(long, value_name = "F", default_value_t = DEFAULT_CLOCK_MHZ)]
     pub clock_mhz: f64,
     /// Extra -D/-I given to every test's build (after the file's build_options).
     #[arg(short = 'D', value_name = "NAME[=V]")]
     pub defines: Vec<String>,
     #[arg(short = 'I', value_name = "DIR")]
     pub include_dirs: Vec<PathBuf>,
+}
+
+const DEFAULT_SEED: u64 = 1;
+const DEFAULT_STALL_PROB: f64 = 0.25;
+const DEFAULT_MAX_LATENCY: u32 = 8;
+const DEFAULT_MAX_CYCLES: u64 = 50_000_000;
+const DEFAULT_DEADLOCK_CYCLES: u64 = 100_000;
+const DEFAULT_CLOCK_MHZ: f64 = 100.0;
+
+/// The options of this run that differ from the defaults and change what a test does, as
+/// command-line words: what a rerun of one test needs to behave the same.
+pub(crate) fn rerun_options(a: &SimArgs) -> Vec<String> {
+    fn differs(w: &mut Vec<String>, name: &str, value: impl ToString, default: impl ToString) {
+        let (value, default) = (value.to_string(), default.to_string());
+        if value != default {
+            w.extend([name.to_string(), value]);
+        }
+    }
+    let mut w: Vec<String> = Vec::new();
+    differs(&mut w, "--seed", a.seed, DEFAULT_SEED);
+    if a.ideal_memory {
+        w.push("--ideal-memory".into());
+    } else {
+        differs(&mut w, "--stall-prob", a.stall_prob, DEFAULT_STALL_PROB);
+        differs(&mut w, "--max-latency", a.max_latency, DEFAULT_MAX_LATENCY);
+    }
+    differs(&mut w, "--max-cycles", a.max_cycles, DEFAULT_MAX_CYCLES);
+    differs(
+        &mut w,
+        "--deadlock-cycles",
+        a.deadlock_cycles,
+        DEFAULT_DEADLOCK_CYCLES,
+    );
+    differs(&mut w, "--clock-mhz", a.clock_mhz, DEFAULT_CLOCK_MHZ);
+    w.extend(a.defines.iter().map(|d| format!("-D{d}")));
+    for i in &a.include_dirs {
+        w.extend(["-I".to_string(), i.display().to_string()]);
+    }
+    if a.offline {
+        w.push("--offline".into());
+    }
+    w
 }
 
 /// Parse OpenCL `build_options` (`-D X=1 -DY -I dir -cl-std=CL2.0 ...`). Unknown options
@@ -162,82 +214,122 @@ pub(crate) fn read_tests(
     file: &Path,
     fail: u8,
 ) -> std::result::Result<testfile::TestFile, ExitCode> {
-    let text = std::fs::read(file).map_err(|e| {
-        eprintln!("error: cannot read {}: {e}", file.display());
+    parse_tests(file).map_err(|e| {
+        eprintln!("{e}");
         ExitCode::from(fail)
-    })?;
+    })
+}
+
+/// Reads FILE and parses its test header; the problems as `error: ...` lines.
+fn parse_tests(file: &Path) -> std::result::Result<testfile::TestFile, String> {
+    let text =
+        std::fs::read(file).map_err(|e| format!("error: cannot read {}: {e}", file.display()))?;
     let text = String::from_utf8_lossy(&text);
     let name = file.display().to_string();
     match testfile::parse(&name, &text) {
         Ok(Some(t)) => Ok(t),
-        Ok(None) => {
-            eprintln!(
-                "error: {name} has no test vectors; add a `/*! [config] ... [test] ... !*/` header (see docs/test-format.md)"
-            );
-            Err(ExitCode::from(fail))
-        }
-        Err(errs) => {
-            for e in errs {
-                eprintln!("error: {e}");
-            }
-            Err(ExitCode::from(fail))
-        }
+        Ok(None) => Err(format!(
+            "error: {name} has no test vectors; add a `/*! [config] ... [test] ... !*/` header (see docs/test-format.md)"
+        )),
+        Err(errs) => Err(errs
+            .iter()
+            .map(|e| format!("error: {e}"))
+            .collect::<Vec<_>>()
+            .join("\n")),
     }
 }
 
+/// `oclhls sim FILE.cl...`: every file's tests, a `== FILE` line before each file's when
+/// there are several and a total line after them; the JUnit report if asked. Exit 1 if any
+/// test failed (or a file has no valid test header), 2 on bad options.
 pub fn run(a: &SimArgs) -> Result<ExitCode> {
-    let tf = match read_tests(&a.file, 1) {
-        Ok(t) => t,
-        Err(code) => return Ok(code),
-    };
     if !(a.stall_prob >= 0.0 && a.stall_prob < 1.0) || a.max_latency == 0 {
         eprintln!("error: --stall-prob must be in [0, 1) and --max-latency at least 1");
         return Ok(ExitCode::from(2));
     }
-    let base = base_options(a);
-    if tf.expect_build_fail {
-        return expect_build_fail(a, &tf, &base);
-    }
-    let out_root = a.out.clone().unwrap_or_else(|| {
-        let stem = a
-            .file
-            .file_stem()
-            .map(|s| s.to_string_lossy().to_string())
-            .unwrap_or_default();
-        PathBuf::from("build").join(stem)
-    });
-    let mut session = Session {
-        a,
-        name: a.file.display().to_string(),
-        base,
-        out_root,
-        toolchain: toolchain::Toolchain::new(a.offline),
-        builds: BTreeMap::new(),
-        fronts: BTreeMap::new(),
-    };
-    let (mut passed, mut failed, mut skipped) = (0u32, 0u32, 0u32);
-    let tests = tf.tests.iter().filter(|t| {
-        a.filter
-            .as_ref()
-            .is_none_or(|f| t.name.contains(f.as_str()))
-    });
-    for t in tests {
-        match session.test(t)? {
-            Counted::Passed => passed += 1,
-            Counted::Failed => failed += 1,
-            Counted::Skipped => skipped += 1,
+    let many = a.files.len() > 1;
+    let stems = sim_report::file_stems(&a.files);
+    let mut records = Vec::new();
+    for (file, stem) in a.files.iter().zip(&stems) {
+        if many {
+            println!("== {}", file.display());
         }
+        records.push(run_file(a, file, stem, many));
     }
-    if skipped > 0 {
-        println!("{passed} passed, {failed} failed, {skipped} skipped");
-    } else {
-        println!("{passed} passed, {failed} failed");
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
+    for r in &records {
+        let (p, f, s) = r.counts();
+        (passed, failed, skipped) = (passed + p, failed + f, skipped + s);
+    }
+    if many {
+        println!(
+            "{} files: {passed} passed, {failed} failed, {skipped} skipped",
+            a.files.len()
+        );
+    }
+    if let Some(path) = &a.junit {
+        sim_report::write_junit(path, &records)?;
     }
     Ok(if failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Runs the tests of one kernel file and prints their lines and its summary line. A file
+/// without a valid test header, or an error that stops its run (an unwritable output
+/// directory), is printed as `error: ...` and recorded as one failed test named `header`
+/// or `error`.
+fn run_file(a: &SimArgs, file: &Path, stem: &str, many: bool) -> FileRecord {
+    let mut record = FileRecord {
+        file: file.display().to_string(),
+        cases: Vec::new(),
+    };
+    let fail = |cases: &mut Vec<CaseRecord>, name: &str, why: String| {
+        eprintln!("{why}");
+        cases.push(CaseRecord {
+            name: name.to_string(),
+            time: Duration::ZERO,
+            verdict: Verdict::Failed(why.trim_start_matches("error: ").to_string()),
+            waveform: None,
+        });
+    };
+    let tf = match parse_tests(file) {
+        Ok(t) => t,
+        Err(e) => {
+            fail(&mut record.cases, "header", e);
+            return record;
+        }
+    };
+    let out_root = match (&a.out, many) {
+        (Some(o), false) => o.clone(),
+        (Some(o), true) => o.join(stem),
+        (None, _) => PathBuf::from("build").join(stem),
+    };
+    let mut session = Session {
+        a,
+        file,
+        name: file.display().to_string(),
+        base: base_options(a),
+        out_root,
+        trace_dir: a.trace.as_ref().map(|d| d.join(stem)),
+        waveforms: BTreeSet::new(),
+        toolchain: toolchain::Toolchain::new(a.offline),
+        builds: BTreeMap::new(),
+        fronts: BTreeMap::new(),
+    };
+    if let Err(e) = session.run_tests(&tf, &mut record.cases) {
+        fail(&mut record.cases, "error", format!("error: {e:#}"));
+        return record;
+    }
+    let (passed, failed, skipped) = record.counts();
+    if skipped > 0 {
+        println!("{passed} passed, {failed} failed, {skipped} skipped");
+    } else {
+        println!("{passed} passed, {failed} failed");
+    }
+    record
 }
 
 /// The compile options from the command line (before a test's `build_options`).
@@ -259,41 +351,38 @@ fn base_options(a: &SimArgs) -> CompileOptions {
 
 /// piglit's `expect_build_fail`: the program itself must be rejected.
 fn expect_build_fail(
-    a: &SimArgs,
+    file: &Path,
     tf: &testfile::TestFile,
     base: &CompileOptions,
-) -> Result<ExitCode> {
+) -> Result<(String, Verdict)> {
     let opts = build_options(&tf.build_options, base).unwrap_or(base.clone());
-    let rejected = compile::compile(&a.file, &opts)?.is_err();
+    let rejected = compile::compile(file, &opts)?.is_err();
     let name = tf.name.clone().unwrap_or_else(|| "build".to_string());
-    if rejected {
-        println!("PASS {name} (the program is rejected, as `expect_build_fail` says)");
-        println!("1 passed, 0 failed");
-        return Ok(ExitCode::SUCCESS);
-    }
-    println!("FAIL {name}: the program compiles, but `expect_build_fail` says it must not");
-    println!("0 passed, 1 failed");
-    Ok(ExitCode::from(1))
-}
-
-/// How a test counts in the summary line.
-enum Counted {
-    Passed,
-    Failed,
-    Skipped,
+    Ok(if rejected {
+        let why = "the program is rejected, as `expect_build_fail` says";
+        (name, Verdict::Passed(why.to_string()))
+    } else {
+        let why = "the program compiles, but `expect_build_fail` says it must not";
+        (name, Verdict::Failed(why.to_string()))
+    })
 }
 
 /// The checked AST (for the emulator) per distinct set of build options, or why the front end
 /// rejects the file.
 type Fronts = BTreeMap<Vec<String>, std::result::Result<(SourceMap, Program), String>>;
 
-/// The state of one `oclhls sim` run: the builds and front-end results shared by its tests.
+/// The state of one file's run: the builds and front-end results shared by its tests.
 struct Session<'a> {
     a: &'a SimArgs,
+    file: &'a Path,
     /// The file's name, for messages.
     name: String,
     base: CompileOptions,
     out_root: PathBuf,
+    /// Where this file's waveforms go (`--trace DIR` / the file's stem).
+    trace_dir: Option<PathBuf>,
+    /// Waveform file names given so far (kept unique).
+    waveforms: BTreeSet<String>,
     toolchain: toolchain::Toolchain,
     /// Keyed by build options and the kernels the test launches (only those are built, so one
     /// kernel the hardware cannot build yet does not stop the others).
@@ -302,16 +391,118 @@ struct Session<'a> {
     fronts: Fronts,
 }
 
+/// Where a test's waveform goes, and whether its model ran (only then is there one to get).
+#[derive(Default)]
+pub(crate) struct Waveform {
+    pub path: Option<PathBuf>,
+    pub simulated: bool,
+}
+
+impl Waveform {
+    /// An instance of `built`, tracing into the waveform file if there is one.
+    pub(crate) fn instantiate(
+        &mut self,
+        built: &sim::BuiltModel,
+    ) -> std::result::Result<sim::Model, String> {
+        let mut model = built.instantiate().map_err(|e| e.to_string())?;
+        if let Some(p) = &self.path {
+            if let Some(dir) = p.parent() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            }
+            model.trace_to(p).map_err(|e| e.to_string())?;
+        }
+        self.simulated = true;
+        Ok(model)
+    }
+}
+
+/// Builds (or finds in the cache) the model of `src`, traced with `--trace` (a cache entry of
+/// its own).
+pub(crate) fn build_model(
+    a: &SimArgs,
+    tc: &toolchain::Toolchain,
+    src: &sim::ModelSource,
+) -> std::result::Result<sim::BuiltModel, String> {
+    let opts = sim::BuildOptions {
+        trace: a.trace.is_some(),
+        ..Default::default()
+    };
+    sim::build_model(tc, src, &opts).map_err(|e| {
+        let e = e.to_string();
+        if a.trace.is_some() && (e.contains("zlib.h") || e.contains("lz4.h")) {
+            format!(
+                "{e}\nVerilator's FST writer needs the zlib and LZ4 headers: run \
+                 scripts/setup.sh, or install zlib1g-dev and liblz4-dev"
+            )
+        } else {
+            e
+        }
+    })
+}
+
 impl Session<'_> {
-    /// Runs test `t` on the emulator and in Verilator and prints its verdict.
-    fn test(&mut self, t: &TestCase) -> Result<Counted> {
+    /// Runs the tests of `tf` (those `--filter` selects), printing each verdict.
+    fn run_tests(&mut self, tf: &testfile::TestFile, cases: &mut Vec<CaseRecord>) -> Result<()> {
+        if tf.expect_build_fail {
+            let started = Instant::now();
+            let (name, verdict) = expect_build_fail(self.file, tf, &self.base)?;
+            println!("{}", verdict.line(&name));
+            cases.push(CaseRecord {
+                name,
+                time: started.elapsed(),
+                verdict,
+                waveform: None,
+            });
+            return Ok(());
+        }
+        let filter = self.a.filter.as_deref();
+        for t in tf
+            .tests
+            .iter()
+            .filter(|t| filter.is_none_or(|f| t.name.contains(f)))
+        {
+            let started = Instant::now();
+            let mut wave = Waveform {
+                path: self
+                    .trace_dir
+                    .as_ref()
+                    .map(|d| d.join(sim_report::waveform_name(&t.name, &mut self.waveforms))),
+                simulated: false,
+            };
+            let verdict = self.test(t, &mut wave)?;
+            let waveform = match (&wave.path, &verdict) {
+                (Some(p), _) if wave.simulated && p.is_file() => {
+                    Some(format!("  waveform: {}", p.display()))
+                }
+                (None, Verdict::Failed(_)) if wave.simulated => {
+                    Some(sim_report::waveform_hint(self.a, self.file, &t.name))
+                }
+                _ => None,
+            };
+            println!("{}", verdict.line(&t.name));
+            if let Some(w) = &waveform {
+                println!("{w}");
+            }
+            cases.push(CaseRecord {
+                name: t.name.clone(),
+                time: started.elapsed(),
+                verdict,
+                waveform,
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs test `t` on the emulator and in Verilator: its verdict.
+    fn test(&mut self, t: &TestCase, wave: &mut Waveform) -> Result<Verdict> {
         let a = self.a;
         let key = t.build_options.clone();
         // The reference emulator runs the same test from the checked AST.
         if !self.fronts.contains_key(&key) {
             let f = match build_options(&t.build_options, &self.base) {
                 Err(e) => Err(e),
-                Ok(opts) => compile::front(&a.file, &opts)?
+                Ok(opts) => compile::front(self.file, &opts)?
                     .map(|(sm, prog, _)| (sm, prog))
                     .map_err(|f| f.rendered),
             };
@@ -331,7 +522,7 @@ impl Session<'_> {
             if e.contains("not yet supported by the hardware path")
                 || e.contains("not yet built in hardware")
             {
-                return Ok(unsupported(t, e, emu.problem));
+                return Ok(unsupported(e, emu.problem));
             }
         }
         let outcome = match (&self.builds[&bkey], &t.multi) {
@@ -340,29 +531,22 @@ impl Session<'_> {
             ))),
             (Ok((c, dir)), Some(m)) => match &self.fronts[&key] {
                 Ok((_, prog)) => {
-                    crate::simulate_system::run(a, &self.toolchain, c, prog, dir, t, m)
+                    crate::simulate_system::run(a, &self.toolchain, c, prog, dir, t, m, wave)
                         .map_err(TestError::Other)
                 }
                 Err(e) => Err(TestError::Other(e.clone())),
             },
-            (Ok((c, dir)), None) => run_test(a, &self.toolchain, c, dir, t, &emu.outputs),
+            (Ok((c, dir)), None) => run_test(a, &self.toolchain, c, dir, t, &emu.outputs, wave),
         };
         Ok(match judge(outcome, t.expect_test_fail, emu.problem) {
-            Ok(summary) => {
-                println!("PASS {} ({summary})", t.name);
-                Counted::Passed
-            }
-            Err(why) => {
-                println!("FAIL {}: {why}", t.name);
-                Counted::Failed
-            }
+            Ok(summary) => Verdict::Passed(summary),
+            Err(why) => Verdict::Failed(why),
         })
     }
 
     /// Compiles the kernels test `t` needs, once per distinct build options and launched
     /// kernels; the key of the build.
     fn build(&mut self, t: &TestCase) -> Result<(Vec<String>, Vec<String>)> {
-        let a = self.a;
         let launched: Vec<String> = match &t.multi {
             Some(m) => {
                 let mut v: Vec<String> = m.launches.iter().map(|l| l.kernel.clone()).collect();
@@ -388,10 +572,10 @@ impl Session<'_> {
             Err(e) => Err(format!("{}:{}: {e}", self.name, t.line)),
             Ok(mut opts) => {
                 opts.kernels = launched;
-                match compile::compile(&a.file, &opts)? {
+                match compile::compile(self.file, &opts)? {
                     Err(f) => Err(f.rendered),
                     Ok(c) => {
-                        let report = compile::report(&c, &a.file, opts.clock_mhz);
+                        let report = compile::report(&c, self.file, opts.clock_mhz);
                         compile::write_outputs(&c, &dir, &report)?;
                         Ok((c, dir))
                     }
@@ -405,7 +589,7 @@ impl Session<'_> {
 
 /// A test whose kernel the hardware path cannot build yet (build error `e`): a skip with the
 /// reason when the emulator passes it, else a failure.
-fn unsupported(t: &TestCase, e: &str, emu_problem: Option<String>) -> Counted {
+fn unsupported(e: &str, emu_problem: Option<String>) -> Verdict {
     let reason = e
         .lines()
         .find(|l| l.contains("not yet supported") || l.contains("not yet built in hardware"))
@@ -413,21 +597,10 @@ fn unsupported(t: &TestCase, e: &str, emu_problem: Option<String>) -> Counted {
         .trim()
         .trim_start_matches("error: ");
     match emu_problem {
-        None => {
-            println!(
-                "SKIP {}: the hardware path cannot build this kernel yet ({reason}); the \
-                 emulator passes it",
-                t.name
-            );
-            Counted::Skipped
-        }
-        Some(p) => {
-            println!(
-                "FAIL {}: (not run in Verilator: {reason}) emulator: {p}",
-                t.name
-            );
-            Counted::Failed
-        }
+        None => Verdict::Skipped(format!(
+            "the hardware path cannot build this kernel yet ({reason}); the emulator passes it"
+        )),
+        Some(p) => Verdict::Failed(format!("(not run in Verilator: {reason}) emulator: {p}")),
     }
 }
 
@@ -478,6 +651,7 @@ fn run_test(
     dir: &Path,
     t: &TestCase,
     emu_outputs: &BTreeMap<u32, Vec<u8>>,
+    wave: &mut Waveform,
 ) -> std::result::Result<String, TestError> {
     let k = c
         .kernels
@@ -493,9 +667,7 @@ fn run_test(
         files,
         ports,
     };
-    let built =
-        sim::build_model(tc, &src, &sim::BuildOptions::default()).map_err(|e| e.to_string())?;
-    let mut model = built.instantiate().map_err(|e| e.to_string())?;
+    let built = build_model(a, tc, &src)?;
     let mut b = sim::bind(t, &kernel_shape(k)).map_err(|e| e.to_string())?;
     // The IR interpreter, on the IR as lowered and after the passes.
     let launch = interp_launch(&b);
@@ -513,6 +685,7 @@ fn run_test(
         memory: memory_config(a),
         ..Default::default()
     };
+    let mut model = wave.instantiate(&built)?;
     let stats = b
         .apply(sim::KernelRun::new(&mut model))
         .config(config)

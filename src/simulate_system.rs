@@ -5,14 +5,15 @@
 
 use crate::compile::Compiled;
 use crate::emulate;
-use crate::simulate::{kernel_shape, memory_config, port_specs, SimArgs};
+use crate::simulate::{build_model, kernel_shape, memory_config, port_specs, SimArgs, Waveform};
 use frontend::ast::Program;
 use rtl_templates::namer::legal;
 use std::path::{Path, PathBuf};
 use testfile::{MultiTest, TestCase};
 
-/// Runs multi-kernel test `t`; the summary line, or why it failed.
-pub fn run(
+/// Runs multi-kernel test `t` (its waveform into `wave`); the summary line, or why it failed.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run(
     a: &SimArgs,
     tc: &toolchain::Toolchain,
     c: &Compiled,
@@ -20,6 +21,7 @@ pub fn run(
     dir: &Path,
     t: &TestCase,
     m: &MultiTest,
+    wave: &mut Waveform,
 ) -> Result<String, String> {
     let module = format!("system_{}", legal(&t.name).to_lowercase());
     let module: String = module.chars().take(60).collect();
@@ -62,9 +64,8 @@ pub fn run(
         files,
         ports,
     };
-    let built =
-        sim::build_model(tc, &src, &sim::BuildOptions::default()).map_err(|e| e.to_string())?;
-    let mut model = built.instantiate().map_err(|e| e.to_string())?;
+    let built = build_model(a, tc, &src)?;
+    let mut model = wave.instantiate(&built)?;
     let mut mem = sim::GlobalMemory::new();
     // Buffers: shared bytes, one allocation each.
     let addrs = sim::bind::alloc_buffers(&mut mem, &m.buffers).map_err(|e| e.to_string())?;

@@ -43,8 +43,10 @@ const VERILATOR_FLAGS: &[&str] = &[
 /// How to build a model.
 #[derive(Clone, Debug, Default)]
 pub struct BuildOptions {
-    /// Compile VCD tracing in (`--trace`), for [`crate::Model::trace_to`]. Slower to build and
-    /// to run, so off by default.
+    /// Compile FST tracing in (`--trace-fst`), for [`crate::Model::trace_to`]. Slower to build
+    /// and to run, so off by default; part of the cache key (a traced model is its own entry).
+    /// Verilator's FST writer links zlib (and, from Verilator 5.04x, liblz4): their headers
+    /// must be installed (`scripts/setup.sh`).
     pub trace: bool,
     /// Where built models are cached; default `<toolchain cache>/models`.
     pub cache_dir: Option<PathBuf>,
@@ -338,7 +340,7 @@ fn build_in_tmp(
         format!("-shared -Wl,--version-script={}", map_path.display()),
     ]);
     if opts.trace {
-        args.push("--trace".into());
+        args.push("--trace-fst".into());
     }
     args.extend(opts.extra_args.iter().cloned());
     args.extend(["--exe".into(), shim_path.display().to_string()]);

@@ -9,7 +9,7 @@
 //! The `verilated` crate does not build against Verilator 5, and Verilator's own C++ API
 //! (a class per model, named after the top module, with one public member per port) cannot
 //! be called from Rust directly. So [`build_model`] generates a small C++ file with a C ABI
-//! (see `shim.rs`: create/delete an instance, `eval`, `tick`, open a VCD trace, and return a
+//! (see `shim.rs`: create/delete an instance, `eval`, `tick`, open an FST trace, and return a
 //! pointer to each port's storage), and runs
 //!
 //! ```text
@@ -17,7 +17,7 @@
 //!     -CFLAGS '-fPIC -fvisibility=hidden -DVL_USER_FATAL -DVL_TIME_CONTEXT'
 //!     -j <jobs> --top-module <top> --Mdir <tmp>/obj
 //!     -LDFLAGS '-shared -Wl,--version-script=<tmp>/exports.map'
-//!     [--trace] [BuildOptions::extra_args] --exe <tmp>/shim.cpp -o libmodel.so <files...>
+//!     [--trace-fst] [BuildOptions::extra_args] --exe <tmp>/shim.cpp -o libmodel.so <files...>
 //! ```
 //!
 //! which compiles the model, the Verilator runtime and the shim into one shared library with
@@ -77,6 +77,7 @@
 
 pub mod bind;
 mod build;
+pub mod fst;
 pub mod memory;
 mod model;
 pub mod pipe_fifo;

@@ -421,7 +421,7 @@ impl Model {
         self.check(status)
     }
 
-    /// Clock cycles run so far by [`Model::tick`]; the VCD time is twice this.
+    /// Clock cycles run so far by [`Model::tick`]; the trace's time is twice this.
     pub fn cycles(&self) -> u64 {
         self.cycles
     }
@@ -432,7 +432,10 @@ impl Model {
         unsafe { (self.loaded.api.got_finish)(self.inst) != 0 }
     }
 
-    /// Writes a VCD of every later tick to `path`. Needs a model built with
+    /// Writes an FST waveform (GTKWave, Surfer) of every later tick to `path`, with Verilator's
+    /// names (the Verilog's, under `TOP`); the file is complete when the model is dropped.
+    /// Time advances 1 per half cycle: cycle `c`'s rising edge is at time `2c + 1`. Needs a
+    /// model built with
     /// [`crate::BuildOptions::trace`], and must come before the first eval or tick.
     pub fn trace_to(&mut self, path: impl AsRef<Path>) -> Result<(), SimError> {
         let path = path.as_ref();
