@@ -9,6 +9,7 @@ mod convert;
 pub(super) mod counter;
 mod fence;
 mod float;
+mod float_math;
 mod integer;
 mod vector_memory;
 mod wide_mul;
@@ -93,6 +94,7 @@ impl Lower<'_> {
             {
                 self.float_math(f, args, ty, span)
             }
+            _ if float_args && float_math::is_built(f) => self.float_math_fn(f, args, ty, span),
             _ if !float_args
                 && !ty.is_float()
                 && matches!(
