@@ -14,7 +14,7 @@
 //! results flush to zero, as the float units do (docs/hardware-interface.md).
 //!
 //! Trigonometric functions can be added the same way: a range reduction with the constant
-//! split into exact pieces ([`Fb::mul_dd_const`]), a polynomial ([`Fb::horner`]) and selects for
+//! split into exact pieces ([`Fb::mul_dd_const`]), a polynomial ([`Fb::poly`]) and selects for
 //! the special values.
 
 mod exp_log;
@@ -200,7 +200,7 @@ impl Fb<'_, '_> {
             .op(OpKind::Convert(ConvOp::Bitcast), Ty::I32, self.span, &[x])
     }
     /// The float of bits `i`.
-    pub(super) fn from_bits(&mut self, i: OpId) -> OpId {
+    pub(super) fn float_of_bits(&mut self, i: OpId) -> OpId {
         self.l
             .op(OpKind::Convert(ConvOp::Bitcast), F32, self.span, &[i])
     }
@@ -233,18 +233,42 @@ impl Fb<'_, '_> {
     pub(super) fn mask12(&mut self, x: OpId) -> OpId {
         let b = self.bits(x);
         let m = self.ibinc(BinOp::And, b, 0xffff_f000u32 as i32 as i64);
-        self.from_bits(m)
+        self.float_of_bits(m)
     }
 
-    /// `c0 + x * (c1 + x * (c2 + ...))`, the coefficients rounded to float.
-    pub(super) fn horner(&mut self, x: OpId, c: &[f64]) -> OpId {
-        let (last, rest) = c.split_last().expect("a coefficient");
-        let mut acc = self.f(*last);
-        for &k in rest.iter().rev() {
-            let p = self.mul(acc, x);
-            acc = self.addc(p, k);
+    /// `c0 + c1 x + c2 x^2 + ...`, the coefficients rounded to float, by Estrin's scheme:
+    /// pairs `c_2j + c_2j+1 x`, then pairs of those with `x^2`, `x^4`... — a chain of about
+    /// `log2(n)` multiply-adds instead of Horner's `n` (the rounding errors are as small: the
+    /// terms fall off geometrically in every use here).
+    pub(super) fn poly(&mut self, x: OpId, c: &[f64]) -> OpId {
+        let mut terms: Vec<OpId> = c
+            .chunks(2)
+            .map(|p| match p {
+                [a, b] => {
+                    let t = self.mulc(x, *b);
+                    self.addc(t, *a)
+                }
+                _ => self.f(p[0]),
+            })
+            .collect();
+        let mut pw = self.mul(x, x);
+        while terms.len() > 1 {
+            let mut next = Vec::new();
+            for t in terms.chunks(2) {
+                next.push(match t {
+                    [lo, hi] => {
+                        let h = self.mul(pw, *hi);
+                        self.add(*lo, h)
+                    }
+                    _ => t[0],
+                });
+            }
+            terms = next;
+            if terms.len() > 1 {
+                pw = self.mul(pw, pw);
+            }
         }
-        acc
+        terms[0]
     }
 
     /// `a * b` as an exact pair `(p, e)`, `p` the rounded product (Dekker's product with the

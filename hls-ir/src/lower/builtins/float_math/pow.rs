@@ -231,7 +231,7 @@ impl Fb<'_, '_> {
         let ea = self.ibinc(BinOp::ShrU, ab, 23);
         let am = self.ibinc(BinOp::And, ab, 0x7f_ffff);
         let am = self.ibinc(BinOp::Or, am, 0x3f80_0000);
-        let a1 = self.from_bits(am);
+        let a1 = self.float_of_bits(am);
         let bb = self.bits(b);
         let eb = self.ibinc(BinOp::ShrU, bb, 23);
         let eb1 = self.ibin(BinOp::Sub, eb, ea);
@@ -239,7 +239,7 @@ impl Fb<'_, '_> {
         let bm = self.ibinc(BinOp::And, bb, 0x7f_ffff);
         let be = self.ibinc(BinOp::Shl, eb1, 23);
         let bm = self.ibin(BinOp::Or, bm, be);
-        let b1 = self.from_bits(bm);
+        let b1 = self.float_of_bits(bm);
         let b_ok = self.icmpc(CmpOp::GeS, eb1, 1);
         let b_normal = self.icmpc(CmpOp::GeS, eb, 1);
         let b_ok = self.and1(b_ok, b_normal);
