@@ -13,11 +13,11 @@
 //! split constant first (below 0.6 ulp plus 2^-11 of an ulp).
 //!
 //! **2^(hi + lo)** ([`Fb::exp2_dd`]): `hi` is clamped to `[-200, 200]`, the pair renormalised,
-//! `n = rint(hi)` (adding
-//! `1.5 * 2^23`), `r = (hi - n) + lo` in `[-0.5, 0.5]` (the subtraction is exact),
-//! `2^r = 1 + r * P(r)` with the degree-7 Taylor polynomial of `2^r` (truncation 0.05 ulp);
-//! evaluated by Estrin's scheme (see [`Fb::poly`]); about 1.3 ulp in all. The result is scaled by adding `n` to the
-//! exponent field, with overflow to infinity and underflow to zero decided on the exponent.
+//! `n = rint(hi)` (adding `1.5 * 2^23`), `r = (hi - n) + lo` in `[-0.5, 0.5]` (the subtraction
+//! is exact), `2^r = 1 + r * P(r)` with the degree-7 Taylor polynomial of `2^r` (truncation
+//! 0.05 ulp) evaluated by Estrin's scheme (see [`Fb::poly`]): about 1.4 ulp in all. The result
+//! is scaled by adding `n` to the exponent field, with overflow to infinity and underflow to
+//! zero decided on the exponent.
 //! `exp2` is `2^(x + 0)`, `exp10` is `2^(x * log2(10))` with the product as an exact-enough
 //! pair.
 //!

@@ -8,7 +8,7 @@
 //! its 12 low fraction bits (`mask12`), so the product of two halves is exact and
 //! [`Fb::two_prod`] gives `a * b` as an exact pair (Dekker's product, without a fused
 //! multiply-add). `exp_log` builds `log2(x)` as a pair accurate to about 2^-29 relative and
-//! `2^(hi + lo)` correctly to about 1.3 ulp; `pow` composes them. Each function's error bound
+//! `2^(hi + lo)` to about 1.4 ulp; `pow` composes them. Each function's error bound
 //! is in its module's documentation; the ulp counts measured over millions of inputs are in
 //! `docs/benchmarks.md` ("Float math accuracy"). Denormal inputs count as zeros and denormal
 //! results flush to zero, as the float units do (docs/hardware-interface.md).
