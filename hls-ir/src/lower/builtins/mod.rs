@@ -11,6 +11,7 @@ pub(super) mod counter;
 mod fence;
 mod float;
 mod float_exact;
+mod float_math;
 mod integer;
 mod vector_memory;
 mod wide_mul;
@@ -101,6 +102,7 @@ impl Lower<'_> {
             _ if float_args && float_exact::is_exact_float_fn(f) => {
                 self.float_exact(f, args, ty, span)
             }
+            _ if float_args && float_math::is_built(f) => self.float_math_fn(f, args, ty, span),
             _ if !float_args
                 && !ty.is_float()
                 && matches!(

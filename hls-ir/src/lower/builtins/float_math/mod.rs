@@ -1,0 +1,329 @@
+//! The exponential, logarithm and power built-ins of `float` (`exp`, `exp2`, `exp10`, `expm1`,
+//! `log`, `log2`, `log10`, `log1p`, `pow`, `powr`, `pown`, `rootn`, `cbrt`, `rsqrt`, `hypot`,
+//! and their `native_`/`half_` forms), built from the float units and integer bit plumbing:
+//! no new hardware unit, so the scheduler pipelines each function like any other expression.
+//!
+//! The building blocks (this module) are double-float ("dd") arithmetic on pairs `hi + lo` of
+//! floats: a float is split exactly into two halves of at most 12 significant bits by masking
+//! its 12 low fraction bits (`mask12`), so the product of two halves is exact and
+//! [`Fb::two_prod`] gives `a * b` as an exact pair (Dekker's product, without a fused
+//! multiply-add). `exp_log` builds `log2(x)` as a pair accurate to about 2^-29 relative and
+//! `2^(hi + lo)` to about 1.4 ulp; `pow` composes them. Each function's error bound
+//! is in its module's documentation; the ulp counts measured over millions of inputs are in
+//! `docs/benchmarks.md` ("Float math accuracy"). Denormal inputs count as zeros and denormal
+//! results flush to zero, as the float units do (docs/hardware-interface.md).
+//!
+//! Trigonometric functions can be added the same way: a range reduction with the constant
+//! split into exact pieces ([`Fb::mul_dd_const`]), a polynomial ([`Fb::poly`]) and selects for
+//! the special values.
+
+mod exp_log;
+mod pow;
+
+use crate::ids::OpId;
+use crate::lower::{Lower, Val};
+use crate::ops::{BinOp, CmpOp, ConvOp, OpKind, UnOp};
+use crate::types::Ty;
+use frontend::ast::{Expr, MathFn, ScalarKind, Type};
+use frontend::span::Span;
+
+/// A double-float `hi + lo` with `|lo|` well below an ulp of `hi`.
+pub(super) type Dd = (OpId, OpId);
+
+const F32: Ty = Ty::Float(32);
+/// The float every NaN an operation produces is (docs/hardware-interface.md).
+const NAN_BITS: u32 = 0x7fc0_0000;
+
+/// Whether `f` is one of the functions built here.
+pub(super) fn is_built(f: MathFn) -> bool {
+    use MathFn as M;
+    matches!(
+        f,
+        M::Exp
+            | M::Exp2
+            | M::Exp10
+            | M::Expm1
+            | M::Log
+            | M::Log2
+            | M::Log10
+            | M::Log1p
+            | M::Pow
+            | M::Powr
+            | M::Pown
+            | M::Rootn
+            | M::Cbrt
+            | M::Rsqrt
+            | M::Hypot
+    )
+}
+
+impl Lower<'_> {
+    /// The built-in `f` (see [`is_built`]) lane by lane; `double` and `half` arguments are
+    /// one diagnostic.
+    pub(in crate::lower::builtins) fn float_math_fn(
+        &mut self,
+        f: MathFn,
+        args: &[Expr],
+        ty: &Type,
+        span: Span,
+    ) -> Val {
+        if ty.elem_kind() != Some(ScalarKind::Float) {
+            for a in args {
+                self.rvalue(a);
+            }
+            self.unsupported(
+                span,
+                format!(
+                    "`{}` of `{}` (only single-precision `float` is built in hardware)",
+                    f.name(),
+                    ty.elem_kind().map_or("?", |k| k.name())
+                ),
+            );
+            return self.dummy(ty, span);
+        }
+        self.lane_map(args, ty, span, |l, x| {
+            let mut b = Fb { l, span };
+            b.apply(f, x)
+        })
+    }
+}
+
+/// Builds float math from IR ops at one source span.
+pub(super) struct Fb<'a, 'b> {
+    pub(super) l: &'a mut Lower<'b>,
+    pub(super) span: Span,
+}
+
+impl Fb<'_, '_> {
+    fn apply(&mut self, f: MathFn, x: &[OpId]) -> OpId {
+        use MathFn as M;
+        match f {
+            M::Exp => self.exp(x[0]),
+            M::Exp2 => self.exp2(x[0]),
+            M::Exp10 => self.exp10(x[0]),
+            M::Expm1 => self.expm1(x[0]),
+            M::Log => self.log_base(x[0], std::f64::consts::LN_2),
+            M::Log2 => self.log_base(x[0], 1.0),
+            M::Log10 => self.log_base(x[0], std::f64::consts::LOG10_2),
+            M::Log1p => self.log1p(x[0]),
+            M::Pow => self.pow(x[0], x[1]),
+            M::Powr => self.powr(x[0], x[1]),
+            M::Pown => self.pown(x[0], x[1]),
+            M::Rootn => self.rootn(x[0], x[1]),
+            M::Cbrt => self.cbrt(x[0]),
+            M::Hypot => self.hypot(x[0], x[1]),
+            _ => self.rsqrt(x[0]),
+        }
+    }
+
+    // ---- constants and plain operations ----
+
+    /// The float constant nearest `v`.
+    pub(super) fn f(&mut self, v: f64) -> OpId {
+        self.fbits((v as f32).to_bits())
+    }
+    pub(super) fn fbits(&mut self, b: u32) -> OpId {
+        self.l.konst(b as u64, F32, self.span)
+    }
+    pub(super) fn nan(&mut self) -> OpId {
+        self.fbits(NAN_BITS)
+    }
+    pub(super) fn inf(&mut self) -> OpId {
+        self.f(f64::INFINITY)
+    }
+    pub(super) fn i(&mut self, v: i64) -> OpId {
+        self.l.konst(v as u64, Ty::I32, self.span)
+    }
+    fn fop(&mut self, op: BinOp, a: OpId, b: OpId) -> OpId {
+        self.l.fbin(op, a, b, self.span)
+    }
+    pub(super) fn add(&mut self, a: OpId, b: OpId) -> OpId {
+        self.fop(BinOp::FAdd, a, b)
+    }
+    pub(super) fn sub(&mut self, a: OpId, b: OpId) -> OpId {
+        self.fop(BinOp::FSub, a, b)
+    }
+    pub(super) fn mul(&mut self, a: OpId, b: OpId) -> OpId {
+        self.fop(BinOp::FMul, a, b)
+    }
+    pub(super) fn div(&mut self, a: OpId, b: OpId) -> OpId {
+        self.fop(BinOp::FDiv, a, b)
+    }
+    pub(super) fn fmin(&mut self, a: OpId, b: OpId) -> OpId {
+        self.fop(BinOp::FMin, a, b)
+    }
+    pub(super) fn fmax(&mut self, a: OpId, b: OpId) -> OpId {
+        self.fop(BinOp::FMax, a, b)
+    }
+    /// `a + c` with `c` a constant.
+    pub(super) fn addc(&mut self, a: OpId, c: f64) -> OpId {
+        let c = self.f(c);
+        self.add(a, c)
+    }
+    /// `a * c` with `c` a constant.
+    pub(super) fn mulc(&mut self, a: OpId, c: f64) -> OpId {
+        let c = self.f(c);
+        self.mul(a, c)
+    }
+    pub(super) fn un(&mut self, u: UnOp, a: OpId) -> OpId {
+        self.l.funary(u, a, self.span)
+    }
+    pub(super) fn fcmp(&mut self, c: CmpOp, a: OpId, b: OpId) -> OpId {
+        self.l.fcmp(c, a, b, self.span)
+    }
+    /// `a <c> v` with `v` a float constant.
+    pub(super) fn fcmpc(&mut self, c: CmpOp, a: OpId, v: f64) -> OpId {
+        let v = self.f(v);
+        self.fcmp(c, a, v)
+    }
+    pub(super) fn is_nan(&mut self, a: OpId) -> OpId {
+        self.fcmp(CmpOp::FNe, a, a)
+    }
+    pub(super) fn sel(&mut self, c: OpId, t: OpId, e: OpId) -> OpId {
+        self.l.select(c, t, e, self.span)
+    }
+    pub(super) fn and1(&mut self, a: OpId, b: OpId) -> OpId {
+        self.l.and1(a, b, self.span)
+    }
+    pub(super) fn or1(&mut self, a: OpId, b: OpId) -> OpId {
+        self.l.or1(a, b, self.span)
+    }
+    pub(super) fn not1(&mut self, a: OpId) -> OpId {
+        self.l.not1(a, self.span)
+    }
+
+    // ---- integer plumbing on the bits of a float ----
+
+    /// The bits of float `x` as an `i32`.
+    pub(super) fn bits(&mut self, x: OpId) -> OpId {
+        self.l
+            .op(OpKind::Convert(ConvOp::Bitcast), Ty::I32, self.span, &[x])
+    }
+    /// The float of bits `i`.
+    pub(super) fn float_of_bits(&mut self, i: OpId) -> OpId {
+        self.l
+            .op(OpKind::Convert(ConvOp::Bitcast), F32, self.span, &[i])
+    }
+    pub(super) fn sitof(&mut self, i: OpId) -> OpId {
+        self.l
+            .op(OpKind::Convert(ConvOp::SIToF), F32, self.span, &[i])
+    }
+    pub(super) fn ibin(&mut self, op: BinOp, a: OpId, b: OpId) -> OpId {
+        self.l.bin(op, a, b, self.span)
+    }
+    /// `a <op> v` with `v` an integer constant.
+    pub(super) fn ibinc(&mut self, op: BinOp, a: OpId, v: i64) -> OpId {
+        let v = self.i(v);
+        self.l.bin(op, a, v, self.span)
+    }
+    pub(super) fn icmpc(&mut self, c: CmpOp, a: OpId, v: i64) -> OpId {
+        let v = self.i(v);
+        self.l.cmp(c, a, v, self.span)
+    }
+    /// Whether the sign bit of `x` is set (−0 and negative NaNs included).
+    pub(super) fn sign_bit(&mut self, x: OpId) -> OpId {
+        let b = self.bits(x);
+        self.icmpc(CmpOp::LtS, b, 0)
+    }
+
+    // ---- double-float arithmetic ----
+
+    /// `x` with its 12 low fraction bits cleared: at most 12 significant bits, so the product
+    /// of two such values is exact, and `x - mask12(x)` is exact with at most 12 bits too.
+    pub(super) fn mask12(&mut self, x: OpId) -> OpId {
+        let b = self.bits(x);
+        let m = self.ibinc(BinOp::And, b, 0xffff_f000u32 as i32 as i64);
+        self.float_of_bits(m)
+    }
+
+    /// `c0 + c1 x + c2 x^2 + ...`, the coefficients rounded to float, by Estrin's scheme:
+    /// pairs `c_2j + c_2j+1 x`, then pairs of those with `x^2`, `x^4`... — a chain of about
+    /// `log2(n)` multiply-adds instead of Horner's `n` (the rounding errors are as small: the
+    /// terms fall off geometrically in every use here).
+    pub(super) fn poly(&mut self, x: OpId, c: &[f64]) -> OpId {
+        let mut terms: Vec<OpId> = c
+            .chunks(2)
+            .map(|p| match p {
+                [a, b] => {
+                    let t = self.mulc(x, *b);
+                    self.addc(t, *a)
+                }
+                _ => self.f(p[0]),
+            })
+            .collect();
+        let mut pw = self.mul(x, x);
+        while terms.len() > 1 {
+            let mut next = Vec::new();
+            for t in terms.chunks(2) {
+                next.push(match t {
+                    [lo, hi] => {
+                        let h = self.mul(pw, *hi);
+                        self.add(*lo, h)
+                    }
+                    _ => t[0],
+                });
+            }
+            terms = next;
+            if terms.len() > 1 {
+                pw = self.mul(pw, pw);
+            }
+        }
+        terms[0]
+    }
+
+    /// `a * b` as an exact pair `(p, e)`, `p` the rounded product (Dekker's product with the
+    /// halves of [`Fb::mask12`]). Exact unless a partial product overflows or flushes to zero.
+    pub(super) fn two_prod(&mut self, a: OpId, b: OpId) -> Dd {
+        let p = self.mul(a, b);
+        let ah = self.mask12(a);
+        let al = self.sub(a, ah);
+        let bh = self.mask12(b);
+        let bl = self.sub(b, bh);
+        let hh = self.mul(ah, bh);
+        let hl = self.mul(ah, bl);
+        let lh = self.mul(al, bh);
+        let ll = self.mul(al, bl);
+        let e = self.sub(hh, p);
+        let e = self.add(e, hl);
+        let e = self.add(e, lh);
+        let e = self.add(e, ll);
+        (p, e)
+    }
+
+    /// The product of two pairs, relative error about 2^-44 plus the low parts' own errors.
+    pub(super) fn mul_dd(&mut self, a: Dd, b: Dd) -> Dd {
+        let (p, e) = self.two_prod(a.0, b.0);
+        let x = self.mul(a.0, b.1);
+        let y = self.mul(a.1, b.0);
+        let xy = self.add(x, y);
+        (p, self.add(e, xy))
+    }
+
+    /// The pair `a * c` for a constant `c`: `c` is split in Rust into a 12-bit head and a
+    /// float tail, so the head product of `mask12(a.hi)` is exact and everything else is a
+    /// correction about 2^-11 of the result.
+    pub(super) fn mul_dd_const(&mut self, a: Dd, c: f64) -> Dd {
+        let ch = f32::from_bits((c as f32).to_bits() & 0xffff_f000);
+        let cl = c - ch as f64;
+        let ah = self.mask12(a.0);
+        let al = self.sub(a.0, ah);
+        let h = self.mulc(ah, ch as f64);
+        let x = self.mulc(al, ch as f64);
+        let y = self.mulc(a.0, cl);
+        let z = self.mulc(a.1, c);
+        let yz = self.add(y, z);
+        (h, self.add(x, yz))
+    }
+
+    /// `a + b` as an exact pair, for `|a| >= |b|` or `a = 0` (Fast2Sum).
+    pub(super) fn fast_two_sum(&mut self, a: OpId, b: OpId) -> Dd {
+        let s = self.add(a, b);
+        let back = self.sub(s, a);
+        (s, self.sub(b, back))
+    }
+
+    /// `hi + lo` rounded to a float.
+    pub(super) fn round_dd(&mut self, a: Dd) -> OpId {
+        self.add(a.0, a.1)
+    }
+}
