@@ -8,6 +8,9 @@
 //! A file runs once with the default memory model, or as its `// corpus-sim: ARGS` line says;
 //! each `// corpus-sim NAME: ARGS` line adds a run (trial `<dir>/<stem>_NAME`), e.g. with hostile
 //! memory. The trials after the corpus check what the files alone cannot (reports, failures).
+//! A `// corpus-synth: skip (REASON)` line leaves out the Yosys run for a file whose synthesis
+//! takes minutes (the float math built-ins: dozens of float units per kernel); it is still
+//! linted. Their synthesis is measured by the kernel benchmark instead.
 //!
 //! A libtest-mimic harness (`harness = false`) so that every file is a test of its own, run
 //! in parallel and selected by name like any `#[test]`.
@@ -83,6 +86,9 @@ fn corpus_trials() -> Vec<Trial> {
     for file in files {
         let text = std::fs::read_to_string(root().join(&file)).unwrap();
         let stem = file.trim_end_matches(".cl");
+        let synth = !text
+            .lines()
+            .any(|l| l.trim().starts_with("// corpus-synth: skip"));
         for (name, args) in runs(&text) {
             let trial = match name {
                 Some(n) => format!("{stem}_{n}"),
@@ -91,7 +97,7 @@ fn corpus_trials() -> Vec<Trial> {
             let file = file.clone();
             trials.push(Trial::test(trial, move || {
                 let args: Vec<&str> = args.split_whitespace().collect();
-                sim(&file, &args);
+                sim(&file, &args, synth);
                 Ok(())
             }));
         }
@@ -117,7 +123,7 @@ fn runs(text: &str) -> Vec<(Option<String>, String)> {
     std::iter::once(main).chain(named).collect()
 }
 
-fn sim(file: &str, extra: &[&str]) {
+fn sim(file: &str, extra: &[&str], synth: bool) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("rtl");
     let mut args = vec!["sim", file, "-o", out.to_str().unwrap()];
@@ -127,7 +133,9 @@ fn sim(file: &str, extra: &[&str]) {
     assert!(o.stdout.contains(" 0 failed"), "{}", o.stdout);
     assert!(!o.stdout.contains("0 passed"), "{}", o.stdout);
     lint(&out);
-    synth_check(&out);
+    if synth {
+        synth_check(&out);
+    }
 }
 
 /// Yosys `synth_ecp5` with `check -assert` before and after synthesis, for every kernel.
