@@ -51,7 +51,7 @@ pub(super) fn function(f: MathFn, ak: ScalarKind) -> Option<fn(f64, f64, f64) ->
         M::Log1p => |x, _, _| x.ln_1p(),
         M::Logb => |x, _, _| logb(x),
         M::Pow => |x, y, _| x.powf(y),
-        M::Powr => |x, y, _| if x < 0.0 { f64::NAN } else { x.powf(y) },
+        M::Powr => |x, y, _| powr(x, y),
         M::Recip => |x, _, _| 1.0 / x,
         M::Remainder => |x, y, _| remainder(x, y),
         M::Rint => |x, _, _| x.round_ties_even(),
@@ -203,9 +203,33 @@ fn erfc_cf(x: f64) -> f64 {
     (-x * x).exp() / (std::f64::consts::PI.sqrt() * t)
 }
 
+/// `powr`: `pow` for `x >= 0` only, with OpenCL C's special values (7.5.1), which differ
+/// from `powf`'s: `powr(±0, ±0)`, `powr(+inf, ±0)`, `powr(+1, ±inf)` and a NaN operand give
+/// NaN, a negative `x` NaN.
+fn powr(x: f64, y: f64) -> f64 {
+    let nan = x.is_nan()
+        || y.is_nan()
+        || x < 0.0
+        || (x == 0.0 && y == 0.0)
+        || (x.is_infinite() && y == 0.0)
+        || (x == 1.0 && y.is_infinite());
+    if nan {
+        f64::NAN
+    } else {
+        x.powf(y)
+    }
+}
+
+/// `rootn(x, n)` with OpenCL C's special values (7.5.1): `rootn(±0, n)` is ±inf for odd
+/// `n < 0`, +inf for even `n < 0`, ±0 for odd `n > 0`, +0 for even `n > 0`; NaN for `n = 0`
+/// and for `x < 0` with even `n`.
 fn rootn(x: f64, n: i64) -> f64 {
     if n == 0 {
         return f64::NAN;
+    }
+    if x == 0.0 {
+        let mag = if n < 0 { f64::INFINITY } else { 0.0 };
+        return if n % 2 != 0 { mag.copysign(x) } else { mag };
     }
     if x < 0.0 {
         if n % 2 == 0 {
@@ -219,6 +243,32 @@ fn rootn(x: f64, n: i64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn powr_and_rootn_special_values_follow_the_spec() {
+        for (x, y) in [
+            (0.0, 0.0),
+            (-0.0, 0.0),
+            (f64::INFINITY, 0.0),
+            (1.0, f64::INFINITY),
+        ] {
+            assert!(powr(x, y).is_nan(), "powr({x}, {y})");
+        }
+        assert!(powr(1.0, f64::NEG_INFINITY).is_nan());
+        assert!(powr(1.0, f64::NAN).is_nan());
+        assert!(powr(-2.0, 2.0).is_nan());
+        assert_eq!(powr(0.0, -2.0), f64::INFINITY);
+        assert_eq!(powr(-0.0, 3.0), 0.0);
+        assert_eq!(powr(2.0, 0.0), 1.0);
+        assert_eq!(powr(4.0, 0.5), 2.0);
+        assert_eq!(rootn(-0.0, -3), f64::NEG_INFINITY);
+        assert_eq!(rootn(0.0, -3), f64::INFINITY);
+        assert_eq!(rootn(-0.0, -2), f64::INFINITY);
+        assert!(rootn(-0.0, 3).is_sign_negative() && rootn(-0.0, 3) == 0.0);
+        assert!(rootn(-0.0, 2).is_sign_positive() && rootn(-0.0, 2) == 0.0);
+        assert_eq!(rootn(-8.0, 3), -2.0);
+        assert!(rootn(-8.0, 2).is_nan());
+    }
 
     #[test]
     fn remainder_and_logb() {
