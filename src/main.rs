@@ -67,6 +67,12 @@ struct BuildArgs {
         i64::from(*hwcontract::pipe::MAX_RESERVATIONS_RANGE.start())
             ..=i64::from(*hwcontract::pipe::MAX_RESERVATIONS_RANGE.end())))]
     pipe_reservations: Option<u32>,
+    /// Cycles between a global read's request and the use of its data that the schedule
+    /// allows (default 3): set it to your memory's read latency so that loads and atomics
+    /// whose results are used keep the pipeline's rate (1 to 256; each load's response buffer
+    /// gets that many entries).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    memory_latency: Option<u32>,
 }
 
 #[derive(Subcommand)]
@@ -105,6 +111,7 @@ impl BuildArgs {
             clock_mhz: self.clock_mhz,
             print_ir_after: None,
             pipe_reservations: self.pipe_reservations,
+            memory_latency: self.memory_latency,
         }
     }
 }

@@ -71,6 +71,12 @@ pub struct SimArgs {
     /// Target clock frequency in MHz used for scheduling.
     #[arg(long, value_name = "F", default_value_t = DEFAULT_CLOCK_MHZ)]
     pub clock_mhz: f64,
+    /// Cycles between a global read's request and the use of its data that the schedule
+    /// allows (default 3): set it to your memory's read latency so that loads and atomics
+    /// whose results are used keep the pipeline's rate (1 to 256; each load's response buffer
+    /// gets that many entries).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub memory_latency: Option<u32>,
     /// Extra -D/-I given to every test's build (after the file's build_options).
     #[arg(short = 'D', value_name = "NAME[=V]")]
     pub defines: Vec<String>,
@@ -110,6 +116,9 @@ pub(crate) fn rerun_options(a: &SimArgs) -> Vec<String> {
         DEFAULT_DEADLOCK_CYCLES,
     );
     differs(&mut w, "--clock-mhz", a.clock_mhz, DEFAULT_CLOCK_MHZ);
+    if let Some(l) = a.memory_latency {
+        w.extend(["--memory-latency".to_string(), l.to_string()]);
+    }
     w.extend(a.defines.iter().map(|d| format!("-D{d}")));
     for i in &a.include_dirs {
         w.extend(["-I".to_string(), i.display().to_string()]);
@@ -345,6 +354,7 @@ fn base_options(a: &SimArgs) -> CompileOptions {
             .collect(),
         include_dirs: a.include_dirs.clone(),
         clock_mhz: a.clock_mhz,
+        memory_latency: a.memory_latency,
         ..Default::default()
     }
 }

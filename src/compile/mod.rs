@@ -44,6 +44,10 @@ pub struct CompileOptions {
     /// Reservation table entries per pipe side (`CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS`);
     /// `None`: `hls_ir::lower::PIPE_MAX_RESERVATIONS`.
     pub pipe_reservations: Option<u32>,
+    /// Cycles the schedule leaves between a global read's request and the use of its data
+    /// (`--memory-latency`; `None`: `OpLibrary`'s default). Each port's response buffer holds
+    /// this many reads per load, so a pipeline keeps its rate with memory this slow.
+    pub memory_latency: Option<u32>,
 }
 
 impl Default for CompileOptions {
@@ -56,6 +60,7 @@ impl Default for CompileOptions {
             clock_mhz: DEFAULT_CLOCK_MHZ,
             print_ir_after: None,
             pipe_reservations: None,
+            memory_latency: None,
         }
     }
 }
@@ -291,8 +296,12 @@ pub struct Flow {
 
 impl Flow {
     pub fn new(opts: &CompileOptions) -> Flow {
+        let mut lib = OpLibrary::with_clock(opts.clock_mhz);
+        if let Some(l) = opts.memory_latency {
+            lib.global_load_latency = l;
+        }
         Flow {
-            lib: OpLibrary::with_clock(opts.clock_mhz),
+            lib,
             sched_opts: scheduler::Options::default(),
             pipe_reservations: opts
                 .pipe_reservations

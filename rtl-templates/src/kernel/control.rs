@@ -406,9 +406,9 @@ impl Emitter<'_> {
             self.k.loops[hls_ir::LoopId::from_index(r)].kind,
             LoopKind::Phase | LoopKind::Copy { .. }
         ) {
-            // A barrier: every write of the phase is acknowledged before the next phase.
-            for p in self.plan.global_store_prefixes() {
-                drained.push_str(&format!(" && ({p}_wcnt == 16'd0)"));
+            // A barrier: every write (and atomic) of the phase is done before the next phase.
+            for t in self.plan.global_quiet_terms() {
+                drained.push_str(&format!(" && ({t})"));
             }
         }
         // A loop finishes only when the copies it started beside its code have (a copy
@@ -484,7 +484,8 @@ impl Emitter<'_> {
         for o in self.plan.ops(self.cur) {
             match self.k.op(o).kind {
                 OpKind::Load { mem } | OpKind::Atomic { mem, .. }
-                    if self.plan.mems.mems[&mem].onchip.is_none() =>
+                    if self.plan.mems.mems[&mem].onchip.is_none()
+                        && !self.plan.mems.mems[&mem].dropped.contains(&o) =>
                 {
                     waits
                         .entry(self.plan.start(o) + self.plan.load_latency(o))

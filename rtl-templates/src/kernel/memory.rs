@@ -23,8 +23,13 @@ pub(super) struct Mem {
     /// Atomics (also in `loads`): on a global port they add the opcode and operands to the
     /// read request; on-chip they also write, one cycle after their read.
     pub atomics: Vec<OpId>,
+    /// Global atomics whose old value nothing reads: their responses are dropped at the port
+    /// (a drop bit in the tag FIFO) instead of waiting in a response buffer, so the pipeline
+    /// never waits for them; `_dcnt` counts those in flight (fences, barriers and `done` wait
+    /// for it like for `_wcnt`).
+    pub dropped: Vec<OpId>,
     /// Loads (stores) come from more than one pipeline: requests are arbitrated and read
-    /// responses routed back by a tag FIFO.
+    /// responses routed back by a tag FIFO. A port with dropped atomics has the tag FIFO too.
     pub multi_read: bool,
     pub multi_write: bool,
     /// An on-chip memory of this many elements (`local`/private array), not a global port.
@@ -47,6 +52,14 @@ impl Mem {
                 }
             )
         })
+    }
+
+    /// Loads of the response buffers: `loads` without the dropped atomics.
+    pub fn kept_loads(&self) -> impl Iterator<Item = OpId> + '_ {
+        self.loads
+            .iter()
+            .copied()
+            .filter(|l| !self.dropped.contains(l))
     }
 
     /// The response buffer of region `r`'s loads.
@@ -82,6 +95,7 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
             loads: vec![],
             stores: vec![],
             atomics: vec![],
+            dropped: vec![],
             multi_read: false,
             multi_write: false,
             onchip: k.mem(mem).onchip_len(),
@@ -92,6 +106,9 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
             OpKind::Atomic { .. } => {
                 m.loads.push(o);
                 m.atomics.push(o);
+                if drops_response(k, o) {
+                    m.dropped.push(o);
+                }
             }
             _ => m.stores.push(o),
         }
@@ -137,10 +154,21 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
                 .collect::<BTreeSet<_>>()
                 .len()
         };
-        m.multi_read = regions(&m.loads) > 1;
+        m.multi_read = regions(&m.loads) > 1 || !m.dropped.is_empty();
         m.multi_write = regions(&m.stores) > 1;
     }
     MemPlan { mems, onchip_port }
+}
+
+/// `o` is an atomic on global memory whose old value nothing reads: the port drops its
+/// response ([`Mem::dropped`]).
+pub(super) fn drops_response(k: &hls_ir::Kernel, o: OpId) -> bool {
+    match k.op(o).kind {
+        OpKind::Atomic { mem, .. } => {
+            matches!(k.mem(mem).kind, MemKind::Global { .. }) && !k.has_data_uses(o)
+        }
+        _ => false,
+    }
 }
 
 /// The read address and data register of read port `port` of on-chip memory `p`.
@@ -151,6 +179,19 @@ pub(super) fn onchip_port_names(p: &str, port: u32) -> (String, String) {
         (format!("{p}_raddr{port}"), format!("{p}_q{port}"))
     }
 }
+
+/// What routes a port's read responses: tag width, the tag of the request that asks, the
+/// conditions under which the head response's buffer is full, the buffers' total depth.
+struct Routing {
+    tw: u32,
+    tag: String,
+    full: Vec<String>,
+    depth: u32,
+}
+
+/// Dropped atomics a port lets be in flight beyond its response buffers' entries (the tag
+/// FIFO's extra depth; requests wait when it is full).
+const DROP_WINDOW: u32 = 32;
 
 /// Width of a tag naming one of `regions`.
 fn tag_bits(regions: &BTreeSet<usize>) -> u32 {
@@ -199,6 +240,33 @@ impl Plan<'_> {
         v
     }
 
+    /// Prefixes of the global memory ports with dropped atomics (their `_dcnt` counters are
+    /// declared before the pipelines).
+    pub fn global_drop_prefixes(&self) -> Vec<String> {
+        self.mems
+            .mems
+            .values()
+            .filter(|m| !m.dropped.is_empty())
+            .map(|m| m.prefix.clone())
+            .collect()
+    }
+
+    /// `_wcnt == 0` of every port with writes and `_dcnt == 0` of every port with dropped
+    /// atomics: every write and atomic the kernel issued has been done.
+    pub fn global_quiet_terms(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .global_store_prefixes()
+            .iter()
+            .map(|p| format!("{p}_wcnt == 16'd0"))
+            .collect();
+        v.extend(
+            self.global_drop_prefixes()
+                .iter()
+                .map(|p| format!("{p}_dcnt == 16'd0")),
+        );
+        v
+    }
+
     /// The byte strobe of store `st` into an element of `bits` bits: its mask, or every byte.
     fn strobe(&self, st: OpId, bits: u32) -> String {
         let n = (bits / 8) as usize;
@@ -218,6 +286,10 @@ struct PipelineReads {
     /// The atomic payload (`rreq_op`, `rreq_operand`, `rreq_compare`) of the request that
     /// asks, when the port carries atomics.
     atomic: Option<[String; 3]>,
+    /// The request that asks is a dropped atomic (its response goes to no buffer).
+    drop: Option<String>,
+    /// Some load of the pipeline keeps its response (the pipeline has a response buffer).
+    kept: bool,
 }
 
 impl Emitter<'_> {
@@ -225,6 +297,9 @@ impl Emitter<'_> {
     pub(super) fn declare_write_counters(&self, w: &mut VWriter) {
         for p in self.plan.global_store_prefixes() {
             w.reg(&format!("{p}_wcnt"), 16);
+        }
+        for p in self.plan.global_drop_prefixes() {
+            w.reg(&format!("{p}_dcnt"), 16);
         }
     }
 
@@ -237,6 +312,7 @@ impl Emitter<'_> {
             let m = &self.plan.mems.mems[&id];
             let p = m.prefix.clone();
             let (has_loads, has_stores) = (!m.loads.is_empty(), !m.stores.is_empty());
+            let drops = !m.dropped.is_empty();
             if let Some(len) = m.onchip {
                 self.emit_onchip(w, id, len, hs);
                 continue;
@@ -248,6 +324,9 @@ impl Emitter<'_> {
             if has_stores {
                 self.emit_write_port(w, id, hs);
                 idle_terms.push(format!("{p}_wcnt == 16'd0"));
+            }
+            if drops {
+                idle_terms.push(format!("{p}_dcnt == 16'd0"));
             }
         }
         idle_terms
@@ -279,27 +358,31 @@ impl Emitter<'_> {
             return;
         }
         let tw = tag_bits(&regions);
+        // With dropped atomics the tag has one more bit, set for a request whose response
+        // nobody waits for: such a response is taken at once and goes to no buffer.
+        let drops = !m.dropped.is_empty();
+        let resp_drop = format!("{p}_resp_drop");
+        let route = if drops {
+            format!("{p}_tag_route")
+        } else {
+            format!("{p}_tag_head")
+        };
         // The arbiter keeps presenting the pipeline it chose until memory accepts it (the
         // request's payload must not change while it waits: AXI).
         let (locked, lock) = (format!("{p}_rlocked"), format!("{p}_rlock"));
         w.reg(&locked, 1);
         w.reg(&lock, tw);
         let mut earlier: Vec<String> = Vec::new();
-        let (mut addr, mut tag) = (Vec::new(), Vec::new());
+        let (mut addr, mut tag, mut region_tag) = (Vec::new(), Vec::new(), Vec::new());
         let mut payload: [Vec<(String, String)>; 3] = Default::default();
         let mut full = Vec::new();
-        for PipelineReads {
-            region: r,
-            req,
-            addr: a,
-            atomic,
-        } in &per_region
-        {
+        for reads in &per_region {
+            let r = reads.region;
             let rq = format!("{p}_rreq_r{r}");
-            w.wire(&rq, 1, req);
+            w.wire(&rq, 1, &reads.req);
             let gnt = format!("{p}_rgnt_r{r}");
             let blocked: String = earlier.iter().map(|e| format!(" && !{e}")).collect();
-            let me = literal(*r as u64, tw);
+            let me = literal(r as u64, tw);
             w.wire(
                 &gnt,
                 1,
@@ -311,28 +394,40 @@ impl Emitter<'_> {
                 &format!("{gnt} && {p}_rreq_ready && !{p}_tag_full"),
             );
             earlier.push(rq);
-            addr.push((gnt.clone(), format!("({a})")));
-            if let Some(fields) = atomic {
+            addr.push((gnt.clone(), format!("({})", reads.addr)));
+            if let Some(fields) = &reads.atomic {
                 for (list, f) in payload.iter_mut().zip(fields) {
                     list.push((gnt.clone(), format!("({f})")));
                 }
             }
-            tag.push((gnt, literal(*r as u64, tw)));
-            full.push(format!(
-                "({p}_tag_head == {} && {}_full)",
-                literal(*r as u64, tw),
-                m.rfifo(*r)
-            ));
+            region_tag.push((gnt.clone(), me.clone()));
+            let t = match &reads.drop {
+                Some(d) if drops => format!("{{{d}, {me}}}"),
+                _ if drops => format!("{{1'b0, {me}}}"),
+                _ => me.clone(),
+            };
+            tag.push((gnt, t));
+            if reads.kept {
+                full.push(format!("({route} == {me} && {}_full)", m.rfifo(r)));
+            }
         }
-        let tag_depth = tag_depth.next_power_of_two();
-        w.line(format!("wire {p}_tag_full;"));
-        w.line(format!("wire {p}_tag_empty;"));
-        w.line(format!("wire {}{p}_tag_head;", range(tw)));
+        let any_kept = per_region.iter().any(|r| r.kept);
+        if !any_kept {
+            // Every read of the port is a dropped atomic: no response data is read, and
+            // responses need no routing (only counting).
+            self.unused.push(format!("{p}_rresp_data"));
+            w.wire(
+                &format!("{p}_tag_full"),
+                1,
+                &format!("{p}_dcnt == 16'hffff"),
+            );
+            w.assign(&format!("{p}_rresp_ready"), "1'b1");
+        }
         w.assign(
             &format!("{p}_rreq_valid"),
             &format!("({}) && !{p}_tag_full", earlier.join(" || ")),
         );
-        let chosen = select_chain(&tag);
+        let chosen = select_chain(&region_tag);
         w.always_ff(|w| {
             w.line(format!("if (rst) {locked} <= 1'b0;"));
             w.line(format!(
@@ -346,14 +441,79 @@ impl Emitter<'_> {
         if !payload[0].is_empty() {
             self.assign_atomic_payload(w, id, payload);
         }
-        let tag = select_chain(&tag);
-        w.assign(
-            &format!("{p}_rresp_ready"),
-            &format!("!{p}_tag_empty && !({})", full.join(" || ")),
-        );
+        if any_kept {
+            let routing = Routing {
+                tw,
+                tag: select_chain(&tag),
+                full,
+                depth: tag_depth,
+            };
+            self.emit_tag_fifo(w, &p, drops, routing);
+        }
+        if drops {
+            let d = format!("{p}_dcnt");
+            let (issued, done) = if any_kept {
+                (
+                    format!("{p}_rreq_valid && {p}_rreq_ready && {p}_tag_push_drop"),
+                    format!("{p}_rresp_valid && {p}_rresp_ready && {resp_drop}"),
+                )
+            } else {
+                (
+                    format!("{p}_rreq_valid && {p}_rreq_ready"),
+                    format!("{p}_rresp_valid"),
+                )
+            };
+            w.always_ff(|w| {
+                w.line(format!("if (rst || launch) {d} <= 16'd0;"));
+                w.line(format!(
+                    "else if (({issued}) && !({done})) {d} <= {d} + 16'd1;"
+                ));
+                w.line(format!(
+                    "else if (!({issued}) && ({done})) {d} <= {d} - 16'd1;"
+                ));
+            });
+        }
+    }
+
+    /// The FIFO of tags of port `p` that routes each response to the buffer of the pipeline
+    /// that asked; with `drops`, a tag's top bit marks a dropped atomic, whose response is
+    /// taken at once and goes to no buffer.
+    fn emit_tag_fifo(&self, w: &mut VWriter, p: &str, drops: bool, routing: Routing) {
+        let Routing {
+            tw,
+            mut tag,
+            full,
+            depth,
+        } = routing;
+        let tag_w = tw + u32::from(drops);
+        let depth = if drops {
+            (depth + DROP_WINDOW).next_power_of_two()
+        } else {
+            depth.next_power_of_two()
+        };
+        w.line(format!("wire {p}_tag_full;"));
+        w.line(format!("wire {p}_tag_empty;"));
+        w.line(format!("wire {}{p}_tag_head;", range(tag_w)));
+        let room = format!("!({})", full.join(" || "));
+        let ready = if drops {
+            let head = format!("{p}_tag_head");
+            w.wire(&format!("{p}_tag_route"), tw, &bit_range(&head, tw - 1, 0));
+            w.wire(&format!("{p}_resp_drop"), 1, &format!("{head}[{tw}]"));
+            w.wire(&format!("{p}_tag_in"), tag_w, &tag);
+            w.wire(
+                &format!("{p}_tag_push_drop"),
+                1,
+                &format!("{p}_tag_in[{tw}]"),
+            );
+            tag = format!("{p}_tag_in");
+            format!("!{p}_tag_empty && ({p}_resp_drop || {room})")
+        } else {
+            format!("!{p}_tag_empty && {room}")
+        };
+        w.assign(&format!("{p}_rresp_ready"), &ready);
         w.line(format!(
-            "oclhls_fifo #(.W({tw}), .DEPTH({tag_depth}), .AW({})) {p}_tag (.clk(clk), .rst(rst), .push({p}_rreq_valid && {p}_rreq_ready), .push_data({tag}), .full({p}_tag_full), .pop({p}_rresp_valid && {p}_rresp_ready), .pop_data({p}_tag_head), .empty({p}_tag_empty));",
-            tag_depth.trailing_zeros()
+            "oclhls_fifo #(.W({tag_w}), .DEPTH({depth}), .AW({})) {p}_tag (.clk(clk), .rst(rst), .push({p}_rreq_valid && {p}_rreq_ready), .push_data({tag}), .full({p}_tag_full), .pop({p}_rresp_valid && {p}_rresp_ready), .pop_data({p}_tag_head), .empty({p}_tag_empty));",
+            depth.trailing_zeros()
         ));
     }
 
@@ -372,44 +532,28 @@ impl Emitter<'_> {
             self.cur = r;
             let plan = &self.plan;
             let m = &plan.mems.mems[&id];
-            let p = &m.prefix;
             let loads: Vec<OpId> = m
                 .loads
                 .iter()
                 .copied()
                 .filter(|&l| plan.region_of(l) == r)
                 .collect();
+            let kept: Vec<OpId> = m.kept_loads().filter(|&l| plan.region_of(l) == r).collect();
+            let drops: Vec<String> = loads
+                .iter()
+                .filter(|l| m.dropped.contains(l))
+                .map(|l| hs.loads[l].req.clone())
+                .collect();
             // Outstanding reads are bounded by the iterations between issue and use.
             let mut depth = 0;
-            for &l in &loads {
+            for &l in &kept {
                 depth += plan.load_latency(l) + 1;
             }
             let depth = depth.next_power_of_two().max(2);
-            tag_depth += depth;
-            let aw = depth.trailing_zeros();
-            let f = m.rfifo(r);
-            w.line(format!("wire {f}_full;"));
-            w.line(format!("wire {f}_empty;"));
-            w.line(format!("wire {}{f}_data;", range(m.bits)));
-            let pops: Vec<String> = loads.iter().map(|l| hs.loads[l].pop.clone()).collect();
-            w.wire(
-                &format!("{f}_pop"),
-                1,
-                &format!("({}) && !{}", pops.join(" || "), self.stall()),
-            );
-            let push = if m.multi_read {
-                let tw = tag_bits(regions);
-                format!(
-                    "{p}_rresp_valid && ({p}_tag_head == {})",
-                    literal(r as u64, tw)
-                )
-            } else {
-                format!("{p}_rresp_valid")
-            };
-            w.line(format!(
-                "oclhls_fifo #(.W({}), .DEPTH({depth}), .AW({aw})) {f} (.clk(clk), .rst(rst), .push({push}), .push_data({p}_rresp_data), .full({f}_full), .pop({f}_pop), .pop_data({f}_data), .empty({f}_empty));",
-                m.bits
-            ));
+            if !kept.is_empty() {
+                tag_depth += depth;
+                self.emit_response_buffer(w, id, r, depth, &kept, regions, hs);
+            }
             // Address mux: at most one load of a pipeline requests in any cycle.
             let reqs: Vec<String> = loads.iter().map(|l| hs.loads[l].req.clone()).collect();
             let cases: Vec<(String, String)> = loads
@@ -425,10 +569,58 @@ impl Emitter<'_> {
                 req: reqs.join(" || "),
                 addr: select_chain(&cases),
                 atomic,
+                drop: (!drops.is_empty()).then(|| format!("({})", drops.join(" || "))),
+                kept: !kept.is_empty(),
             });
         }
         self.cur = 0;
         (per_region, tag_depth)
+    }
+
+    /// The response buffer (`depth` entries) of region `r`'s loads `kept` of port `id`.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_response_buffer(
+        &self,
+        w: &mut VWriter,
+        id: MemId,
+        r: usize,
+        depth: u32,
+        kept: &[OpId],
+        regions: &BTreeSet<usize>,
+        hs: &Handshakes,
+    ) {
+        let m = &self.plan.mems.mems[&id];
+        let p = &m.prefix;
+        let aw = depth.trailing_zeros();
+        let f = m.rfifo(r);
+        w.line(format!("wire {f}_full;"));
+        w.line(format!("wire {f}_empty;"));
+        w.line(format!("wire {}{f}_data;", range(m.bits)));
+        let pops: Vec<String> = kept.iter().map(|l| hs.loads[l].pop.clone()).collect();
+        w.wire(
+            &format!("{f}_pop"),
+            1,
+            &format!("({}) && !{}", pops.join(" || "), self.stall()),
+        );
+        let push = if !m.dropped.is_empty() {
+            let tw = tag_bits(regions);
+            format!(
+                "{p}_rresp_valid && !{p}_resp_drop && ({p}_tag_route == {})",
+                literal(r as u64, tw)
+            )
+        } else if m.multi_read {
+            let tw = tag_bits(regions);
+            format!(
+                "{p}_rresp_valid && ({p}_tag_head == {})",
+                literal(r as u64, tw)
+            )
+        } else {
+            format!("{p}_rresp_valid")
+        };
+        w.line(format!(
+            "oclhls_fifo #(.W({}), .DEPTH({depth}), .AW({aw})) {f} (.clk(clk), .rst(rst), .push({push}), .push_data({p}_rresp_data), .full({f}_full), .pop({f}_pop), .pop_data({f}_data), .empty({f}_empty));",
+            m.bits
+        ));
     }
 
     /// The atomic payload of one pipeline's read requests (`loads`, atomics among them):

@@ -272,7 +272,8 @@ impl<'a> Plan<'a> {
                 }
                 self.use_in(x, r, start);
             }
-            if let OpKind::Load { .. } | OpKind::Atomic { .. } = kind {
+            let pops = !super::memory::drops_response(self.k, o);
+            if let (OpKind::Load { .. } | OpKind::Atomic { .. }, true) = (&kind, pops) {
                 let pred = *operands.last().expect("loads have a predicate");
                 self.use_in(pred, r, start + self.load_latency(o));
             }

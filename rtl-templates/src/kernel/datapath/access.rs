@@ -60,7 +60,7 @@ impl Emitter<'_> {
         // Read after write: wait until the ports this work-item stored to earlier (through
         // memory the read may alias) have acknowledged every write.
         let pred_now = self.arg(cx, pred_ix);
-        let gate = self.writes_acknowledged(o, None);
+        let gate = self.writes_acknowledged(o, p, false);
         let (req, asking) = match &gate {
             None => {
                 let req = self.emit_request(w, name, c, &pred_now, &accepted);
@@ -83,15 +83,27 @@ impl Emitter<'_> {
                 (req.clone(), req)
             }
         };
+        // The stage holds until memory accepts the request.
+        self.control[self.cur]
+            .stall_terms
+            .push(format!("({asking} && !{accepted})"));
+        if m.dropped.contains(&o) {
+            // Nothing reads the old value: the port drops the response, no stage waits for it.
+            hs.loads.insert(
+                o,
+                LoadWires {
+                    req,
+                    pop: String::new(),
+                },
+            );
+            return crate::writer::literal(0, self.plan.bits(o));
+        }
         let pop = format!("{name}_pop");
         w.wire(
             &pop,
             1,
             &format!("{} && {}", self.valid(c + lat), self.val(pred, c + lat)),
         );
-        self.control[self.cur]
-            .stall_terms
-            .push(format!("({asking} && !{accepted})"));
         hs.waits
             .entry(c + lat)
             .or_default()
@@ -100,34 +112,41 @@ impl Emitter<'_> {
         format!("{f}_data")
     }
 
-    /// For a global read `o` ordered after stores to global memory (`Dep::Order` from a
-    /// store, see `hls_ir::lower::memory`): the condition that every write of those ports
-    /// has been acknowledged.
-    /// A store passes its own port (`except`): one port keeps its writes in order.
-    fn writes_acknowledged(&self, o: hls_ir::OpId, except: Option<&str>) -> Option<String> {
-        let mut ports: Vec<String> = self
+    /// For a global access `o` ordered after stores or dropped atomics on global memory
+    /// (`Dep::Order`, see `hls_ir::lower::memory`): the condition that every write of those
+    /// ports has been acknowledged and every dropped atomic answered.
+    /// A store passes its own port's writes (`own`, a store's): one port keeps its writes in
+    /// order; any access passes its own port's atomics (one port executes its reads and
+    /// atomics in order).
+    fn writes_acknowledged(&self, o: hls_ir::OpId, own: &str, store: bool) -> Option<String> {
+        let mut terms: Vec<String> = self
             .k
             .preds(o)
             .into_iter()
             .filter(|(_, d)| matches!(d, hls_ir::Dep::Order { .. }))
-            .filter_map(|(s, _)| match self.k.op(s).kind {
-                hls_ir::OpKind::Store { mem, .. } => self
+            .filter_map(|(s, _)| {
+                let mem = self.k.op(s).kind.memory()?;
+                let m = self
                     .plan
                     .mems
                     .mems
                     .get(&mem)
-                    .filter(|m| m.onchip.is_none())
-                    .map(|m| m.prefix.clone()),
-                _ => None,
+                    .filter(|m| m.onchip.is_none())?;
+                let p = &m.prefix;
+                match self.k.op(s).kind {
+                    hls_ir::OpKind::Store { .. } if !(store && p == own) => {
+                        Some(format!("{p}_wcnt == 16'd0"))
+                    }
+                    hls_ir::OpKind::Atomic { .. } if m.dropped.contains(&s) && p != own => {
+                        Some(format!("{p}_dcnt == 16'd0"))
+                    }
+                    _ => None,
+                }
             })
             .collect();
-        ports.retain(|p| Some(p.as_str()) != except);
-        ports.sort();
-        ports.dedup();
-        (!ports.is_empty()).then(|| {
-            let terms: Vec<String> = ports.iter().map(|p| format!("{p}_wcnt == 16'd0")).collect();
-            format!("({})", terms.join(" && "))
-        })
+        terms.sort();
+        terms.dedup();
+        (!terms.is_empty()).then(|| format!("({})", terms.join(" && ")))
     }
 
     /// A store to memory `mem`: its request (on-chip: write enable).
@@ -163,7 +182,7 @@ impl Emitter<'_> {
         };
         // After a fence: wait until the other ports' earlier writes are acknowledged.
         let pred_now = self.arg(cx, 2);
-        let gate = self.writes_acknowledged(o, Some(p));
+        let gate = self.writes_acknowledged(o, p, true);
         let pred = match &gate {
             Some(g) => format!("{pred_now} && {g}"),
             None => pred_now.clone(),
