@@ -196,13 +196,13 @@ const UNSERVED: [(&str, &str); 8] = [
 /// Who a core port belongs to: `(bank owner, prefix, rest)`.
 fn owner<'a>(spec: &'a CoreSpec, port: &'a str) -> Option<(&'a str, &'a str, &'a str)> {
     if !spec.system {
-        return spec
-            .kernels
-            .first()
-            .map(|k| (k.as_str(), "", port));
+        return spec.kernels.first().map(|k| (k.as_str(), "", port));
     }
     for k in &spec.kernels {
-        if let Some(rest) = port.strip_prefix(k.as_str()).and_then(|r| r.strip_prefix("__")) {
+        if let Some(rest) = port
+            .strip_prefix(k.as_str())
+            .and_then(|r| r.strip_prefix("__"))
+        {
             return Some((k.as_str(), &port[..k.len() + 2], rest));
         }
     }

@@ -27,14 +27,12 @@ fn vadd_ports(prefix: &str) -> Vec<CorePort> {
     p("local_size_0", In, 32);
     p("arg_a", In, 32);
     p("arg_n", In, 64);
-    for a in ["a"] {
-        p(&format!("{a}_rreq_valid"), Out, 1);
-        p(&format!("{a}_rreq_ready"), In, 1);
-        p(&format!("{a}_rreq_addr"), Out, 32);
-        p(&format!("{a}_rresp_valid"), In, 1);
-        p(&format!("{a}_rresp_ready"), Out, 1);
-        p(&format!("{a}_rresp_data"), In, 32);
-    }
+    p("a_rreq_valid", Out, 1);
+    p("a_rreq_ready", In, 1);
+    p("a_rreq_addr", Out, 32);
+    p("a_rresp_valid", In, 1);
+    p("a_rresp_ready", Out, 1);
+    p("a_rresp_data", In, 32);
     p("s_wreq_valid", Out, 1);
     p("s_wreq_ready", In, 1);
     p("s_wreq_addr", Out, 32);
@@ -65,7 +63,15 @@ fn register_map_of_one_kernel() {
     let map: Vec<(u32, &str, Access, Option<&str>, u32)> = b
         .registers
         .iter()
-        .map(|r| (r.offset, r.name.as_str(), r.access, r.port.as_deref(), r.word))
+        .map(|r| {
+            (
+                r.offset,
+                r.name.as_str(),
+                r.access,
+                r.port.as_deref(),
+                r.word,
+            )
+        })
         .collect();
     assert_eq!(
         map,
@@ -82,7 +88,10 @@ fn register_map_of_one_kernel() {
             (0x24, "arg_n_w1", Access::Rw, Some("arg_n"), 1),
         ]
     );
-    assert_eq!(b.registers[8].doc, "argument `n` (a buffer's byte address in SDRAM for a pointer), bits 31:0");
+    assert_eq!(
+        b.registers[8].doc,
+        "argument `n` (a buffer's byte address in SDRAM for a pointer), bits 31:0"
+    );
     assert_eq!(
         plan.mem_ports,
         vec![
@@ -136,7 +145,14 @@ fn system_banks_counters_and_pipes() {
     let banks: Vec<(&str, &str, bool, usize)> = plan
         .banks
         .iter()
-        .map(|b| (b.bank.as_str(), b.prefix.as_str(), b.launchable, b.registers.len()))
+        .map(|b| {
+            (
+                b.bank.as_str(),
+                b.prefix.as_str(),
+                b.launchable,
+                b.registers.len(),
+            )
+        })
         .collect();
     assert_eq!(
         banks,
@@ -146,15 +162,27 @@ fn system_banks_counters_and_pipes() {
             ("k_counters", "counters__", false, 1),
         ]
     );
-    assert_eq!(plan.banks[1].registers[7].port.as_deref(), Some("consumer__arg_a"));
+    assert_eq!(
+        plan.banks[1].registers[7].port.as_deref(),
+        Some("consumer__arg_a")
+    );
     assert_eq!(plan.banks[2].registers[0].offset, 0);
     let prefixes: Vec<&str> = plan.mem_ports.iter().map(|m| m.prefix.as_str()).collect();
     assert_eq!(
         prefixes,
-        vec!["producer__a", "producer__s", "consumer__a", "consumer__s", "counters__c"]
+        vec![
+            "producer__a",
+            "producer__s",
+            "consumer__a",
+            "consumer__s",
+            "counters__c"
+        ]
     );
     // An 8-bit counter port sits in a 16-bit native word.
-    assert_eq!((plan.mem_ports[4].element_bits, plan.mem_ports[4].data_bits), (8, 16));
+    assert_eq!(
+        (plan.mem_ports[4].element_bits, plan.mem_ports[4].data_bits),
+        (8, 16)
+    );
     assert_eq!(plan.unconnected, vec!["pipe__p__count".to_string()]);
 }
 
@@ -235,7 +263,10 @@ fn csr_map_is_checked_against_litex() {
         "# comment\ncsr_base,ctrl,0x00000000,,\ncsr_base,k_vadd,0x00001000,,\ncsr_base,oclhls,0x00001800,,\n",
     );
     for (i, (n, _, _)) in GLOBAL_REGISTERS.iter().enumerate() {
-        csv.push_str(&format!("csr_register,oclhls_{n},{:#010x},1,ro\n", 0x1800 + 4 * i));
+        csv.push_str(&format!(
+            "csr_register,oclhls_{n},{:#010x},1,ro\n",
+            0x1800 + 4 * i
+        ));
     }
     for r in &plan.banks[0].registers {
         let acc = if r.access == Access::Ro { "ro" } else { "rw" };

@@ -106,7 +106,11 @@ pub fn core_verilog(plan: &SocPlan, core: &[CorePort], sdram_bytes: u64) -> Stri
             let _ = writeln!(s, "    wire {}c_{};", range(p.width), p.name);
         }
     }
-    let _ = write!(s, "    {} u_core (\n        .clk(clk),\n        .rst(rst)", plan.core_module);
+    let _ = write!(
+        s,
+        "    {} u_core (\n        .clk(clk),\n        .rst(rst)",
+        plan.core_module
+    );
     for p in core.iter().filter(|p| p.name != "clk" && p.name != "rst") {
         let _ = write!(s, ",\n        .{0}(c_{0})", p.name);
     }
@@ -115,7 +119,12 @@ pub fn core_verilog(plan: &SocPlan, core: &[CorePort], sdram_bytes: u64) -> Stri
         emit_bank(&mut s, b, core, &mut unused);
     }
     for m in &plan.mem_ports {
-        emit_mem_port(&mut s, m, native_address_bits(sdram_bytes, m.data_bits), &mut unused);
+        emit_mem_port(
+            &mut s,
+            m,
+            native_address_bits(sdram_bytes, m.data_bits),
+            &mut unused,
+        );
     }
     for n in &plan.unconnected {
         unused.push(format!("c_{n}"));
@@ -164,7 +173,10 @@ fn emit_bank(s: &mut String, b: &super::KernelRegs, core: &[CorePort], unused: &
     // Inputs of the module from their registers, word 0 = bits 31:0.
     let mut ports: Vec<(&str, Vec<String>)> = Vec::new();
     for r in b.registers.iter().filter(|r| r.access == Access::Rw) {
-        let port = r.port.as_deref().expect("a read/write register drives a port");
+        let port = r
+            .port
+            .as_deref()
+            .expect("a read/write register drives a port");
         let reg = format!("{bank}_{}", r.name);
         match ports.iter_mut().find(|(p, _)| *p == port) {
             Some((_, words)) => words.push(reg),
@@ -180,10 +192,7 @@ fn emit_bank(s: &mut String, b: &super::KernelRegs, core: &[CorePort], unused: &
             all - 1,
             cat.join(", ")
         );
-        let width = core
-            .iter()
-            .find(|c| c.name == port)
-            .map_or(32, |c| c.width);
+        let width = core.iter().find(|c| c.name == port).map_or(32, |c| c.width);
         let _ = writeln!(s, "    assign c_{port} = {port}_words[{}:0];", width - 1);
         if width as usize != all {
             unused.push(format!("{port}_words[{}:{width}]", all - 1));
@@ -217,7 +226,12 @@ fn emit_mem_port(s: &mut String, m: &MemPort, aw: u32, unused: &mut Vec<String>)
             format!("c_{p}_wresp_ready"),
         )
     } else {
-        ("1'b0".into(), "32'd0".into(), format!("{w}'d0"), "1'b1".into())
+        (
+            "1'b0".into(),
+            "32'd0".into(),
+            format!("{w}'d0"),
+            "1'b1".into(),
+        )
     };
     let strb = if m.strb {
         format!("c_{p}_wreq_strb")
@@ -232,9 +246,21 @@ fn emit_mem_port(s: &mut String, m: &MemPort, aw: u32, unused: &mut Vec<String>)
         )
     } else {
         let n = format!("m{i}_no_read");
-        let _ = writeln!(s, "    wire {n}_ready;\n    wire {n}_valid;\n    wire [{}:0] {n}_data;", w - 1);
-        unused.extend([format!("{n}_ready"), format!("{n}_valid"), format!("{n}_data")]);
-        (format!("{n}_ready"), format!("{n}_valid"), format!("{n}_data"))
+        let _ = writeln!(
+            s,
+            "    wire {n}_ready;\n    wire {n}_valid;\n    wire [{}:0] {n}_data;",
+            w - 1
+        );
+        unused.extend([
+            format!("{n}_ready"),
+            format!("{n}_valid"),
+            format!("{n}_data"),
+        ]);
+        (
+            format!("{n}_ready"),
+            format!("{n}_valid"),
+            format!("{n}_data"),
+        )
     };
     let (wreq_ready, wresp_valid) = if m.write {
         (format!("c_{p}_wreq_ready"), format!("c_{p}_wresp_valid"))
