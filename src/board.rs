@@ -43,8 +43,9 @@ struct UsageResult {
     available: u64,
 }
 
-/// The core to put on the board and its Verilog files (in `dir`).
-fn core_spec(
+/// The core to put on the board and its Verilog files (in `dir`, where `compile::write_outputs`
+/// and `system::write` put them); `Err` says why the file has no core for a board.
+pub fn core_spec(
     c: &Compiled,
     plan: Option<&crate::system::Plan>,
     dir: &Path,
@@ -120,6 +121,41 @@ fn core_spec(
     Ok((spec, files.into_iter().map(|f| dir.join(f)).collect()))
 }
 
+/// The error with the argument's OpenCL name instead of its port prefix (`bins`, not the
+/// legalised `bins_k`).
+fn opencl_names(c: &Compiled, e: soc::SocError) -> soc::SocError {
+    let name_of = |kernel: &str, arg: &str| -> String {
+        c.kernels
+            .iter()
+            .filter(|k| k.ir.name == kernel)
+            .flat_map(|k| &k.rtl.interface.args)
+            .find(|a| a.mem_prefix.as_deref() == Some(arg))
+            .map_or_else(|| arg.to_string(), |a| a.name.clone())
+    };
+    match e {
+        soc::SocError::Atomics {
+            kernel,
+            arg,
+            prefix,
+        } => soc::SocError::Atomics {
+            arg: name_of(&kernel, &arg),
+            kernel,
+            prefix,
+        },
+        soc::SocError::Bursts { kernel, arg, port } => soc::SocError::Bursts {
+            arg: name_of(&kernel, &arg),
+            kernel,
+            port,
+        },
+        soc::SocError::ElementWidth { kernel, arg, bits } => soc::SocError::ElementWidth {
+            arg: name_of(&kernel, &arg),
+            kernel,
+            bits,
+        },
+        e => e,
+    }
+}
+
 /// The source line of the first global atomic of `kernel` on argument `arg` (for the error).
 fn atomic_line(c: &Compiled, kernel: &str, arg: &str) -> Option<u32> {
     let k = c.kernels.iter().find(|k| k.ir.name == kernel)?;
@@ -130,7 +166,7 @@ fn atomic_line(c: &Compiled, kernel: &str, arg: &str) -> Option<u32> {
             let m = ir.mem(mem);
             if let hls_ir::MemKind::Global { .. } = m.kind {
                 let line = c.sm.line_col(ir.op(o).span).0;
-                if rtl_templates::namer::legal(&m.name) == arg || m.name == arg {
+                if m.name == arg {
                     return Some(line);
                 }
                 fallback.get_or_insert(line);
@@ -166,6 +202,7 @@ pub fn build(
     let soc_plan = match soc::plan(&spec) {
         Ok(p) => p,
         Err(e) => {
+            let e = opencl_names(c, e);
             let at = match &e {
                 soc::SocError::Atomics { kernel, arg, .. } => atomic_line(c, kernel, arg)
                     .map(|l| format!("{}:{l}: ", file.display()))
