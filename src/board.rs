@@ -292,6 +292,44 @@ pub fn build(
     std::fs::write(&report_path, serde_json::to_string_pretty(&report)? + "\n")
         .with_context(|| format!("cannot write {}", report_path.display()))?;
 
+    print_summary(board, req, &imp, &generated, &clocks, &report_path, started);
+    if let Some(k) = clocks.iter().find(|k| !k.timing_met) {
+        let path = imp
+            .pnr
+            .critical_paths
+            .iter()
+            .find(|p| p.from.contains(&k.name) || p.to.contains(&k.name))
+            .or(imp.pnr.critical_paths.first())
+            .map(|p| {
+                format!(
+                    " (critical path {} -> {}, {:.2} ns)",
+                    p.start, p.end, p.delay_ns
+                )
+            })
+            .unwrap_or_default();
+        eprintln!(
+            "error: timing not met: clock `{}` reaches {:.1} MHz of {:.1} MHz{path}. Try a \
+             lower clock (`--clock-mhz {}`), which also lets the scheduler chain less per cycle",
+            k.name,
+            k.fmax_mhz,
+            k.target_mhz,
+            (k.fmax_mhz * 0.9).floor().max(1.0)
+        );
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The board lines of the build summary: clocks, utilisation, register banks, time.
+fn print_summary(
+    board: &board_support::Board,
+    req: &BoardRequest,
+    imp: &litex::SocImplementation,
+    generated: &litex::Generated,
+    clocks: &[ClockResult],
+    report_path: &Path,
+    started: Instant,
+) {
     println!(
         "board {} ({}, {} SDRAM) -> {}",
         board.name(),
@@ -299,7 +337,7 @@ pub fn build(
         req.sdram.name(),
         imp.bitstream.bit.display()
     );
-    for k in &clocks {
+    for k in clocks {
         println!(
             "  clock {}: Fmax {:.1} MHz, target {:.1} MHz: {}",
             k.name,
@@ -329,29 +367,4 @@ pub fn build(
         started.elapsed().as_secs_f64(),
         report_path.display()
     );
-    if let Some(k) = clocks.iter().find(|k| !k.timing_met) {
-        let path = imp
-            .pnr
-            .critical_paths
-            .iter()
-            .find(|p| p.from.contains(&k.name) || p.to.contains(&k.name))
-            .or(imp.pnr.critical_paths.first())
-            .map(|p| {
-                format!(
-                    " (critical path {} -> {}, {:.2} ns)",
-                    p.start, p.end, p.delay_ns
-                )
-            })
-            .unwrap_or_default();
-        eprintln!(
-            "error: timing not met: clock `{}` reaches {:.1} MHz of {:.1} MHz{path}. Try a \
-             lower clock (`--clock-mhz {}`), which also lets the scheduler chain less per cycle",
-            k.name,
-            k.fmax_mhz,
-            k.target_mhz,
-            (k.fmax_mhz * 0.9).floor().max(1.0)
-        );
-        return Ok(ExitCode::from(1));
-    }
-    Ok(ExitCode::SUCCESS)
 }
