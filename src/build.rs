@@ -20,6 +20,7 @@ pub fn build(
     out: Option<PathBuf>,
     opts: &CompileOptions,
     system_test: Option<&str>,
+    board: Option<&crate::board::BoardRequest>,
 ) -> Result<ExitCode> {
     let compiled = match crate::compile::compile(file, opts)? {
         Ok(c) => c,
@@ -44,8 +45,8 @@ pub fn build(
         Ok(p) => p,
         Err(code) => return Ok(code),
     };
-    if let Some(plan) = plan {
-        let path = crate::system::write(&compiled, &plan, &dir)?;
+    if let Some(plan) = &plan {
+        let path = crate::system::write(&compiled, plan, &dir)?;
         println!(
             "system {} -> {} ({} kernel(s), {} pipe(s); topology from {})",
             plan.module,
@@ -84,6 +85,9 @@ pub fn build(
                 users.join(", ")
             );
         }
+    }
+    if let Some(req) = board {
+        return crate::board::build(&compiled, plan.as_ref(), file, &dir, req);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,12 +9,16 @@
 //! - [`simulate`], [`simulate_system`]: `oclhls sim` (Verilator against the emulator).
 //! - [`emulate`]: `oclhls emu` (the reference emulator alone).
 //! - [`system`]: the system top's topology (which kernel feeds which pipe).
+//! - [`board`]: `oclhls FILE.cl --board ulx3s` (the LiteX system and its bitstream), with
+//!   [`progress`] for its long steps.
 //! - [`doctor`]: `oclhls doctor`.
 
+pub mod board;
 pub mod build;
 pub mod compile;
 pub mod doctor;
 pub mod emulate;
+pub mod progress;
 pub mod shared_counters;
 mod sim_report;
 pub mod simulate;

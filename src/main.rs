@@ -6,7 +6,7 @@
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 use oclhls::compile::{self, CompileOptions};
-use oclhls::{build, doctor, emulate, simulate};
+use oclhls::{board, build, doctor, emulate, simulate};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -37,6 +37,20 @@ struct Cli {
     /// matched by packet type.
     #[arg(long, value_name = "TEST_NAME")]
     system: Option<String>,
+    /// Build the kernels into a system on this board, to a bitstream: ulx3s (the 85F),
+    /// ulx3s-12f, ulx3s-25f, ulx3s-45f or ulx3s-85f (outputs in DIR/ulx3s/).
+    #[arg(long, value_name = "BOARD")]
+    board: Option<String>,
+    /// The board's SDRAM chip: MT48LC16M16A2 (default; also IS42S16160G boards) or
+    /// AS4C32M16SB (64 MB boards).
+    #[arg(long, value_name = "CHIP", requires = "board")]
+    sdram: Option<String>,
+    /// Placement seed of nextpnr (--board).
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "board")]
+    seed: u64,
+    /// Do not install missing tools (--board).
+    #[arg(long, requires = "board")]
+    offline: bool,
     /// Print at most N errors and N warnings (0: all).
     #[arg(long, global = true, value_name = "N", default_value_t = compile::DEFAULT_ERROR_LIMIT)]
     error_limit: usize,
@@ -56,9 +70,10 @@ struct BuildArgs {
     /// Add a directory to the #include search path.
     #[arg(short = 'I', value_name = "DIR")]
     include_dirs: Vec<PathBuf>,
-    /// Target clock frequency in MHz (operations are chained within one period).
-    #[arg(long, value_name = "F", default_value_t = compile::DEFAULT_CLOCK_MHZ)]
-    clock_mhz: f64,
+    /// Target clock frequency in MHz (operations are chained within one period); default 100,
+    /// or 50 with --board (the board's PLL makes it for the kernels and the SDRAM).
+    #[arg(long, value_name = "F")]
+    clock_mhz: Option<f64>,
     /// Reservations each pipe side can hold at once (CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS,
     /// 1 to 256; default 4): the size of the FIFO's reservation tables.
     // The range and the default are `hwcontract::pipe`'s (MAX_RESERVATIONS_RANGE,
@@ -108,7 +123,7 @@ impl BuildArgs {
             undefines: self.undefines.clone(),
             include_dirs: self.include_dirs.clone(),
             kernels: self.kernels.clone(),
-            clock_mhz: self.clock_mhz,
+            clock_mhz: self.clock_mhz.unwrap_or(compile::DEFAULT_CLOCK_MHZ),
             print_ir_after: None,
             pipe_reservations: self.pipe_reservations,
             memory_latency: self.memory_latency,
@@ -174,6 +189,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         None => {
             let file = cli.file.expect("clap requires FILE.cl");
             let mut opts = cli.build.options();
+            if cli.board.is_some() && cli.build.clock_mhz.is_none() {
+                opts.clock_mhz = oclhls::board::DEFAULT_BOARD_CLOCK_MHZ;
+            }
             if !(opts.clock_mhz > 0.0 && opts.clock_mhz.is_finite()) {
                 eprintln!(
                     "error: --clock-mhz must be a positive number of MHz, not {}",
@@ -182,7 +200,27 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(2));
             }
             opts.print_ir_after = cli.print_ir_after;
-            build::build(&file, cli.out, &opts, cli.system.as_deref())
+            let board = match &cli.board {
+                Some(name) => {
+                    let sdram = match cli.sdram.as_deref().map(board::litex_sdram) {
+                        None => board_support::soc::litex::Sdram::Mt48lc16m16a2,
+                        Some(Ok(s)) => s,
+                        Some(Err(e)) => {
+                            eprintln!("error: --sdram: {e}");
+                            return Ok(ExitCode::from(2));
+                        }
+                    };
+                    Some(board::BoardRequest {
+                        board: name.clone(),
+                        sdram,
+                        clock_mhz: opts.clock_mhz,
+                        offline: cli.offline,
+                        seed: cli.seed,
+                    })
+                }
+                None => None,
+            };
+            build::build(&file, cli.out, &opts, cli.system.as_deref(), board.as_ref())
         }
     }
 }

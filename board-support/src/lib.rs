@@ -10,9 +10,9 @@
 //!   context for a kernel alone, or a full design with an LPF) and ecppack, each returning a
 //!   report of numbers read from the tools' JSON output.
 //!
-//! Board top levels (a kernel wrapped with memory for a board) are planned; they will feed
-//! [`flow::implement`], which already runs synth → place-and-route → bitstream for a top
-//! module and a pin map.
+//! - **Board systems** ([`soc`]): the kernels in a LiteX SoC with the board's SDRAM (LiteDRAM)
+//!   and a UART host bridge, their control registers and memory adapters, built by the script
+//!   `litex/oclhls_soc.py` and implemented with the flow above.
 //!
 //! Invariants:
 //! - a [`Board`] has unique pin names and sites and a clock that is one of its pins; the
@@ -26,6 +26,7 @@ mod board;
 pub mod flow;
 mod lpf;
 mod names;
+pub mod soc;
 
 pub use board::{
     board, board_names, boards, find_board, parse_pins, Board, BoardError, Clock, Device, Family,

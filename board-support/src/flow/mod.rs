@@ -33,7 +33,7 @@ use toolchain::{Tool, ToolError, ToolInfo, Toolchain};
 
 use crate::board::{Board, BoardError};
 
-pub use pack::{bitstream, BitstreamReport};
+pub use pack::{bitstream, bitstream_and_svf, BitstreamReport};
 pub use pnr::{place_route, ClockReport, CriticalPath, PnrOptions, PnrReport, Target, Usage};
 pub use synth::{synth, CheckReport, SynthOptions, SynthReport};
 

@@ -13,6 +13,8 @@ use super::{io_err, prepare_dir, relative_existing, run_tool, FlowError};
 pub struct BitstreamReport {
     pub bit: PathBuf,
     pub bytes: u64,
+    /// The SVF file for JTAG programming (`bitstream_and_svf`).
+    pub svf: Option<PathBuf>,
     /// ecppack's output (it writes no log of its own).
     pub log: PathBuf,
     pub elapsed_s: f64,
@@ -25,6 +27,25 @@ pub fn bitstream(
     tc: &Toolchain,
     textcfg: &Path,
     out_bit: &Path,
+) -> Result<BitstreamReport, FlowError> {
+    pack(tc, textcfg, out_bit, false)
+}
+
+/// [`bitstream`], plus the SVF file (`out_bit` with extension `svf`) that JTAG programmers
+/// (openFPGALoader, OpenOCD) load.
+pub fn bitstream_and_svf(
+    tc: &Toolchain,
+    textcfg: &Path,
+    out_bit: &Path,
+) -> Result<BitstreamReport, FlowError> {
+    pack(tc, textcfg, out_bit, true)
+}
+
+fn pack(
+    tc: &Toolchain,
+    textcfg: &Path,
+    out_bit: &Path,
+    svf: bool,
 ) -> Result<BitstreamReport, FlowError> {
     let name = out_bit
         .file_name()
@@ -46,7 +67,12 @@ pub fn bitstream(
         std::fs::remove_file(&bit).map_err(io_err(format!("removing {}", bit.display())))?;
     }
     let log = dir.join("ecppack.log");
-    let args: Vec<OsString> = vec![cfg.into_os_string(), name.to_os_string()];
+    let mut args: Vec<OsString> = vec![cfg.into_os_string(), name.to_os_string()];
+    let svf = svf.then(|| bit.with_extension("svf"));
+    if let Some(svf) = &svf {
+        args.push("--svf".into());
+        args.push(svf.file_name().unwrap_or_default().to_os_string());
+    }
     let run = run_tool(tc, Tool::Ecppack, &args, &dir, &log, true)?;
     let bytes = std::fs::metadata(&bit)
         .map_err(|e| FlowError::BadOutput {
@@ -58,6 +84,7 @@ pub fn bitstream(
     Ok(BitstreamReport {
         bit,
         bytes,
+        svf,
         log,
         elapsed_s: run.elapsed.as_secs_f64(),
     })

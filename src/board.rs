@@ -1,0 +1,370 @@
+//! `oclhls FILE.cl --board ulx3s`: after compiling, the board system in
+//! `<out>/<board family>/` (board_support::soc): the core (one kernel, or the system top of
+//! kernels joined by pipes) with its registers and SDRAM adapters, the LiteX SoC around it,
+//! then Yosys, nextpnr-ecp5 and ecppack. Post-route numbers go into `report.json` (`board`).
+
+use crate::compile::Compiled;
+use anyhow::{Context, Result};
+use board_support::soc::{self, litex, CorePort, CoreSpec};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The kernels' clock on a board when `--clock-mhz` is not given: LiteX's proven ULX3S clock,
+/// which the SDRAM controller meets.
+pub const DEFAULT_BOARD_CLOCK_MHZ: f64 = 50.0;
+
+/// `--sdram CHIP`.
+pub fn litex_sdram(name: &str) -> Result<litex::Sdram, String> {
+    litex::Sdram::parse(name)
+}
+
+/// What `--board` asks for.
+pub struct BoardRequest {
+    pub board: String,
+    pub sdram: litex::Sdram,
+    pub clock_mhz: f64,
+    pub offline: bool,
+    pub seed: u64,
+}
+
+/// One clock's result, as report.json has it.
+#[derive(serde::Serialize)]
+struct ClockResult {
+    name: String,
+    target_mhz: f64,
+    fmax_mhz: f64,
+    timing_met: bool,
+}
+
+#[derive(serde::Serialize)]
+struct UsageResult {
+    used: u64,
+    available: u64,
+}
+
+/// The core to put on the board and its Verilog files (in `dir`, where `compile::write_outputs`
+/// and `system::write` put them); `Err` says why the file has no core for a board.
+pub fn core_spec(
+    c: &Compiled,
+    plan: Option<&crate::system::Plan>,
+    dir: &Path,
+) -> Result<(CoreSpec, Vec<PathBuf>), String> {
+    let mut files: Vec<String> = Vec::new();
+    let mut add = |f: &str| {
+        if !files.iter().any(|g| g == f) {
+            files.push(f.to_string());
+        }
+    };
+    let spec = match plan {
+        Some(plan) => {
+            let top = plan.top(c);
+            add(&format!("{}.v", plan.module));
+            for (name, _) in rtl_templates::system::system_support_files() {
+                add(&name);
+            }
+            for m in plan.modules(c) {
+                add(&m.file_name);
+                m.support.iter().for_each(|s| add(s));
+            }
+            // The `__shared` variants instantiate the kernels' own support modules too.
+            for &k in &plan.kernels {
+                c.kernels[k].rtl.support.iter().for_each(|s| add(s));
+            }
+            CoreSpec {
+                module: top.module.clone(),
+                ports: top
+                    .ports
+                    .iter()
+                    .map(|p| CorePort {
+                        name: p.name.clone(),
+                        dir: p.dir,
+                        width: p.width,
+                    })
+                    .collect(),
+                kernels: plan
+                    .kernels
+                    .iter()
+                    .map(|&k| c.kernels[k].ir.name.clone())
+                    .collect(),
+                system: true,
+            }
+        }
+        None => {
+            let [k] = c.kernels.as_slice() else {
+                return Err(format!(
+                    "the file has {} kernels and no pipes joining them; --board builds one \
+                     kernel (choose it with --kernel NAME) or a system of kernels joined by \
+                     pipes (--system TEST_NAME)",
+                    c.kernels.len()
+                ));
+            };
+            add(&k.rtl.file_name);
+            k.rtl.support.iter().for_each(|s| add(s));
+            let i = &k.rtl.interface;
+            CoreSpec {
+                module: i.module.clone(),
+                ports: i
+                    .ports
+                    .iter()
+                    .map(|p| CorePort {
+                        name: p.name.clone(),
+                        dir: p.dir,
+                        width: p.width,
+                    })
+                    .collect(),
+                kernels: vec![k.ir.name.clone()],
+                system: false,
+            }
+        }
+    };
+    Ok((spec, files.into_iter().map(|f| dir.join(f)).collect()))
+}
+
+/// The error with the argument's OpenCL name instead of its port prefix (`bins`, not the
+/// legalised `bins_k`).
+fn opencl_names(c: &Compiled, e: soc::SocError) -> soc::SocError {
+    let name_of = |kernel: &str, arg: &str| -> String {
+        c.kernels
+            .iter()
+            .filter(|k| k.ir.name == kernel)
+            .flat_map(|k| &k.rtl.interface.args)
+            .find(|a| a.mem_prefix.as_deref() == Some(arg))
+            .map_or_else(|| arg.to_string(), |a| a.name.clone())
+    };
+    match e {
+        soc::SocError::Atomics {
+            kernel,
+            arg,
+            prefix,
+        } => soc::SocError::Atomics {
+            arg: name_of(&kernel, &arg),
+            kernel,
+            prefix,
+        },
+        soc::SocError::Bursts { kernel, arg, port } => soc::SocError::Bursts {
+            arg: name_of(&kernel, &arg),
+            kernel,
+            port,
+        },
+        soc::SocError::ElementWidth { kernel, arg, bits } => soc::SocError::ElementWidth {
+            arg: name_of(&kernel, &arg),
+            kernel,
+            bits,
+        },
+        e => e,
+    }
+}
+
+/// The source line of the first global atomic of `kernel` on argument `arg` (for the error).
+fn atomic_line(c: &Compiled, kernel: &str, arg: &str) -> Option<u32> {
+    let k = c.kernels.iter().find(|k| k.ir.name == kernel)?;
+    let ir = &k.ir;
+    let mut fallback = None;
+    for o in ir.op_ids() {
+        if let hls_ir::OpKind::Atomic { mem, .. } = ir.op(o).kind {
+            let m = ir.mem(mem);
+            if let hls_ir::MemKind::Global { .. } = m.kind {
+                let line = c.sm.line_col(ir.op(o).span).0;
+                if m.name == arg {
+                    return Some(line);
+                }
+                fallback.get_or_insert(line);
+            }
+        }
+    }
+    fallback
+}
+
+/// Builds the board system and its bitstream, adds `board` to `report.json` in `dir`.
+pub fn build(
+    c: &Compiled,
+    plan: Option<&crate::system::Plan>,
+    file: &Path,
+    dir: &Path,
+    req: &BoardRequest,
+) -> Result<ExitCode> {
+    let started = Instant::now();
+    let board = match board_support::find_board(&req.board) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: --board {}: {e}", req.board);
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let (spec, files) = match core_spec(c, plan, dir) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {}: {e}", file.display());
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let soc_plan = match soc::plan(&spec) {
+        Ok(p) => p,
+        Err(e) => {
+            let e = opencl_names(c, e);
+            let at = match &e {
+                soc::SocError::Atomics { kernel, arg, .. } => atomic_line(c, kernel, arg)
+                    .map(|l| format!("{}:{l}: ", file.display()))
+                    .unwrap_or_else(|| format!("{}: ", file.display())),
+                _ => format!("{}: ", file.display()),
+            };
+            eprintln!("error: {at}--board {}: {e}", req.board);
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let family = req.board.split('-').next().unwrap_or("board").to_string();
+    let work = dir.join(&family);
+    let tc = toolchain::Toolchain::new(req.offline);
+    let progress = crate::progress::Progress::new();
+    let step = progress.step("LiteX SoC (LiteDRAM, UARTBone) and registers");
+    let opts = litex::SocOptions {
+        work_dir: work.clone(),
+        sdram: req.sdram,
+        clock_mhz: req.clock_mhz,
+    };
+    let generated = litex::generate(&tc, &soc_plan, &spec.ports, &files, board, &opts)
+        .context("generating the LiteX SoC")?;
+    step.finish();
+    let mut current = None;
+    let imp = litex::implement(&tc, &generated, board, &work, req.seed, |what| {
+        if let Some(s) = current.take() {
+            crate::progress::Step::finish(s);
+        }
+        current = Some(progress.step(what));
+    });
+    if let Some(s) = current.take() {
+        s.finish();
+    }
+    let imp = imp.context("implementing the board system")?;
+    let clocks: Vec<ClockResult> = imp
+        .pnr
+        .clocks
+        .iter()
+        .map(|k| ClockResult {
+            name: k.name.clone(),
+            target_mhz: k.constraint_mhz,
+            fmax_mhz: k.achieved_mhz,
+            timing_met: k.met,
+        })
+        .collect();
+    let usage = |u: board_support::flow::Usage| UsageResult {
+        used: u.used,
+        available: u.available,
+    };
+    let board_report = serde_json::json!({
+        "board": board.name(),
+        "device": board.device().part,
+        "sdram": req.sdram.name(),
+        "clock_mhz": req.clock_mhz,
+        "build_id": format!("{:#010x}", generated.build_id),
+        "clocks": clocks,
+        "timing_met": imp.pnr.timing_met(),
+        "utilisation": {
+            "lut": usage(imp.pnr.luts()),
+            "ff": usage(imp.pnr.ffs()),
+            "ebr": usage(imp.pnr.ebr()),
+            "dsp": usage(imp.pnr.dsp()),
+        },
+        "csr_banks": generated.banks,
+        "registers": soc_plan.banks,
+        "memory_ports": soc_plan.mem_ports,
+        "files": {
+            "soc_verilog": generated.soc_verilog,
+            "lpf": generated.lpf,
+            "csr_csv": generated.csr_csv,
+            "bit": imp.bitstream.bit,
+            "svf": imp.bitstream.svf,
+        },
+        "seconds": {
+            "litex": generated.elapsed_s,
+            "synth": imp.synth.elapsed_s,
+            "pnr": imp.pnr.elapsed_s,
+            "bitstream": imp.bitstream.elapsed_s,
+            "total": started.elapsed().as_secs_f64(),
+        },
+    });
+    let report_path = dir.join("report.json");
+    let text = std::fs::read_to_string(&report_path)
+        .with_context(|| format!("cannot read {}", report_path.display()))?;
+    let mut report: serde_json::Value = serde_json::from_str(&text)?;
+    report["board"] = board_report;
+    std::fs::write(&report_path, serde_json::to_string_pretty(&report)? + "\n")
+        .with_context(|| format!("cannot write {}", report_path.display()))?;
+
+    print_summary(board, req, &imp, &generated, &clocks, &report_path, started);
+    if let Some(k) = clocks.iter().find(|k| !k.timing_met) {
+        let path = imp
+            .pnr
+            .critical_paths
+            .iter()
+            .find(|p| p.from.contains(&k.name) || p.to.contains(&k.name))
+            .or(imp.pnr.critical_paths.first())
+            .map(|p| {
+                format!(
+                    " (critical path {} -> {}, {:.2} ns)",
+                    p.start, p.end, p.delay_ns
+                )
+            })
+            .unwrap_or_default();
+        eprintln!(
+            "error: timing not met: clock `{}` reaches {:.1} MHz of {:.1} MHz{path}. Try a \
+             lower clock (`--clock-mhz {}`), which also lets the scheduler chain less per cycle",
+            k.name,
+            k.fmax_mhz,
+            k.target_mhz,
+            (k.fmax_mhz * 0.9).floor().max(1.0)
+        );
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The board lines of the build summary: clocks, utilisation, register banks, time.
+fn print_summary(
+    board: &board_support::Board,
+    req: &BoardRequest,
+    imp: &litex::SocImplementation,
+    generated: &litex::Generated,
+    clocks: &[ClockResult],
+    report_path: &Path,
+    started: Instant,
+) {
+    println!(
+        "board {} ({}, {} SDRAM) -> {}",
+        board.name(),
+        board.device().part,
+        req.sdram.name(),
+        imp.bitstream.bit.display()
+    );
+    for k in clocks {
+        println!(
+            "  clock {}: Fmax {:.1} MHz, target {:.1} MHz: {}",
+            k.name,
+            k.fmax_mhz,
+            k.target_mhz,
+            if k.timing_met { "met" } else { "NOT MET" }
+        );
+    }
+    for (what, u) in [
+        ("LUT", imp.pnr.luts()),
+        ("FF", imp.pnr.ffs()),
+        ("EBR", imp.pnr.ebr()),
+        ("DSP", imp.pnr.dsp()),
+    ] {
+        let pct = if u.available > 0 {
+            100.0 * u.used as f64 / u.available as f64
+        } else {
+            0.0
+        };
+        println!("  {what:<4} {:>6} / {:<6} ({pct:.1}%)", u.used, u.available);
+    }
+    for b in &generated.banks {
+        println!("  registers `{}` at {:#06x}", b.bank, b.base);
+    }
+    println!(
+        "  {:.0} s from LiteX to bitstream; wrote {}",
+        started.elapsed().as_secs_f64(),
+        report_path.display()
+    );
+}
