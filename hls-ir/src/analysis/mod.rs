@@ -5,4 +5,5 @@ pub mod events;
 pub mod known_bits;
 pub mod residue;
 pub mod serial;
+pub mod stream;
 pub mod trip_count;

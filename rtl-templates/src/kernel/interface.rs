@@ -288,7 +288,23 @@ fn arg_ports(p: &Plan, ports: &mut Vec<Port>, arg_regs: &mut Vec<ArgReg>) -> Vec
 fn global_channels(k: &Kernel, m: &Mem, reads: bool, writes: bool, bits: u32) -> Vec<Port> {
     let p = &m.prefix;
     let mut ports = channel_ports(p, reads, writes, bits);
-    if writes && m.partial {
+    if reads && m.burst_read > 0 {
+        ports.push(port(format!("{p}_rreq_len"), PortDir::Out, 8));
+        ports.push(port(format!("{p}_rresp_last"), PortDir::In, 1));
+    }
+    if writes && m.burst_write {
+        // A bursting write channel: AW with a length, data on its own W channel.
+        ports.retain(|x| x.name != format!("{p}_wreq_data"));
+        let (i, o) = (PortDir::In, PortDir::Out);
+        ports.push(port(format!("{p}_wreq_len"), o, 8));
+        ports.push(port(format!("{p}_wdata_valid"), o, 1));
+        ports.push(port(format!("{p}_wdata_ready"), i, 1));
+        ports.push(port(format!("{p}_wdata_data"), o, bits));
+        if m.partial {
+            ports.push(port(format!("{p}_wdata_strb"), o, bits / 8));
+        }
+        ports.push(port(format!("{p}_wdata_last"), o, 1));
+    } else if writes && m.partial {
         ports.push(port(format!("{p}_wreq_strb"), PortDir::Out, bits / 8));
     }
     if !m.atomics.is_empty() {

@@ -34,6 +34,13 @@ pub(super) struct Mem {
     pub multi_write: bool,
     /// An on-chip memory of this many elements (`local`/private array), not a global port.
     pub onchip: Option<u32>,
+    /// The write channel bursts (`oclhls_wburst` combines consecutive writes): some store
+    /// steps through consecutive elements (`hls_ir::analysis::stream`).
+    pub burst_write: bool,
+    /// Beats of a read burst at most (0: the read channel does not burst; `oclhls_rburst`
+    /// combines consecutive reads): some load steps through consecutive elements, the port
+    /// has no atomics, and the schedule's read latency leaves time to gather a burst.
+    pub burst_read: u32,
     /// Some store writes only part of an element (a field or lanes): writes carry a byte
     /// strobe (`wreq_strb`; on-chip, a write enable per byte).
     pub partial: bool,
@@ -60,6 +67,26 @@ impl Mem {
             .iter()
             .copied()
             .filter(|l| !self.dropped.contains(l))
+    }
+
+    /// The kernel's read request channel of this port: `<p>_rreq` (the port's own) or, when
+    /// the port bursts, `<p>_rc` (into the combining unit).
+    pub fn rq(&self) -> String {
+        if self.burst_read > 0 {
+            format!("{}_rc", self.prefix)
+        } else {
+            format!("{}_rreq", self.prefix)
+        }
+    }
+
+    /// The kernel's single-write request channel of this port: `<p>_wreq` (the port's own)
+    /// or, when the port bursts, `<p>_wc` (into the combining unit).
+    pub fn wq(&self) -> String {
+        if self.burst_write {
+            format!("{}_wc", self.prefix)
+        } else {
+            format!("{}_wreq", self.prefix)
+        }
     }
 
     /// The response buffer of region `r`'s loads.
@@ -99,6 +126,8 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
             multi_read: false,
             multi_write: false,
             onchip: k.mem(mem).onchip_len(),
+            burst_write: false,
+            burst_read: 0,
             partial: false,
         });
         match k.op(o).kind {
@@ -156,6 +185,11 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
         };
         m.multi_read = regions(&m.loads) > 1 || !m.dropped.is_empty();
         m.multi_write = regions(&m.stores) > 1;
+        m.burst_read = read_burst_beats(p, m);
+        m.burst_write = m.onchip.is_none()
+            && m.stores
+                .iter()
+                .any(|&s| hls_ir::analysis::stream::consecutive(k, s).is_ok());
     }
     MemPlan { mems, onchip_port }
 }
@@ -171,6 +205,27 @@ pub(super) fn drops_response(k: &hls_ir::Kernel, o: OpId) -> bool {
     }
 }
 
+/// The read burst length of global port `m` (0: no read bursts): half the schedule's read
+/// latency rounded down to a power of two, at most 32, at least 4 (a read waits for its burst
+/// to close, so gathering must fit in the latency the schedule allows).
+fn read_burst_beats(p: &Plan, m: &Mem) -> u32 {
+    let k = p.k;
+    let streams = m
+        .loads
+        .iter()
+        .any(|&l| hls_ir::analysis::stream::consecutive(k, l).is_ok());
+    if m.onchip.is_some() || !m.atomics.is_empty() || !streams {
+        return 0;
+    }
+    let lat = m.loads.iter().map(|&l| p.load_latency(l)).min().unwrap_or(0);
+    let beats = (lat / 2).min(MAX_READ_BURST_BEATS);
+    if beats < MIN_READ_BURST_BEATS {
+        0
+    } else {
+        1 << (31 - beats.leading_zeros())
+    }
+}
+
 /// The read address and data register of read port `port` of on-chip memory `p`.
 pub(super) fn onchip_port_names(p: &str, port: u32) -> (String, String) {
     if port == 0 {
@@ -183,11 +238,23 @@ pub(super) fn onchip_port_names(p: &str, port: u32) -> (String, String) {
 /// What routes a port's read responses: tag width, the tag of the request that asks, the
 /// conditions under which the head response's buffer is full, the buffers' total depth.
 struct Routing {
+    /// The kernel's read request channel (`Mem::rq`).
+    rq: String,
     tw: u32,
     tag: String,
     full: Vec<String>,
     depth: u32,
 }
+
+/// Beats of a write burst at most, and cycles without a write after which an open burst
+/// closes (`oclhls_wburst`).
+pub(super) const WRITE_BURST_BEATS: u32 = 32;
+const WRITE_BURST_IDLE: u32 = 2;
+
+/// Read bursts: the longest, and the shortest worth a combining unit.
+pub(super) const MAX_READ_BURST_BEATS: u32 = 32;
+pub(super) const MIN_READ_BURST_BEATS: u32 = 4;
+const READ_BURST_IDLE: u32 = 2;
 
 /// Dropped atomics a port lets be in flight beyond its response buffers' entries (the tag
 /// FIFO's extra depth; requests wait when it is full).
@@ -340,13 +407,26 @@ impl Emitter<'_> {
         let plan = &self.plan;
         let m = &plan.mems.mems[&id];
         let p = m.prefix.clone();
+        let rq = m.rq();
+        let beats = m.burst_read;
         let regions: BTreeSet<usize> = m.loads.iter().map(|&l| plan.region_of(l)).collect();
+        if beats > 0 {
+            w.line(format!("wire {rq}_valid;"));
+            w.line(format!("wire {rq}_ready;"));
+            w.line(format!("wire [31:0] {rq}_addr;"));
+            w.line(format!(
+                "oclhls_rburst #(.EB({}), .MAXB({beats}), .IDLE({READ_BURST_IDLE})) {p}_rburst (.clk(clk), .rst(rst), .in_valid({rq}_valid), .in_ready({rq}_ready), .in_addr({rq}_addr), .ar_valid({p}_rreq_valid), .ar_ready({p}_rreq_ready), .ar_addr({p}_rreq_addr), .ar_len({p}_rreq_len));",
+                m.bits / 8
+            ));
+            // Beats answer reads one for one and in order: the last flag carries nothing more.
+            self.unused.push(format!("{p}_rresp_last"));
+        }
         let (per_region, tag_depth) = self.emit_read_buffers(w, id, &regions, hs);
         let m = &self.plan.mems.mems[&id];
         if !m.multi_read {
             let reads = &per_region[0];
-            w.assign(&format!("{p}_rreq_valid"), &reads.req);
-            w.assign(&format!("{p}_rreq_addr"), &reads.addr);
+            w.assign(&format!("{rq}_valid"), &reads.req);
+            w.assign(&format!("{rq}_addr"), &reads.addr);
             if let Some(payload) = &reads.atomic {
                 let fields = payload.clone().map(|x| vec![(String::new(), x)]);
                 self.assign_atomic_payload(w, id, fields);
@@ -391,7 +471,7 @@ impl Emitter<'_> {
             w.wire(
                 &format!("{p}_racc_r{r}"),
                 1,
-                &format!("{gnt} && {p}_rreq_ready && !{p}_tag_full"),
+                &format!("{gnt} && {rq}_ready && !{p}_tag_full"),
             );
             earlier.push(rq);
             addr.push((gnt.clone(), format!("({})", reads.addr)));
@@ -424,25 +504,26 @@ impl Emitter<'_> {
             w.assign(&format!("{p}_rresp_ready"), "1'b1");
         }
         w.assign(
-            &format!("{p}_rreq_valid"),
+            &format!("{rq}_valid"),
             &format!("({}) && !{p}_tag_full", earlier.join(" || ")),
         );
         let chosen = select_chain(&region_tag);
         w.always_ff(|w| {
             w.line(format!("if (rst) {locked} <= 1'b0;"));
             w.line(format!(
-                "else {locked} <= {p}_rreq_valid && !{p}_rreq_ready;"
+                "else {locked} <= {rq}_valid && !{rq}_ready;"
             ));
             w.line(format!(
-                "if ({p}_rreq_valid && !{p}_rreq_ready) {lock} <= {chosen};"
+                "if ({rq}_valid && !{rq}_ready) {lock} <= {chosen};"
             ));
         });
-        w.assign(&format!("{p}_rreq_addr"), &select_chain(&addr));
+        w.assign(&format!("{rq}_addr"), &select_chain(&addr));
         if !payload[0].is_empty() {
             self.assign_atomic_payload(w, id, payload);
         }
         if any_kept {
             let routing = Routing {
+                rq: rq.clone(),
                 tw,
                 tag: select_chain(&tag),
                 full,
@@ -454,12 +535,12 @@ impl Emitter<'_> {
             let d = format!("{p}_dcnt");
             let (issued, done) = if any_kept {
                 (
-                    format!("{p}_rreq_valid && {p}_rreq_ready && {p}_tag_push_drop"),
+                    format!("{rq}_valid && {rq}_ready && {p}_tag_push_drop"),
                     format!("{p}_rresp_valid && {p}_rresp_ready && {resp_drop}"),
                 )
             } else {
                 (
-                    format!("{p}_rreq_valid && {p}_rreq_ready"),
+                    format!("{rq}_valid && {rq}_ready"),
                     format!("{p}_rresp_valid"),
                 )
             };
@@ -480,6 +561,7 @@ impl Emitter<'_> {
     /// taken at once and goes to no buffer.
     fn emit_tag_fifo(&self, w: &mut VWriter, p: &str, drops: bool, routing: Routing) {
         let Routing {
+            rq,
             tw,
             mut tag,
             full,
@@ -512,7 +594,7 @@ impl Emitter<'_> {
         };
         w.assign(&format!("{p}_rresp_ready"), &ready);
         w.line(format!(
-            "oclhls_fifo #(.W({tag_w}), .DEPTH({depth}), .AW({})) {p}_tag (.clk(clk), .rst(rst), .push({p}_rreq_valid && {p}_rreq_ready), .push_data({tag}), .full({p}_tag_full), .pop({p}_rresp_valid && {p}_rresp_ready), .pop_data({p}_tag_head), .empty({p}_tag_empty));",
+            "oclhls_fifo #(.W({tag_w}), .DEPTH({depth}), .AW({})) {p}_tag (.clk(clk), .rst(rst), .push({rq}_valid && {rq}_ready), .push_data({tag}), .full({p}_tag_full), .pop({p}_rresp_valid && {p}_rresp_ready), .pop_data({p}_tag_head), .empty({p}_tag_empty));",
             depth.trailing_zeros()
         ));
     }
@@ -681,10 +763,18 @@ impl Emitter<'_> {
     /// (the kernel is done only when it is 0); with several pipelines, a fixed-priority
     /// arbiter.
     fn emit_write_port(&mut self, w: &mut VWriter, id: MemId, hs: &Handshakes) {
-        let (p, multi_write, bits, partial) = {
+        let (p, q, multi_write, bits, partial, burst) = {
             let m = &self.plan.mems.mems[&id];
-            (m.prefix.clone(), m.multi_write, m.bits, m.partial)
+            let burst = m.burst_write;
+            (m.prefix.clone(), m.wq(), m.multi_write, m.bits, m.partial, burst)
         };
+        if burst {
+            w.line(format!("wire {q}_valid;"));
+            w.line(format!("wire {q}_ready;"));
+            w.line(format!("wire [31:0] {q}_addr;"));
+            w.line(format!("wire {}{q}_data;", range(bits)));
+            w.line(format!("wire {}{q}_strb;", range(bits / 8)));
+        }
         w.wire(
             &format!("{p}_wcnt_full"),
             1,
@@ -737,7 +827,7 @@ impl Emitter<'_> {
                 w.wire(
                     &acc,
                     1,
-                    &format!("{gnt} && {p}_wreq_ready && !{p}_wcnt_full"),
+                    &format!("{gnt} && {q}_ready && !{p}_wcnt_full"),
                 );
                 for s in &stores {
                     self.control[r]
@@ -751,7 +841,7 @@ impl Emitter<'_> {
             } else {
                 for s in &stores {
                     self.control[r].stall_terms.push(format!(
-                        "({} && !({p}_wreq_ready && !{p}_wcnt_full))",
+                        "({} && !({q}_ready && !{p}_wcnt_full))",
                         hs.store_pend[s]
                     ));
                 }
@@ -763,7 +853,7 @@ impl Emitter<'_> {
         }
         self.cur = 0;
         w.assign(
-            &format!("{p}_wreq_valid"),
+            &format!("{q}_valid"),
             &format!("({}) && !{p}_wcnt_full", all_reqs.join(" || ")),
         );
         if multi_write {
@@ -771,26 +861,60 @@ impl Emitter<'_> {
             w.always_ff(|w| {
                 w.line(format!("if (rst) {locked} <= 1'b0;"));
                 w.line(format!(
-                    "else {locked} <= {p}_wreq_valid && !{p}_wreq_ready;"
+                    "else {locked} <= {q}_valid && !{q}_ready;"
                 ));
                 w.line(format!(
-                    "if ({p}_wreq_valid && !{p}_wreq_ready) {lock} <= {chosen};"
+                    "if ({q}_valid && !{q}_ready) {lock} <= {chosen};"
                 ));
             });
         }
-        w.assign(&format!("{p}_wreq_addr"), &select_chain(&addr));
-        w.assign(&format!("{p}_wreq_data"), &select_chain(&data));
-        if partial {
-            w.assign(&format!("{p}_wreq_strb"), &select_chain(&strb));
+        w.assign(&format!("{q}_addr"), &select_chain(&addr));
+        w.assign(&format!("{q}_data"), &select_chain(&data));
+        if partial || burst {
+            w.assign(&format!("{q}_strb"), &select_chain(&strb));
         }
         w.assign(&format!("{p}_wresp_ready"), "1'b1");
+        if burst {
+            self.emit_write_combining(w, &p, bits, partial);
+            return;
+        }
         w.always_ff(|w| {
             w.line(format!("if (rst || launch) {p}_wcnt <= 16'd0;"));
             w.line(format!(
-                "else if (({p}_wreq_valid && {p}_wreq_ready) && !{p}_wresp_valid) {p}_wcnt <= {p}_wcnt + 16'd1;"
+                "else if (({q}_valid && {q}_ready) && !{p}_wresp_valid) {p}_wcnt <= {p}_wcnt + 16'd1;"
             ));
             w.line(format!(
-                "else if (!({p}_wreq_valid && {p}_wreq_ready) && {p}_wresp_valid) {p}_wcnt <= {p}_wcnt - 16'd1;"
+                "else if (!({q}_valid && {q}_ready) && {p}_wresp_valid) {p}_wcnt <= {p}_wcnt - 16'd1;"
+            ));
+        });
+    }
+
+    /// The write-combining unit of bursting port `p` (`oclhls_wburst`) between the kernel's
+    /// single writes (`p_wc_*`) and the port's AW/W/B channels, and the write counter, which
+    /// counts a burst's response as all its beats done. Without partial stores the port has
+    /// no strobe (every byte written).
+    fn emit_write_combining(&mut self, w: &mut VWriter, p: &str, bits: u32, partial: bool) {
+        let sb = bits / 8;
+        let strb = if partial {
+            format!("{p}_wdata_strb")
+        } else {
+            w.line(format!("wire {}{p}_wdata_strb_all;", range(sb)));
+            format!("{p}_wdata_strb_all")
+        };
+        w.line(format!("wire [8:0] {p}_wb_acked;"));
+        w.line(format!(
+            "oclhls_wburst #(.W({bits}), .SB({sb}), .EB({sb}), .MAXB({WRITE_BURST_BEATS}), .DEPTH({}), .DAW({}), .IDLE({WRITE_BURST_IDLE})) {p}_wburst (.clk(clk), .rst(rst), .in_valid({p}_wc_valid), .in_ready({p}_wc_ready), .in_addr({p}_wc_addr), .in_data({p}_wc_data), .in_strb({p}_wc_strb), .aw_valid({p}_wreq_valid), .aw_ready({p}_wreq_ready), .aw_addr({p}_wreq_addr), .aw_len({p}_wreq_len), .w_valid({p}_wdata_valid), .w_ready({p}_wdata_ready), .w_data({p}_wdata_data), .w_strb({strb}), .w_last({p}_wdata_last), .b_valid({p}_wresp_valid), .ack_beats({p}_wb_acked));",
+            2 * WRITE_BURST_BEATS,
+            (2 * WRITE_BURST_BEATS).trailing_zeros()
+        ));
+        if !partial {
+            // Every store writes whole elements: the strobe the unit carries is all ones.
+            self.unused.push(format!("{p}_wdata_strb_all"));
+        }
+        w.always_ff(|w| {
+            w.line(format!("if (rst || launch) {p}_wcnt <= 16'd0;"));
+            w.line(format!(
+                "else {p}_wcnt <= {p}_wcnt + {{15'd0, {p}_wc_valid && {p}_wc_ready}} - ({p}_wresp_valid ? {{7'd0, {p}_wb_acked}} : 16'd0);"
             ));
         });
     }

@@ -74,6 +74,18 @@ struct FifoTemplate<'a> {
     version: &'a str,
 }
 
+#[derive(Template)]
+#[template(path = "oclhls_wburst.v", escape = "none")]
+struct WburstTemplate<'a> {
+    version: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "oclhls_rburst.v", escape = "none")]
+struct RburstTemplate<'a> {
+    version: &'a str,
+}
+
 /// The support modules a kernel may instantiate, as `(file name, text)`: the FIFO every
 /// kernel uses, the integer dividers and the float units (`EmittedKernel::support` names the ones a kernel needs).
 pub fn support_files() -> Vec<(String, String)> {
@@ -83,7 +95,21 @@ pub fn support_files() -> Vec<(String, String)> {
     .render()
     .expect("the FIFO template renders");
     // askama drops the template's final newline; POSIX (and Verilator's EOFNEWLINE) want it.
-    let mut files = vec![("oclhls_fifo.v".to_string(), fifo + "\n")];
+    let wburst = WburstTemplate {
+        version: env!("CARGO_PKG_VERSION"),
+    }
+    .render()
+    .expect("the write-burst template renders");
+    let rburst = RburstTemplate {
+        version: env!("CARGO_PKG_VERSION"),
+    }
+    .render()
+    .expect("the read-burst template renders");
+    let mut files = vec![
+        ("oclhls_fifo.v".to_string(), fifo + "\n"),
+        ("oclhls_wburst.v".to_string(), wburst + "\n"),
+        ("oclhls_rburst.v".to_string(), rburst + "\n"),
+    ];
     files.extend(crate::fp::fp_files());
     files.extend(crate::divide::div_files());
     files
@@ -203,6 +229,12 @@ impl Emitter<'_> {
             }
         }
         support.extend(divs.units.iter().map(|u| u.file().0));
+        if self.plan.mems.mems.values().any(|m| m.burst_write) {
+            support.push("oclhls_wburst.v".to_string());
+        }
+        if self.plan.mems.mems.values().any(|m| m.burst_read > 0) {
+            support.push("oclhls_rburst.v".to_string());
+        }
         EmittedKernel {
             file_name: format!("{module}.v"),
             interface,

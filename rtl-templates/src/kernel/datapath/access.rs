@@ -55,7 +55,7 @@ impl Emitter<'_> {
         let accepted = if m.multi_read {
             format!("{p}_racc_r{}", self.cur)
         } else {
-            format!("{p}_rreq_ready")
+            format!("{}_ready", m.rq())
         };
         // Read after write: wait until the ports this work-item stored to earlier (through
         // memory the read may alias) have acknowledged every write.
@@ -178,7 +178,8 @@ impl Emitter<'_> {
         let accepted = if m.multi_write {
             format!("{p}_wacc_r{}", self.cur)
         } else {
-            format!("{p}_wreq_valid && {p}_wreq_ready")
+            let q = m.wq();
+            format!("{q}_valid && {q}_ready")
         };
         // After a fence: wait until the other ports' earlier writes are acknowledged.
         let pred_now = self.arg(cx, 2);

@@ -1,0 +1,163 @@
+//! `stream`: does a global access step through consecutive elements from one iteration of
+//! its loop to the next? Such an access is a burst candidate (docs/hardware-interface.md,
+//! "Bursts"): its port combines the accesses into bursts.
+//!
+//! The address must be `invariant + coef * step`, where `step` advances by one every
+//! iteration: a counter of a source loop (`affine::counter_step`), or `get_global_id(0)` /
+//! `get_local_id(0)` in the loops over work-items (NDRange work-items and the phases of a
+//! work-group, which visit dimension 0 in order), and `coef * step` one element in bytes.
+//! "Invariant" is a value no iteration changes: constants, arguments, launch-invariant
+//! work-item values, and values computed outside the loop or only from those.
+//! The answer is static; the hardware still checks every address (a burst closes when the
+//! next address is not the following element), so a wrong "yes" costs nothing but the
+//! combining unit, and a row change of an NDRange simply starts a new burst.
+
+use crate::analysis::affine::counter_step;
+use crate::ids::{LoopId, OpId};
+use crate::kernel::{Kernel, LoopKind};
+use crate::ops::{BinOp, ConvOp, OpKind, WorkItemFn};
+use std::fmt;
+
+/// Why an access does not step through consecutive elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoBurst {
+    /// The address is not a constant stride of the loop's step (computed from loaded data,
+    /// a non-linear expression, or a value that changes otherwise).
+    StrideUnknown,
+    /// The address steps by this many bytes per iteration, not by one element.
+    Stride(i64),
+    /// The element is not a power of two of bytes (bursts have power-of-two beats).
+    ElementSize(u32),
+}
+
+impl fmt::Display for NoBurst {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoBurst::StrideUnknown => write!(
+                f,
+                "its address does not step by a constant from one iteration to the next \
+                 (computed from loaded data or a changing value)"
+            ),
+            NoBurst::Stride(0) => write!(f, "every iteration accesses the same address"),
+            NoBurst::Stride(s) => write!(
+                f,
+                "its address steps by {s} bytes per iteration, not by one element"
+            ),
+            NoBurst::ElementSize(b) => write!(
+                f,
+                "its element is {b} bytes, not a power of two (bursts need power-of-two beats)"
+            ),
+        }
+    }
+}
+
+/// `Ok` when access `o` (a global load, store or atomic with address operand 0) steps by one
+/// element per iteration of its loop.
+pub fn consecutive(k: &Kernel, o: OpId) -> Result<(), NoBurst> {
+    let mem = k.op(o).kind.memory().ok_or(NoBurst::StrideUnknown)?;
+    let bytes = k.mem(mem).elem.bits().div_ceil(8).max(1);
+    if !bytes.is_power_of_two() {
+        return Err(NoBurst::ElementSize(bytes));
+    }
+    let l = k.op(o).region;
+    let addr = k.operands(o)[0];
+    let coef = Walk { k, l }.coef(addr, 0).ok_or(NoBurst::StrideUnknown)?;
+    if coef == i64::from(bytes) {
+        Ok(())
+    } else {
+        Err(NoBurst::Stride(coef))
+    }
+}
+
+struct Walk<'a> {
+    k: &'a Kernel,
+    l: LoopId,
+}
+
+impl Walk<'_> {
+    /// The bytes `o` advances by per iteration of `self.l` (0 for an invariant value), when
+    /// that is a constant.
+    fn coef(&self, o: OpId, depth: u32) -> Option<i64> {
+        if depth > 48 {
+            return None;
+        }
+        let k = self.k;
+        if self.invariant(o, depth) {
+            return Some(0);
+        }
+        if self.steps(o) {
+            return Some(1);
+        }
+        let ops = k.operands(o);
+        let rec = |x: OpId| self.coef(x, depth + 1);
+        let konst = |x: OpId| match k.op(x).kind {
+            OpKind::Const(v) if self.invariant(x, depth) => i64::try_from(v).ok(),
+            _ => None,
+        };
+        match k.op(o).kind {
+            OpKind::Binary(BinOp::Add) => rec(ops[0])?.checked_add(rec(ops[1])?),
+            OpKind::Binary(BinOp::Sub) => rec(ops[0])?.checked_sub(rec(ops[1])?),
+            OpKind::Binary(BinOp::Mul) => match (konst(ops[0]), konst(ops[1])) {
+                (_, Some(c)) => rec(ops[0])?.checked_mul(c),
+                (Some(c), _) => rec(ops[1])?.checked_mul(c),
+                _ => None,
+            },
+            OpKind::Binary(BinOp::Shl) => {
+                let s = konst(ops[1]).filter(|s| (0..32).contains(s))?;
+                rec(ops[0])?.checked_mul(1i64 << s)
+            }
+            OpKind::Convert(ConvOp::SExt | ConvOp::ZExt | ConvOp::Trunc) => rec(ops[0]),
+            _ => None,
+        }
+    }
+
+    /// `o` advances by one every iteration of the loop.
+    fn steps(&self, o: OpId) -> bool {
+        let k = self.k;
+        match k.op(o).kind {
+            OpKind::WorkItem(WorkItemFn::GlobalId | WorkItemFn::LocalId, 0) => matches!(
+                k.loops[self.l].kind,
+                LoopKind::WorkItems | LoopKind::Phase
+            ),
+            OpKind::Carried => counter_step(k, o, self.l) == Some(1),
+            _ => false,
+        }
+    }
+
+    /// No iteration of the loop changes `o`.
+    fn invariant(&self, o: OpId, depth: u32) -> bool {
+        let k = self.k;
+        if depth > 48 {
+            return false;
+        }
+        if !k.encloses(self.l, k.op(o).region) {
+            return true;
+        }
+        match k.op(o).kind {
+            OpKind::Const(_) | OpKind::Arg(_) => true,
+            OpKind::WorkItem(f, d) => {
+                f.is_launch_invariant()
+                    || (self.rows_invariant()
+                        && (f == WorkItemFn::GroupId
+                            || (d > 0
+                                && matches!(f, WorkItemFn::GlobalId | WorkItemFn::LocalId))))
+            }
+            OpKind::Binary(_) | OpKind::Convert(_) | OpKind::Select => k
+                .operands(o)
+                .into_iter()
+                .all(|x| self.invariant(x, depth + 1)),
+            _ => false,
+        }
+    }
+
+    /// Ids of dimensions above 0 change only when a row ends, and group ids only when a
+    /// group ends; a burst is closed there by the address check when the address jumps (and
+    /// goes on when it does not: `group_id(0) * n + local_id(0)`), so within a run they
+    /// count as invariant.
+    fn rows_invariant(&self) -> bool {
+        matches!(
+            self.k.loops[self.l].kind,
+            LoopKind::WorkItems | LoopKind::Phase
+        )
+    }
+}
