@@ -127,6 +127,9 @@ fn print_summary(report: &crate::compile::Report, file: &Path, dir: &Path) {
             if l.ii > 1 {
                 println!("    II limited by {}", l.limited_by);
             }
+            for b in k.bursts.iter().filter(|b| b.loop_name == l.name) {
+                println!("    {} (line {}): {}", b.access, b.line, b.decision);
+            }
             for d in k.dividers.iter().filter(|d| d.loop_name == l.name) {
                 println!(
                     "    divider (line {}): {}-bit {} `{}`, {} ({} cycles, one operation every {})",

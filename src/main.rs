@@ -127,6 +127,7 @@ impl BuildArgs {
             print_ir_after: None,
             pipe_reservations: self.pipe_reservations,
             memory_latency: self.memory_latency,
+            bursts: true,
         }
     }
 }
@@ -192,6 +193,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if cli.board.is_some() && cli.build.clock_mhz.is_none() {
                 opts.clock_mhz = oclhls::board::DEFAULT_BOARD_CLOCK_MHZ;
             }
+            // The board's memory adapter serves single transfers (bursts through it are
+            // the next step of the board flow).
+            opts.bursts = cli.board.is_none();
             if !(opts.clock_mhz > 0.0 && opts.clock_mhz.is_finite()) {
                 eprintln!(
                     "error: --clock-mhz must be a positive number of MHz, not {}",

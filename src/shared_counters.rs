@@ -116,16 +116,18 @@ pub fn plan(c: &Compiled, kernels: &[usize], m: &MultiTest) -> Result<Shared, St
             continue;
         }
         let k = &c.kernels[kernels[li]];
-        let v = rtl_templates::emit_kernel_with(&k.ir, &k.schedule, ids).map_err(|d| {
-            format!(
-                "kernel `{}` cannot be built with a shared counter: {}",
-                k.ir.name,
-                d.iter()
-                    .map(|d| d.message.clone())
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            )
-        })?;
+        let v = rtl_templates::emit_kernel_with(&k.ir, &k.schedule, ids, &k.rtl.options).map_err(
+            |d| {
+                format!(
+                    "kernel `{}` cannot be built with a shared counter: {}",
+                    k.ir.name,
+                    d.iter()
+                        .map(|d| d.message.clone())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )
+            },
+        )?;
         out.variants[li] = Some(v);
     }
     // What the variants' share ports say: direction and width of each count.

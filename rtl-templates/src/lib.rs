@@ -24,6 +24,6 @@ pub mod writer;
 pub use fp::{fp_files, FpUnit};
 pub use kernel::{
     emit_kernel, emit_kernel_with, support_files, ArgPort, ArgPortKind, AtomicRegister,
-    EmittedKernel, Interface, PipeIface, Port, PortDir,
+    BurstDecision, EmitOptions, EmittedKernel, Interface, PipeIface, Port, PortDir,
 };
 pub use pipe_fifo::pipe_fifo_files;

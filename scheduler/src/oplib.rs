@@ -60,6 +60,10 @@ pub struct OpLibrary {
     pub global_load_latency: u32,
 }
 
+/// Cycles a copy loop (an async copy's DMA engine) leaves between a global read and its use:
+/// enough to gather bursts of 16 beats and wait for memory (`rtl_templates`' read bursts).
+pub const COPY_LOAD_LATENCY: u32 = 32;
+
 /// The widths the operators were measured at; an operator of another width takes the numbers
 /// of the next wider measurement (a 1-bit compare those of 8 bits).
 const MEASURED_WIDTHS: [u32; 4] = [8, 16, 32, 64];
@@ -283,8 +287,15 @@ impl OpLibrary {
                 // The data leaves the port's response FIFO (distributed RAM) combinationally
                 // (`load_fifo_32`).
                 hls_ir::MemKind::Global { .. } => {
-                    Ok(OpTiming::new(self.global_load_latency.max(2), 0.5)
-                        .with_out_delay(LOAD_FIFO_READ_NS))
+                    // A copy loop (an async copy's DMA engine) streams: it allows time for
+                    // its reads to gather into bursts and for memory to answer them.
+                    let copy = matches!(k.loops[o.region].kind, hls_ir::LoopKind::Copy { .. });
+                    let lat = if copy {
+                        self.global_load_latency.max(COPY_LOAD_LATENCY)
+                    } else {
+                        self.global_load_latency.max(2)
+                    };
+                    Ok(OpTiming::new(lat, 0.5).with_out_delay(LOAD_FIFO_READ_NS))
                 }
                 // On-chip memory with a synchronous read: the address is registered at the
                 // end of the issuing cycle, the data is there in the next. A small memory is

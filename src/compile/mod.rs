@@ -48,6 +48,9 @@ pub struct CompileOptions {
     /// (`--memory-latency`; `None`: `OpLibrary`'s default). Each port's response buffer holds
     /// this many reads per load, so a pipeline keeps its rate with memory this slow.
     pub memory_latency: Option<u32>,
+    /// Global ports combine consecutive accesses into bursts (off for `--board` until the
+    /// board's memory adapter takes bursts).
+    pub bursts: bool,
 }
 
 impl Default for CompileOptions {
@@ -61,6 +64,7 @@ impl Default for CompileOptions {
             print_ir_after: None,
             pipe_reservations: None,
             memory_latency: None,
+            bursts: true,
         }
     }
 }
@@ -292,6 +296,7 @@ pub struct Flow {
     pub sched_opts: scheduler::Options,
     /// Reservation table entries per pipe side of every pipe.
     pub pipe_reservations: u32,
+    pub emit: rtl_templates::EmitOptions,
 }
 
 impl Flow {
@@ -306,6 +311,9 @@ impl Flow {
             pipe_reservations: opts
                 .pipe_reservations
                 .unwrap_or(hls_ir::lower::PIPE_MAX_RESERVATIONS),
+            emit: rtl_templates::EmitOptions {
+                bursts: opts.bursts,
+            },
         }
     }
 
@@ -330,7 +338,7 @@ impl Flow {
         hls_ir::passes::run_pipeline(&mut ir, true, Some(&goal), observe)
             .expect("IR verification failed: this is a bug in oclhls");
         let schedule = scheduler::kernel::schedule_kernel(&ir, &self.lib, &self.sched_opts)?;
-        let rtl = rtl_templates::emit_kernel(&ir, &schedule)?;
+        let rtl = rtl_templates::emit_kernel_with(&ir, &schedule, &[], &self.emit)?;
         Ok(CompiledKernel {
             ir,
             ir_lowered,

@@ -44,7 +44,55 @@ pub struct KernelReport {
     /// Integer dividers: one per division by a value not known at compile time (a quotient
     /// and a remainder of the same operands share one).
     pub dividers: Vec<DividerReport>,
+    /// Every global load, store and atomic: does its port combine it into bursts, and if
+    /// not, why (docs/hardware-interface.md, "Bursts").
+    pub bursts: Vec<BurstReport>,
     pub interface: Interface,
+}
+
+/// The burst decision of one global access.
+#[derive(Serialize)]
+pub struct BurstReport {
+    pub line: u32,
+    /// The loop it runs in (an async copy's is its copy loop: the DMA engine).
+    #[serde(rename = "loop")]
+    pub loop_name: String,
+    /// `load from `a``, `store to `c``, `atomic on `h``.
+    pub access: String,
+    /// Beats per burst at most; `null` when it does not burst.
+    pub max_beats: Option<u32>,
+    /// "burst of up to N beats" or "no burst, because ...".
+    pub decision: String,
+}
+
+fn bursts(sm: &SourceMap, k: &super::CompiledKernel) -> Vec<BurstReport> {
+    k.rtl
+        .bursts
+        .iter()
+        .map(|d| {
+            let op = k.ir.op(d.op);
+            let name = op
+                .kind
+                .memory()
+                .map(|m| k.ir.mem(m).name.clone())
+                .unwrap_or_default();
+            let access = match op.kind {
+                OpKind::Store { .. } => format!("store to `{name}`"),
+                OpKind::Atomic { .. } => format!("atomic on `{name}`"),
+                _ => format!("load from `{name}`"),
+            };
+            BurstReport {
+                line: sm.line_col(op.span).0,
+                loop_name: k.ir.loops[op.region].name.clone(),
+                access,
+                max_beats: d.outcome.as_ref().ok().copied(),
+                decision: match &d.outcome {
+                    Ok(n) => format!("burst of up to {n} beats"),
+                    Err(why) => format!("no burst, because {why}"),
+                },
+            }
+        })
+        .collect()
 }
 
 /// An integer divider (`scheduler::divide`): pipelined or iterative, as the schedule chose.
@@ -527,6 +575,7 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                 program_variables: program_memories(&c.sm, &k.ir, false),
                 counters: counters(&c.sm, k),
                 dividers: dividers(&c.sm, k),
+                bursts: bursts(&c.sm, k),
                 interface: k.rtl.interface.clone(),
             }
         })

@@ -2,10 +2,11 @@
 //! its loop to the next? Such an access is a burst candidate (docs/hardware-interface.md,
 //! "Bursts"): its port combines the accesses into bursts.
 //!
-//! The address must be `invariant + coef * step`, where `step` advances by one every
-//! iteration: a counter of a source loop (`affine::counter_step`), or `get_global_id(0)` /
-//! `get_local_id(0)` in the loops over work-items (NDRange work-items and the phases of a
-//! work-group, which visit dimension 0 in order), and `coef * step` one element in bytes.
+//! The address must be `invariant + coef * counter`, where the counter advances by a constant
+//! every iteration: a carried counter of a source or copy loop (`affine::counter_step`), or
+//! `get_global_id(0)` / `get_local_id(0)` (by one) in the loops over work-items (NDRange
+//! work-items and the phases of a work-group, which visit dimension 0 in order), and the
+//! address advances by one element in bytes per iteration.
 //! "Invariant" is a value no iteration changes: constants, arguments, launch-invariant
 //! work-item values, and values computed outside the loop or only from those.
 //! The answer is static; the hardware still checks every address (a burst closes when the
@@ -85,8 +86,8 @@ impl Walk<'_> {
         if self.invariant(o, depth) {
             return Some(0);
         }
-        if self.steps(o) {
-            return Some(1);
+        if let Some(step) = self.step(o) {
+            return Some(step);
         }
         let ops = k.operands(o);
         let rec = |x: OpId| self.coef(x, depth + 1);
@@ -106,22 +107,50 @@ impl Walk<'_> {
                 let s = konst(ops[1]).filter(|s| (0..32).contains(s))?;
                 rec(ops[0])?.checked_mul(1i64 << s)
             }
-            OpKind::Convert(ConvOp::SExt | ConvOp::ZExt | ConvOp::Trunc) => rec(ops[0]),
+            OpKind::Convert(ConvOp::SExt | ConvOp::ZExt | ConvOp::Trunc)
+            | OpKind::Extract { lo: 0 } => rec(ops[0]),
             _ => None,
         }
     }
 
-    /// `o` advances by one every iteration of the loop.
-    fn steps(&self, o: OpId) -> bool {
+    /// What `o` advances by every iteration of the loop, when it is a counter: one for the
+    /// work-item ids of dimension 0 in the loops over work-items, a carried counter's step.
+    fn step(&self, o: OpId) -> Option<i64> {
         let k = self.k;
         match k.op(o).kind {
-            OpKind::WorkItem(WorkItemFn::GlobalId | WorkItemFn::LocalId, 0) => matches!(
-                k.loops[self.l].kind,
-                LoopKind::WorkItems | LoopKind::Phase
-            ),
-            OpKind::Carried => counter_step(k, o, self.l) == Some(1),
-            _ => false,
+            OpKind::WorkItem(WorkItemFn::GlobalId | WorkItemFn::LocalId, 0)
+                if matches!(k.loops[self.l].kind, LoopKind::WorkItems | LoopKind::Phase) =>
+            {
+                Some(1)
+            }
+            OpKind::Carried => counter_step(k, o, self.l).or_else(|| self.wrapping_step(o)),
+            _ => None,
         }
+    }
+
+    /// The step of a counter that wraps (`next = cond ? start : c + step`, as the local ids
+    /// of a phase count): between wraps it steps; at a wrap the address check of the port
+    /// closes the burst.
+    fn wrapping_step(&self, c: OpId) -> Option<i64> {
+        let k = self.k;
+        let next = k.preds(c).into_iter().find_map(|(s, d)| match d {
+            crate::kernel::Dep::Data { operand: 1, .. } => Some(s),
+            _ => None,
+        })?;
+        if k.op(next).kind != OpKind::Select {
+            return None;
+        }
+        let ops = k.operands(next);
+        ops[1..].iter().find_map(|&x| {
+            let xs = k.operands(x);
+            match k.op(x).kind {
+                OpKind::Binary(BinOp::Add) if xs[0] == c => match k.op(xs[1]).kind {
+                    OpKind::Const(v) => i64::try_from(v).ok(),
+                    _ => None,
+                },
+                _ => None,
+            }
+        })
     }
 
     /// No iteration of the loop changes `o`.
@@ -139,8 +168,7 @@ impl Walk<'_> {
                 f.is_launch_invariant()
                     || (self.rows_invariant()
                         && (f == WorkItemFn::GroupId
-                            || (d > 0
-                                && matches!(f, WorkItemFn::GlobalId | WorkItemFn::LocalId))))
+                            || (d > 0 && matches!(f, WorkItemFn::GlobalId | WorkItemFn::LocalId))))
             }
             OpKind::Binary(_) | OpKind::Convert(_) | OpKind::Select => k
                 .operands(o)

@@ -194,6 +194,58 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
     MemPlan { mems, onchip_port }
 }
 
+/// The burst decision of one global access (`EmittedKernel::bursts`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BurstDecision {
+    pub op: OpId,
+    /// A store (else a load or an atomic).
+    pub write: bool,
+    /// `Ok(n)`: in bursts of up to `n` beats; `Err`: why not, in terms a user can act on.
+    pub outcome: Result<u32, String>,
+}
+
+/// What the ports of `p` do with each global access (after `opts`).
+pub(super) fn burst_decisions(p: &Plan, opts: &super::EmitOptions) -> Vec<BurstDecision> {
+    let k = p.k;
+    let mut v = Vec::new();
+    for m in p.mems.mems.values().filter(|m| m.onchip.is_none()) {
+        for &o in m.loads.iter().chain(&m.stores) {
+            let write = matches!(k.op(o).kind, OpKind::Store { .. });
+            let stream = hls_ir::analysis::stream::consecutive(k, o);
+            let outcome = if !opts.bursts {
+                Err(
+                    "bursts are off for this build (the board's memory adapter does not take \
+                     them yet)"
+                        .to_string(),
+                )
+            } else if matches!(k.op(o).kind, OpKind::Atomic { .. }) {
+                Err("an atomic is one transfer".to_string())
+            } else if let Err(why) = stream {
+                Err(why.to_string())
+            } else if write {
+                Ok(WRITE_BURST_BEATS)
+            } else if !m.atomics.is_empty() {
+                Err("its port also carries atomics, which are single transfers".to_string())
+            } else if m.burst_read == 0 {
+                Err(format!(
+                    "the schedule's read latency ({} cycles) leaves no time to gather a burst; \
+                     build with `--memory-latency 32` (or your memory's latency) for bursts",
+                    p.load_latency(o)
+                ))
+            } else {
+                Ok(m.burst_read)
+            };
+            v.push(BurstDecision {
+                op: o,
+                write,
+                outcome,
+            });
+        }
+    }
+    v.sort_by_key(|d| d.op);
+    v
+}
+
 /// `o` is an atomic on global memory whose old value nothing reads: the port drops its
 /// response ([`Mem::dropped`]).
 pub(super) fn drops_response(k: &hls_ir::Kernel, o: OpId) -> bool {
@@ -217,7 +269,12 @@ fn read_burst_beats(p: &Plan, m: &Mem) -> u32 {
     if m.onchip.is_some() || !m.atomics.is_empty() || !streams {
         return 0;
     }
-    let lat = m.loads.iter().map(|&l| p.load_latency(l)).min().unwrap_or(0);
+    let lat = m
+        .loads
+        .iter()
+        .map(|&l| p.load_latency(l))
+        .min()
+        .unwrap_or(0);
     let beats = (lat / 2).min(MAX_READ_BURST_BEATS);
     if beats < MIN_READ_BURST_BEATS {
         0
@@ -458,22 +515,22 @@ impl Emitter<'_> {
         let mut full = Vec::new();
         for reads in &per_region {
             let r = reads.region;
-            let rq = format!("{p}_rreq_r{r}");
-            w.wire(&rq, 1, &reads.req);
+            let req_r = format!("{p}_rreq_r{r}");
+            w.wire(&req_r, 1, &reads.req);
             let gnt = format!("{p}_rgnt_r{r}");
             let blocked: String = earlier.iter().map(|e| format!(" && !{e}")).collect();
             let me = literal(r as u64, tw);
             w.wire(
                 &gnt,
                 1,
-                &format!("{rq} && ({locked} ? {lock} == {me} : 1'b1{blocked})"),
+                &format!("{req_r} && ({locked} ? {lock} == {me} : 1'b1{blocked})"),
             );
             w.wire(
                 &format!("{p}_racc_r{r}"),
                 1,
                 &format!("{gnt} && {rq}_ready && !{p}_tag_full"),
             );
-            earlier.push(rq);
+            earlier.push(req_r);
             addr.push((gnt.clone(), format!("({})", reads.addr)));
             if let Some(fields) = &reads.atomic {
                 for (list, f) in payload.iter_mut().zip(fields) {
@@ -510,9 +567,7 @@ impl Emitter<'_> {
         let chosen = select_chain(&region_tag);
         w.always_ff(|w| {
             w.line(format!("if (rst) {locked} <= 1'b0;"));
-            w.line(format!(
-                "else {locked} <= {rq}_valid && !{rq}_ready;"
-            ));
+            w.line(format!("else {locked} <= {rq}_valid && !{rq}_ready;"));
             w.line(format!(
                 "if ({rq}_valid && !{rq}_ready) {lock} <= {chosen};"
             ));
@@ -766,7 +821,14 @@ impl Emitter<'_> {
         let (p, q, multi_write, bits, partial, burst) = {
             let m = &self.plan.mems.mems[&id];
             let burst = m.burst_write;
-            (m.prefix.clone(), m.wq(), m.multi_write, m.bits, m.partial, burst)
+            (
+                m.prefix.clone(),
+                m.wq(),
+                m.multi_write,
+                m.bits,
+                m.partial,
+                burst,
+            )
         };
         if burst {
             w.line(format!("wire {q}_valid;"));
@@ -824,11 +886,7 @@ impl Emitter<'_> {
                 );
                 chosen.push((gnt.clone(), me));
                 let acc = format!("{p}_wacc_r{r}");
-                w.wire(
-                    &acc,
-                    1,
-                    &format!("{gnt} && {q}_ready && !{p}_wcnt_full"),
-                );
+                w.wire(&acc, 1, &format!("{gnt} && {q}_ready && !{p}_wcnt_full"));
                 for s in &stores {
                     self.control[r]
                         .stall_terms
@@ -860,12 +918,8 @@ impl Emitter<'_> {
             let chosen = select_chain(&chosen);
             w.always_ff(|w| {
                 w.line(format!("if (rst) {locked} <= 1'b0;"));
-                w.line(format!(
-                    "else {locked} <= {q}_valid && !{q}_ready;"
-                ));
-                w.line(format!(
-                    "if ({q}_valid && !{q}_ready) {lock} <= {chosen};"
-                ));
+                w.line(format!("else {locked} <= {q}_valid && !{q}_ready;"));
+                w.line(format!("if ({q}_valid && !{q}_ready) {lock} <= {chosen};"));
             });
         }
         w.assign(&format!("{q}_addr"), &select_chain(&addr));

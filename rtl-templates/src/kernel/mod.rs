@@ -34,6 +34,7 @@ mod unused;
 
 pub use counters::{shared_ports, AtomicRegister};
 pub use interface::{ArgPort, ArgPortKind, Interface, PipeIface, Port, PortDir};
+pub use memory::BurstDecision;
 
 /// The read and write channels of a memory port `<p>_*` with `bits`-bit data (a counter's).
 pub fn counter_channel_ports(p: &str, bits: u32) -> Vec<Port> {
@@ -66,6 +67,10 @@ pub struct EmittedKernel {
     pub support: Vec<String>,
     /// The atomic counters, each a register in the module.
     pub counters: Vec<AtomicRegister>,
+    /// The options it was built with.
+    pub options: EmitOptions,
+    /// Every global load, store and atomic with its burst decision.
+    pub bursts: Vec<BurstDecision>,
 }
 
 #[derive(Template)]
@@ -117,7 +122,21 @@ pub fn support_files() -> Vec<(String, String)> {
 
 /// Emit the Verilog module of kernel `k` scheduled by `s`.
 pub fn emit_kernel(k: &Kernel, s: &KernelSchedule) -> Result<EmittedKernel, Vec<Diagnostic>> {
-    emit_kernel_with(k, s, &[])
+    emit_kernel_with(k, s, &[], &EmitOptions::default())
+}
+
+/// Choices a build makes for the emitter (`EmittedKernel::options` keeps them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmitOptions {
+    /// Global ports combine consecutive accesses into bursts (docs/hardware-interface.md,
+    /// "Bursts"); off, every port keeps single transfers (for memory that cannot burst).
+    pub bursts: bool,
+}
+
+impl Default for EmitOptions {
+    fn default() -> Self {
+        EmitOptions { bursts: true }
+    }
 }
 
 /// The module of kernel `k` whose atomic counters `shared` are held by the system top
@@ -128,8 +147,15 @@ pub fn emit_kernel_with(
     k: &Kernel,
     s: &KernelSchedule,
     shared: &[hls_ir::CounterId],
+    opts: &EmitOptions,
 ) -> Result<EmittedKernel, Vec<Diagnostic>> {
     let mut plan = Plan::build(k, s)?;
+    if !opts.bursts {
+        for m in plan.mems.mems.values_mut() {
+            m.burst_read = 0;
+            m.burst_write = false;
+        }
+    }
     for c in &mut plan.counters {
         c.shared = shared.contains(&c.id);
     }
@@ -138,6 +164,7 @@ pub fn emit_kernel_with(
         .iter()
         .map(|_| RegionControl::default())
         .collect();
+    let bursts = memory::burst_decisions(&plan, opts);
     let e = Emitter {
         k,
         plan,
@@ -147,7 +174,10 @@ pub fn emit_kernel_with(
         fp_units: BTreeSet::new(),
         divs: datapath::Dividers::default(),
     };
-    Ok(e.emit())
+    let mut out = e.emit();
+    out.options = *opts;
+    out.bursts = bursts;
+    Ok(out)
 }
 
 /// The writer of one kernel module from its [`Plan`].
@@ -244,6 +274,8 @@ impl Emitter<'_> {
             loop_stages,
             support,
             counters,
+            options: EmitOptions::default(),
+            bursts: Vec::new(),
         }
     }
 }
