@@ -88,6 +88,9 @@ struct BuildArgs {
     /// gets that many entries).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     memory_latency: Option<u32>,
+    /// Keep single transfers on every global port (no write or read combining into bursts).
+    #[arg(long)]
+    no_bursts: bool,
 }
 
 #[derive(Subcommand)]
@@ -127,7 +130,7 @@ impl BuildArgs {
             print_ir_after: None,
             pipe_reservations: self.pipe_reservations,
             memory_latency: self.memory_latency,
-            bursts: true,
+            bursts: !self.no_bursts,
         }
     }
 }
@@ -195,7 +198,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             // The board's memory adapter serves single transfers (bursts through it are
             // the next step of the board flow).
-            opts.bursts = cli.board.is_none();
+            opts.bursts &= cli.board.is_none();
             if !(opts.clock_mhz > 0.0 && opts.clock_mhz.is_finite()) {
                 eprintln!(
                     "error: --clock-mhz must be a positive number of MHz, not {}",

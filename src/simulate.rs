@@ -77,6 +77,9 @@ pub struct SimArgs {
     /// gets that many entries).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub memory_latency: Option<u32>,
+    /// Keep single transfers on every global port (no write or read combining into bursts).
+    #[arg(long)]
+    pub no_bursts: bool,
     /// Extra -D/-I given to every test's build (after the file's build_options).
     #[arg(short = 'D', value_name = "NAME[=V]")]
     pub defines: Vec<String>,
@@ -118,6 +121,9 @@ pub(crate) fn rerun_options(a: &SimArgs) -> Vec<String> {
     differs(&mut w, "--clock-mhz", a.clock_mhz, DEFAULT_CLOCK_MHZ);
     if let Some(l) = a.memory_latency {
         w.extend(["--memory-latency".to_string(), l.to_string()]);
+    }
+    if a.no_bursts {
+        w.push("--no-bursts".into());
     }
     w.extend(a.defines.iter().map(|d| format!("-D{d}")));
     for i in &a.include_dirs {
@@ -355,6 +361,7 @@ fn base_options(a: &SimArgs) -> CompileOptions {
         include_dirs: a.include_dirs.clone(),
         clock_mhz: a.clock_mhz,
         memory_latency: a.memory_latency,
+        bursts: !a.no_bursts,
         ..Default::default()
     }
 }

@@ -187,6 +187,7 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
         m.multi_write = regions(&m.stores) > 1;
         m.burst_read = read_burst_beats(p, m);
         m.burst_write = m.onchip.is_none()
+            && !m.stores.iter().any(|&s| read_waits_for(k, s))
             && m.stores
                 .iter()
                 .any(|&s| hls_ir::analysis::stream::consecutive(k, s).is_ok());
@@ -222,6 +223,10 @@ pub(super) fn burst_decisions(p: &Plan, opts: &super::EmitOptions) -> Vec<BurstD
                 Err("an atomic is one transfer".to_string())
             } else if let Err(why) = stream {
                 Err(why.to_string())
+            } else if write && m.stores.iter().any(|&s| read_waits_for(k, s)) {
+                Err("a later read may access the same memory and waits for this write's \
+                     acknowledgement (declaring the pointers `restrict` removes the wait)"
+                    .to_string())
             } else if write {
                 Ok(WRITE_BURST_BEATS)
             } else if !m.atomics.is_empty() {
@@ -255,6 +260,15 @@ pub(super) fn drops_response(k: &hls_ir::Kernel, o: OpId) -> bool {
         }
         _ => false,
     }
+}
+
+/// A read (or atomic) is ordered after store `s` (it may alias it): it waits for the store's
+/// acknowledgement, so the store's port gains nothing from holding writes to combine them.
+fn read_waits_for(k: &hls_ir::Kernel, s: OpId) -> bool {
+    k.succs(s).iter().any(|&(t, d)| {
+        matches!(d, hls_ir::Dep::Order { .. })
+            && matches!(k.op(t).kind, OpKind::Load { .. } | OpKind::Atomic { .. })
+    })
 }
 
 /// The read burst length of global port `m` (0: no read bursts): half the schedule's read
@@ -306,7 +320,7 @@ struct Routing {
 /// Beats of a write burst at most, and cycles without a write after which an open burst
 /// closes (`oclhls_wburst`).
 pub(super) const WRITE_BURST_BEATS: u32 = 32;
-const WRITE_BURST_IDLE: u32 = 2;
+const WRITE_BURST_IDLE: u32 = 15;
 
 /// Read bursts: the longest, and the shortest worth a combining unit.
 pub(super) const MAX_READ_BURST_BEATS: u32 = 32;
@@ -956,8 +970,15 @@ impl Emitter<'_> {
             format!("{p}_wdata_strb_all")
         };
         w.line(format!("wire [8:0] {p}_wb_acked;"));
+        let flush = match self.wflush.get(p) {
+            Some(t) => {
+                w.wire(&format!("{p}_wb_flush"), 1, &t.join(" || "));
+                format!("{p}_wb_flush")
+            }
+            None => "1'b0".to_string(),
+        };
         w.line(format!(
-            "oclhls_wburst #(.W({bits}), .SB({sb}), .EB({sb}), .MAXB({WRITE_BURST_BEATS}), .DEPTH({}), .DAW({}), .IDLE({WRITE_BURST_IDLE})) {p}_wburst (.clk(clk), .rst(rst), .in_valid({p}_wc_valid), .in_ready({p}_wc_ready), .in_addr({p}_wc_addr), .in_data({p}_wc_data), .in_strb({p}_wc_strb), .aw_valid({p}_wreq_valid), .aw_ready({p}_wreq_ready), .aw_addr({p}_wreq_addr), .aw_len({p}_wreq_len), .w_valid({p}_wdata_valid), .w_ready({p}_wdata_ready), .w_data({p}_wdata_data), .w_strb({strb}), .w_last({p}_wdata_last), .b_valid({p}_wresp_valid), .ack_beats({p}_wb_acked));",
+            "oclhls_wburst #(.W({bits}), .SB({sb}), .EB({sb}), .MAXB({WRITE_BURST_BEATS}), .DEPTH({}), .DAW({}), .IDLE({WRITE_BURST_IDLE})) {p}_wburst (.clk(clk), .rst(rst), .in_valid({p}_wc_valid), .in_ready({p}_wc_ready), .in_addr({p}_wc_addr), .in_data({p}_wc_data), .in_strb({p}_wc_strb), .aw_valid({p}_wreq_valid), .aw_ready({p}_wreq_ready), .aw_addr({p}_wreq_addr), .aw_len({p}_wreq_len), .w_valid({p}_wdata_valid), .w_ready({p}_wdata_ready), .w_data({p}_wdata_data), .w_strb({strb}), .w_last({p}_wdata_last), .b_valid({p}_wresp_valid), .flush({flush}), .ack_beats({p}_wb_acked));",
             2 * WRITE_BURST_BEATS,
             (2 * WRITE_BURST_BEATS).trailing_zeros()
         ));

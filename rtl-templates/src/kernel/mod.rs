@@ -51,7 +51,7 @@ use frontend::diag::Diagnostic;
 use hls_ir::{IdVec, Kernel, LoopId};
 use plan::Plan;
 use scheduler::kernel::KernelSchedule;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use unused::UnusedBits;
 
 pub struct EmittedKernel {
@@ -173,6 +173,7 @@ pub fn emit_kernel_with(
         unused: UnusedBits::default(),
         fp_units: BTreeSet::new(),
         divs: datapath::Dividers::default(),
+        wflush: BTreeMap::new(),
     };
     let mut out = e.emit();
     out.options = *opts;
@@ -192,6 +193,9 @@ struct Emitter<'a> {
     unused: UnusedBits,
     /// Float units instantiated (their modules' files go with the kernel).
     fp_units: BTreeSet<FpUnit>,
+    /// Per global port with write combining: the conditions under which an access waits for
+    /// its writes to be acknowledged (the unit then sends its open burst at once).
+    wflush: BTreeMap<String, Vec<String>>,
     /// Integer dividers instantiated (likewise).
     divs: datapath::Dividers,
 }

@@ -61,6 +61,7 @@ impl Emitter<'_> {
         // memory the read may alias) have acknowledged every write.
         let pred_now = self.arg(cx, pred_ix);
         let gate = self.writes_acknowledged(o, p, false);
+        let mut flush = None;
         let (req, asking) = match &gate {
             None => {
                 let req = self.emit_request(w, name, c, &pred_now, &accepted);
@@ -77,6 +78,7 @@ impl Emitter<'_> {
                 // The stage holds while the read waits for the acknowledgements, and then
                 // until its request is accepted.
                 let waiting = format!("{} && {pred_now} && !{name}_issued", self.valid(c));
+                flush = Some(waiting.clone());
                 self.control[self.cur]
                     .stall_terms
                     .push(format!("({waiting} && !{g})"));
@@ -87,7 +89,11 @@ impl Emitter<'_> {
         self.control[self.cur]
             .stall_terms
             .push(format!("({asking} && !{accepted})"));
-        if m.dropped.contains(&o) {
+        let (own, dropped) = (p.clone(), m.dropped.contains(&o));
+        if let Some(waiting) = flush {
+            self.flush_while(o, &own, false, &waiting);
+        }
+        if dropped {
             // Nothing reads the old value: the port drops the response, no stage waits for it.
             hs.loads.insert(
                 o,
@@ -119,6 +125,25 @@ impl Emitter<'_> {
     /// order; any access passes its own port's atomics (one port executes its reads and
     /// atomics in order).
     fn writes_acknowledged(&self, o: hls_ir::OpId, own: &str, store: bool) -> Option<String> {
+        let terms = self.ack_terms(o, own, store);
+        (!terms.is_empty()).then(|| format!("({})", terms.join(" && ")))
+    }
+
+    /// The ports `writes_acknowledged` waits on: while `waiting`, their write-combining units
+    /// send what they hold at once (`oclhls_wburst`'s flush).
+    fn flush_while(&mut self, o: hls_ir::OpId, own: &str, store: bool, waiting: &str) {
+        for t in self.ack_terms(o, own, store) {
+            if let Some(p) = t.strip_suffix("_wcnt == 16'd0") {
+                self.wflush
+                    .entry(p.to_string())
+                    .or_default()
+                    .push(format!("({waiting})"));
+            }
+        }
+    }
+
+    /// The `_wcnt == 0` and `_dcnt == 0` terms of `writes_acknowledged`.
+    fn ack_terms(&self, o: hls_ir::OpId, own: &str, store: bool) -> Vec<String> {
         let mut terms: Vec<String> = self
             .k
             .preds(o)
@@ -146,7 +171,7 @@ impl Emitter<'_> {
             .collect();
         terms.sort();
         terms.dedup();
-        (!terms.is_empty()).then(|| format!("({})", terms.join(" && ")))
+        terms
     }
 
     /// A store to memory `mem`: its request (on-chip: write enable).
@@ -189,13 +214,15 @@ impl Emitter<'_> {
             None => pred_now.clone(),
         };
         let req = self.emit_request(w, name, c, &pred, &accepted);
+        let (own, multi_write) = (p.clone(), m.multi_write);
         if let Some(g) = &gate {
             let waiting = format!("{} && {pred_now} && !{name}_issued", self.valid(c));
+            self.flush_while(o, &own, true, &waiting);
             self.control[self.cur]
                 .stall_terms
                 .push(format!("({waiting} && !{g})"));
         }
-        if !m.multi_write {
+        if !multi_write {
             let pend = self.emit_pending(w, name, c);
             hs.store_pend.insert(o, pend);
         }
