@@ -554,7 +554,7 @@ fn sample(f: &Func, rng: &mut Rng, raw: bool) -> (u32, u32) {
                 _ => (-30.0, 0.0),
             };
             let m = rng.uniform(lo, hi).exp2();
-            let m = if f.name == "atanh" && rng.bits() % 2 == 0 {
+            let m = if f.name == "atanh" && rng.bits().is_multiple_of(2) {
                 1.0 - m.min(0.5)
             } else {
                 m

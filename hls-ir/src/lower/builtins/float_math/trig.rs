@@ -175,8 +175,7 @@ impl Fb<'_, '_> {
         (s, c)
     }
 
-    /// `f` of `|x| = q pi/2 + r` for quadrant `q`; `zero_r` says `r = 0` exactly (the pi
-    /// forms' exact values) when given.
+    /// `f` of `|x| = q pi/2 + r` for quadrant `q`.
     fn quadrant(&mut self, f: Trig, q: OpId, r: Dd) -> OpId {
         let (s, c) = self.sin_cos_kernel(r);
         let ns = self.un(UnOp::FNeg, s);
