@@ -49,8 +49,8 @@ fn main() -> ExitCode {
         let mut done = 0;
         while done < n {
             let m = batch.min(n - done);
-            let (a, b) = inputs(f, m, &mut rng);
-            let (e, w) = measure(f, &a, &b);
+            let (a, b, c) = inputs(f, m, &mut rng);
+            let (e, w) = measure(f, &a, &b, &c);
             if e > worst || e.is_nan() {
                 (worst, at) = (e, w);
             }
@@ -61,6 +61,7 @@ fn main() -> ExitCode {
             float_ulp::Arity::One => format!("{x:e}"),
             float_ulp::Arity::Two => format!("{x:e}, {:e}", f32::from_bits(at.1)),
             float_ulp::Arity::FloatInt => format!("{x:e}, {}", at.1 as i32),
+            float_ulp::Arity::Three => format!("{x:e}, {:e}, …", f32::from_bits(at.1)),
         };
         ok &= worst <= f.bound;
         println!(

@@ -173,7 +173,7 @@ fn sim_compares_verilator_with_the_emulator() {
 #[test]
 fn sim_runs_multi_kernel_tests_and_skips_what_it_cannot_build() {
     // Multi-kernel tests run as a system in Verilator; each builds only the kernels it
-    // launches, so one test with a kernel the hardware path cannot build yet (`sin` has no
+    // launches, so one test with a kernel the hardware path cannot build yet (`erf` has no
     // float unit) is a skip with the reason while the others run.
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "skip.cl", MULTI_KERNEL_SKIP);
@@ -182,8 +182,8 @@ fn sim_runs_multi_kernel_tests_and_skips_what_it_cannot_build() {
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert!(
         o.stdout.contains(
-            "SKIP sin has no float unit: the hardware path cannot build this kernel yet \
-             (floating-point arithmetic (`sin`)"
+            "SKIP erf has no float unit: the hardware path cannot build this kernel yet \
+             (floating-point arithmetic (`erf`)"
         ),
         "{}{}",
         o.stdout,
@@ -201,7 +201,7 @@ fn sim_runs_multi_kernel_tests_and_skips_what_it_cannot_build() {
     );
 }
 
-/// A producer feeding one of two consumers per test; the second consumer uses `sin`.
+/// A producer feeding one of two consumers per test; the second consumer uses `erf`.
 const MULTI_KERNEL_SKIP: &str = r#"/*!
 [config]
 name: one buildable system, one with a kernel the hardware path cannot build
@@ -218,7 +218,7 @@ arg: sq 1 dst
 expect: dst uint[4] 0 1 4 9
 
 [test]
-name: sin has no float unit
+name: erf has no float unit
 launch: src 1
 launch: ex 1
 pipe:   p uint 2
@@ -226,7 +226,7 @@ buffer: dst float[4] repeat 0
 arg: src 0 p
 arg: ex 0 p
 arg: ex 1 dst
-expect: dst float[4] 0 0.84147096 0.9092974 0.14112 tolerance 4 ulp
+expect: dst float[4] 0 0.8427007794380188 0.9953222870826721 0.9999778866767883 tolerance 16 ulp
 !*/
 kernel void src(write_only pipe uint out __attribute__((blocking))) {
   for (uint i = 0; i < 4; i++)
@@ -245,7 +245,7 @@ kernel void ex(read_only pipe uint in __attribute__((blocking)), global float *d
   for (uint i = 0; i < 4; i++) {
     uint v;
     read_pipe(in, &v);
-    dst[i] = sin((float)v);
+    dst[i] = erf((float)v);
   }
 }
 "#;
@@ -262,7 +262,7 @@ fn sim_skips_what_the_hardware_path_cannot_build_yet() {
     assert!(
         o.stdout.contains(
             "SKIP arithmetic, rounding, conversions and relational functions: the hardware path \
-             cannot build this kernel yet (floating-point arithmetic (`fma`) is not yet \
+             cannot build this kernel yet (floating-point arithmetic (`mix`) is not yet \
              supported by the hardware path); the emulator passes it"
         ),
         "{}",

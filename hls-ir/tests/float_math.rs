@@ -13,8 +13,8 @@ fn every_function_is_within_its_ulp_bound() {
     let mut failures = Vec::new();
     for (i, f) in functions().iter().enumerate() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ (i as u64 + 1));
-        let (a, b) = inputs(f, 1500, &mut rng);
-        let (err, (x, y, got)) = measure(f, &a, &b);
+        let (a, b, c) = inputs(f, 1500, &mut rng);
+        let (err, (x, y, got)) = measure(f, &a, &b, &c);
         let ops = function_ops(f);
         println!(
             "{:6} max {err:.3} ulp (bound {}), {ops} ops",

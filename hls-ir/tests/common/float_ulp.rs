@@ -16,6 +16,8 @@ pub enum Arity {
     Two,
     /// A float and an `int` (`pown`, `rootn`).
     FloatInt,
+    /// Three floats (`fma`).
+    Three,
 }
 
 /// A function under test: its name, arity, double reference and the spec's bound in ulps.
@@ -23,6 +25,8 @@ pub struct Func {
     pub name: &'static str,
     pub arity: Arity,
     pub reference: fn(f64, f64) -> f64,
+    /// The reference of a three-argument function (`reference` is unused then).
+    pub reference3: fn(f64, f64, f64) -> f64,
     pub bound: f64,
 }
 
@@ -33,6 +37,14 @@ pub fn functions() -> Vec<Func> {
         name,
         arity,
         reference,
+        reference3: |_, _, _| f64::NAN,
+        bound,
+    };
+    let f3 = |name, reference3, bound| Func {
+        name,
+        arity: Three,
+        reference: |_, _| f64::NAN,
+        reference3,
         bound,
     };
     vec![
@@ -51,7 +63,130 @@ pub fn functions() -> Vec<Func> {
         f("hypot", Two, |x, y| x.hypot(y), 4.0),
         f("expm1", One, |x, _| x.exp_m1(), 3.0),
         f("log1p", One, |x, _| x.ln_1p(), 2.0),
+        // Exact and correctly rounded: 0 ulp from the exactly rounded reference.
+        f3("fma", fma_ref, 0.0),
+        f("fmod", Two, |x, y| x % y, 0.0),
+        f("remainder", Two, remainder_ref, 0.0),
+        f("sin", One, |x, _| x.sin(), 4.0),
+        f("cos", One, |x, _| x.cos(), 4.0),
+        f("tan", One, |x, _| x.tan(), 5.0),
+        f("sinpi", One, |x, _| sinpi_ref(x), 4.0),
+        f("cospi", One, |x, _| cospi_ref(x), 4.0),
+        f("tanpi", One, |x, _| tanpi_ref(x), 6.0),
+        f("asin", One, |x, _| x.asin(), 4.0),
+        f("acos", One, |x, _| x.acos(), 4.0),
+        f("atan", One, |x, _| x.atan(), 5.0),
+        f("atan2", Two, |y, x| y.atan2(x), 6.0),
+        f("sinh", One, |x, _| x.sinh(), 4.0),
+        f("cosh", One, |x, _| x.cosh(), 4.0),
+        f("tanh", One, |x, _| x.tanh(), 5.0),
+        f("asinh", One, |x, _| x.asinh(), 4.0),
+        f("acosh", One, |x, _| x.acosh(), 4.0),
+        f("atanh", One, |x, _| x.atanh(), 5.0),
     ]
+}
+
+/// `x * y + z` rounded once to a float (as a double): the product is exact in a double, the
+/// sum's rounding error `e` breaks a tie of the float rounding of the double sum.
+fn fma_ref(x: f64, y: f64, z: f64) -> f64 {
+    let p = x * y;
+    let s = p + z;
+    if !s.is_finite() || !p.is_finite() {
+        return s;
+    }
+    let bb = s - p;
+    let e = (p - (s - bb)) + (z - bb);
+    let r = s as f32;
+    let rd = r as f64;
+    if e != 0.0 && rd != s && r != 0.0 && r.is_finite() {
+        let step = |v: f32, up: bool| -> f32 {
+            let away = (v > 0.0) == up;
+            f32::from_bits(if away {
+                v.to_bits() + 1
+            } else {
+                v.to_bits() - 1
+            })
+        };
+        let (lo, hi) = if rd < s {
+            (r, step(r, true))
+        } else {
+            (step(r, false), r)
+        };
+        if (lo as f64 + hi as f64) / 2.0 == s {
+            return if e > 0.0 { hi as f64 } else { lo as f64 };
+        }
+    }
+    rd
+}
+
+/// IEEE `remainder`, exactly (`x - n y`, `n` the nearest integer to `x / y`, ties to even).
+fn remainder_ref(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() || x.is_infinite() || y == 0.0 {
+        return f64::NAN;
+    }
+    if y.is_infinite() {
+        return x;
+    }
+    let ay = y.abs();
+    let mut r = x.abs() % (2.0 * ay);
+    let mut odd = false;
+    if r >= ay {
+        r -= ay;
+        odd = true;
+    }
+    if 2.0 * r > ay || (2.0 * r == ay && odd) {
+        r -= ay;
+    }
+    if x < 0.0 {
+        -r
+    } else {
+        r
+    }
+}
+
+/// `sin(pi x)` with `x` reduced exactly modulo 2 first; `±0` at the integers (OpenCL C).
+fn sinpi_ref(x: f64) -> f64 {
+    if !x.is_finite() {
+        return f64::NAN;
+    }
+    let r = x % 2.0;
+    if r == 0.0 || r.abs() == 1.0 {
+        return 0.0f64.copysign(x);
+    }
+    (std::f64::consts::PI * r).sin()
+}
+
+/// `cos(pi x)`; `+0` at the half-integers.
+fn cospi_ref(x: f64) -> f64 {
+    if !x.is_finite() {
+        return f64::NAN;
+    }
+    let r = x.abs() % 2.0;
+    if r == 0.5 || r == 1.5 {
+        return 0.0;
+    }
+    (std::f64::consts::PI * r).cos()
+}
+
+/// `tan(pi x)`; the zeros and infinities of OpenCL C at the integers and half-integers.
+fn tanpi_ref(x: f64) -> f64 {
+    if !x.is_finite() {
+        return f64::NAN;
+    }
+    let r = x % 1.0;
+    if r == 0.0 {
+        let even = x % 2.0 == 0.0;
+        return 0.0f64.copysign(if even { x } else { -x });
+    }
+    if r.abs() == 0.5 {
+        let n = x - 0.5;
+        return if n % 2.0 == 0.0 {
+            f64::INFINITY
+        } else {
+            f64::NEG_INFINITY
+        };
+    }
+    (std::f64::consts::PI * r).tan()
 }
 
 fn log_ref(x: f64, g: fn(f64) -> f64) -> f64 {
@@ -143,6 +278,7 @@ pub fn ulp_error(got: f32, want: f64) -> f64 {
 pub fn kernel_of(name: &str, arity: Arity) -> Kernel {
     let call = match arity {
         Arity::One => format!("{name}(a[i])"),
+        Arity::Three => format!("{name}(a[i], b[i], c[i])"),
         _ => format!("{name}(a[i], b[i])"),
     };
     kernel_of_expr(&call, arity)
@@ -154,6 +290,7 @@ fn kernel_of_expr(expr: &str, arity: Arity) -> Kernel {
         Arity::One => "",
         Arity::Two => ", global const float *b",
         Arity::FloatInt => ", global const int *b",
+        Arity::Three => ", global const float *b, global const float *c",
     };
     let src = format!(
         "kernel void k(global float *o, global const float *a{b}) {{ size_t i = get_global_id(0); o[i] = {expr}; }}"
@@ -174,21 +311,28 @@ pub fn function_ops(f: &Func) -> usize {
         Arity::One => ("-a[i]", 1),
         Arity::Two => ("a[i] + b[i]", 1),
         Arity::FloatInt => ("a[i] + (float)b[i]", 2),
+        Arity::Three => ("a[i] + b[i] + c[i]", 2),
     };
     let k = kernel_of(f.name, f.arity).op_ids().len();
     k + base_ops - kernel_of_expr(base, f.arity).op_ids().len()
 }
 
-/// Runs kernel `k` on the inputs (`b` as float or int bits) and returns the outputs.
-pub fn run_kernel(k: &Kernel, a: &[u32], b: &[u32]) -> Vec<u32> {
+/// Runs kernel `k` on the inputs (`b` as float or int bits, `c` empty unless three) and
+/// returns the outputs.
+pub fn run_kernel(k: &Kernel, a: &[u32], b: &[u32], c: &[u32]) -> Vec<u32> {
     let n = a.len();
     let bytes = |v: &[u32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
-    let (o_addr, a_addr, b_addr) = (0x10_0000u32, 0x100_0000u32, 0x200_0000u32);
+    let (o_addr, a_addr, b_addr, c_addr) =
+        (0x10_0000u32, 0x100_0000u32, 0x200_0000u32, 0x300_0000u32);
     let mut buffers = vec![(o_addr, vec![0u8; 4 * n]), (a_addr, bytes(a))];
     let mut args = vec![o_addr as u64, a_addr as u64];
     if !b.is_empty() {
         buffers.push((b_addr, bytes(b)));
         args.push(b_addr as u64);
+    }
+    if !c.is_empty() {
+        buffers.push((c_addr, bytes(c)));
+        args.push(c_addr as u64);
     }
     let launch = InterpLaunch {
         args,
@@ -246,33 +390,71 @@ const SPECIALS: [f32; 16] = [
 ];
 
 /// The inputs of `f`: special values (and their pairs), random bit patterns over the whole
-/// domain, and random values where the result is finite and non-trivial; `n` in all.
-pub fn inputs(f: &Func, n: usize, rng: &mut Rng) -> (Vec<u32>, Vec<u32>) {
-    let (mut a, mut b) = (Vec::new(), Vec::new());
+/// domain, and random values where the result is finite and non-trivial; `n` in all. The
+/// third vector is empty unless `f` has three arguments.
+pub fn inputs(f: &Func, n: usize, rng: &mut Rng) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
     let two = f.arity != Arity::One;
+    let three = f.arity == Arity::Three;
     let int_b = f.arity == Arity::FloatInt;
     for &x in &SPECIALS {
         if two {
-            for &y in &SPECIALS {
+            for (j, &y) in SPECIALS.iter().enumerate() {
                 a.push(x.to_bits());
                 b.push(if int_b {
                     (y as i32) as u32
                 } else {
                     y.to_bits()
                 });
+                if three {
+                    c.push(SPECIALS[(j * 7 + a.len()) % SPECIALS.len()].to_bits());
+                }
             }
         } else {
             a.push(x.to_bits());
         }
     }
     while a.len() < n {
+        if three {
+            let (x, y, z) = sample3(rng, a.len() % 4);
+            a.push(x);
+            b.push(y);
+            c.push(z);
+            continue;
+        }
         let (x, y) = sample(f, rng, a.len() % 4 == 0);
         a.push(x);
         if two {
             b.push(y);
         }
     }
-    (a, b)
+    (a, b, c)
+}
+
+/// `fma` inputs: raw bits; products cancelled by an addend a few ulp away (the hard case);
+/// addends far below or above the product.
+fn sample3(rng: &mut Rng, kind: usize) -> (u32, u32, u32) {
+    let (x, y) = (rng.bits(), rng.bits());
+    if kind == 0 {
+        return (x, y, rng.bits());
+    }
+    // Keep the product in range: exponents near 127 each.
+    let near = |r: &mut Rng, v: u32| (v & 0x807f_ffff) | ((100 + r.bits() % 55) << 23);
+    let (x, y) = (near(rng, x), near(rng, y));
+    let p = f32::from_bits(x) * f32::from_bits(y);
+    let z = match kind {
+        1 => (-p)
+            .to_bits()
+            .wrapping_add(rng.bits() % 64)
+            .wrapping_sub(32),
+        2 => {
+            let d = (rng.bits() % 60) as i32 - 30;
+            let e = ((p.to_bits() >> 23) & 0xff) as i32 + d;
+            (rng.bits() & 0x807f_ffff) | ((e.clamp(1, 254) as u32) << 23)
+        }
+        _ => (-p).to_bits() ^ (rng.bits() & 0xfff),
+    };
+    (x, y, z)
 }
 
 /// One random input: raw bits when `raw`, else in the function's interesting range.
@@ -335,23 +517,85 @@ fn sample(f: &Func, rng: &mut Rng, raw: bool) -> (u32, u32) {
             let d = (rng.uniform(-30.0, 30.0) as i32) << 23;
             (x, (x & 0x7fff_ffff).wrapping_add(d as u32) & 0x7fff_ffff)
         }
+        "sin" | "cos" | "tan" => match rng.bits() % 3 {
+            0 => (v(rng.uniform(-10.0, 10.0)), 0),
+            // Next to a multiple of pi/2 (the reduction's cancellation).
+            1 => {
+                let k = (rng.bits() % (1 << 22)) as f64;
+                let b = v(k * std::f64::consts::FRAC_PI_2);
+                (b.wrapping_add(rng.bits() % 5).wrapping_sub(2), 0)
+            }
+            _ => (rng.bits(), 0),
+        },
+        "sinpi" | "cospi" | "tanpi" => match rng.bits() % 3 {
+            0 => (v(rng.uniform(-4.0, 4.0)), 0),
+            1 => (v((rng.uniform(-1e6, 1e6) * 4.0).round() / 4.0), 0),
+            _ => (
+                v(rng.uniform(-1.0, 1.0) * rng.uniform(-40.0, 30.0).exp2()),
+                0,
+            ),
+        },
+        "asin" | "acos" => match rng.bits() % 3 {
+            0 => (v(rng.uniform(-1.0, 1.0)), 0),
+            1 => {
+                let x = 1.0 - rng.uniform(-24.0, -1.0).exp2();
+                (v(if rng.bits() & 1 == 0 { x } else { -x }), 0)
+            }
+            _ => (
+                v(rng.uniform(-1.0, 1.0) * rng.uniform(-40.0, 0.0).exp2()),
+                0,
+            ),
+        },
+        "atan" | "asinh" | "sinh" | "tanh" | "cosh" | "atanh" => {
+            let (lo, hi) = match f.name {
+                "atan" | "asinh" => (-40.0, 60.0),
+                "sinh" | "cosh" => (-30.0, 6.5),
+                "tanh" => (-30.0, 4.0),
+                _ => (-30.0, 0.0),
+            };
+            let m = rng.uniform(lo, hi).exp2();
+            let m = if f.name == "atanh" && rng.bits().is_multiple_of(2) {
+                1.0 - m.min(0.5)
+            } else {
+                m
+            };
+            (v(if rng.bits() & 1 == 0 { m } else { -m }), 0)
+        }
+        "acosh" => (v(1.0 + rng.uniform(-24.0, 40.0).exp2()), 0),
+        "atan2" => {
+            let s = |r: &mut Rng| if r.bits() & 1 == 0 { 1.0 } else { -1.0 };
+            let y = s(rng) * rng.uniform(-60.0, 60.0).exp2();
+            let x = s(rng) * rng.uniform(-60.0, 60.0).exp2();
+            (v(y), v(x))
+        }
+        "fmod" | "remainder" => {
+            let x = rng.bits();
+            let d = (rng.bits() % 40) << 23;
+            (
+                x,
+                (x & 0x7fff_ffff).wrapping_sub(d) ^ (rng.bits() & 0x807f_ffff),
+            )
+        }
         _ => (pos(rng), rng.bits()),
     }
 }
 
 /// The largest error of `f` in ulps over `inputs`, with the worst input and its result.
-pub fn measure(f: &Func, a: &[u32], b: &[u32]) -> (f64, (u32, u32, u32)) {
+pub fn measure(f: &Func, a: &[u32], b: &[u32], c: &[u32]) -> (f64, (u32, u32, u32)) {
     let k = kernel_of(f.name, f.arity);
-    let got = run_kernel(&k, a, b);
+    let got = run_kernel(&k, a, b, c);
     let mut worst = (0.0, (0, 0, 0));
     for i in 0..a.len() {
         let x = ftz(f32::from_bits(a[i])) as f64;
         let y = match f.arity {
             Arity::One => 0.0,
-            Arity::Two => ftz(f32::from_bits(b[i])) as f64,
+            Arity::Two | Arity::Three => ftz(f32::from_bits(b[i])) as f64,
             Arity::FloatInt => b[i] as i32 as f64,
         };
-        let want = (f.reference)(x, y);
+        let want = match f.arity {
+            Arity::Three => (f.reference3)(x, y, ftz(f32::from_bits(c[i])) as f64),
+            _ => (f.reference)(x, y),
+        };
         let e = ulp_error(f32::from_bits(got[i]), want);
         if e > worst.0 || e.is_nan() {
             worst = (e, (a[i], *b.get(i).unwrap_or(&0), got[i]));

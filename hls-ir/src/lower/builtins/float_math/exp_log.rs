@@ -156,7 +156,7 @@ impl Fb<'_, '_> {
 
     /// `(n, q)` with `e^x = 2^n * (1 + q)` for `x` clamped to `[lo, hi]` (see the module
     /// documentation).
-    fn exp_nat(&mut self, x: OpId, lo: f64, hi: f64) -> (OpId, OpId) {
+    pub(super) fn exp_nat(&mut self, x: OpId, lo: f64, hi: f64) -> (OpId, OpId) {
         let lo = self.f(lo);
         let hi = self.f(hi);
         let xc = self.fmax(x, lo);

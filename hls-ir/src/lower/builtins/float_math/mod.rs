@@ -13,12 +13,17 @@
 //! `docs/benchmarks.md` ("Float math accuracy"). Denormal inputs count as zeros and denormal
 //! results flush to zero, as the float units do (docs/hardware-interface.md).
 //!
-//! Trigonometric functions can be added the same way: a range reduction with the constant
-//! split into exact pieces ([`Fb::mul_dd_const`]), a polynomial ([`Fb::poly`]) and selects for
-//! the special values.
+//! The trigonometric (`trig`, `inverse`) and hyperbolic (`hyperbolic`) functions reuse these
+//! blocks; `exact` builds `fma`, `fmod` and `remainder` exactly from integer operations.
 
+mod exact;
 mod exp_log;
+mod hyperbolic;
+mod inverse;
 mod pow;
+mod trig;
+
+use trig::Trig;
 
 use crate::ids::OpId;
 use crate::lower::{Lower, Val};
@@ -54,6 +59,25 @@ pub(super) fn is_built(f: MathFn) -> bool {
             | M::Cbrt
             | M::Rsqrt
             | M::Hypot
+            | M::Fma
+            | M::Fmod
+            | M::Remainder
+            | M::Sin
+            | M::Cos
+            | M::Tan
+            | M::Sinpi
+            | M::Cospi
+            | M::Tanpi
+            | M::Asin
+            | M::Acos
+            | M::Atan
+            | M::Atan2
+            | M::Sinh
+            | M::Cosh
+            | M::Tanh
+            | M::Asinh
+            | M::Acosh
+            | M::Atanh
     )
 }
 
@@ -112,6 +136,25 @@ impl Fb<'_, '_> {
             M::Rootn => self.rootn(x[0], x[1]),
             M::Cbrt => self.cbrt(x[0]),
             M::Hypot => self.hypot(x[0], x[1]),
+            M::Fma => self.fma(x[0], x[1], x[2]),
+            M::Fmod => self.fmod_rem(x[0], x[1], false),
+            M::Remainder => self.fmod_rem(x[0], x[1], true),
+            M::Sin => self.trig(Trig::Sin, x[0]),
+            M::Cos => self.trig(Trig::Cos, x[0]),
+            M::Tan => self.trig(Trig::Tan, x[0]),
+            M::Sinpi => self.trig_pi(Trig::Sin, x[0]),
+            M::Cospi => self.trig_pi(Trig::Cos, x[0]),
+            M::Tanpi => self.trig_pi(Trig::Tan, x[0]),
+            M::Asin => self.asin(x[0]),
+            M::Acos => self.acos(x[0]),
+            M::Atan => self.atan(x[0]),
+            M::Atan2 => self.atan2(x[0], x[1]),
+            M::Sinh => self.sinh(x[0]),
+            M::Cosh => self.cosh(x[0]),
+            M::Tanh => self.tanh(x[0]),
+            M::Asinh => self.asinh(x[0]),
+            M::Acosh => self.acosh(x[0]),
+            M::Atanh => self.atanh(x[0]),
             _ => self.rsqrt(x[0]),
         }
     }
