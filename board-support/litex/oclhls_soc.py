@@ -21,11 +21,23 @@
 # their reports.
 #
 # Usage: python oclhls_soc.py MANIFEST.json OUTPUT_DIR [--sim]
-#   (--sim is reserved for the board simulation: SDRAMPHYModel instead of the pins.)
+#
+# --sim builds the same SoC for the board simulation (docs/hardware-interface.md, "Board
+# simulation"): LiteDRAM's SDRAMPHYModel (the same module and timings, with LiteDRAM's DFI
+# timing checker, which prints every violation) instead of GENSDRPHY and the pins; the clock and
+# reset as top-level inputs (`sys_clk`, `sys_rst`) instead of the PLL; and the UARTBone bridge's
+# PHY replaced by LiteX's RS232PHYModel: the bridge (Stream2Wishbone, identical) sees a byte
+# stream, exposed as `serial_sink_*` (host to board) and `serial_source_*` (board to host). The
+# CSR map is the same as on the board. Writes `soc/gateware/oclhls_ulx3s_sim.v`.
+#
+# Both variants write `soc/sdram_init.json`: LiteDRAM's SDRAM init sequence
+# (litedram.init.get_sdram_phy_init_sequence), which a host replays through the `sdram_dfii_*`
+# registers since there is no CPU to run it.
 
 import argparse
 import json
 import os
+import re
 import sys
 
 from migen import ClockSignal, ResetSignal, Instance, Signal
@@ -37,6 +49,8 @@ from litex_boards.platforms import radiona_ulx3s
 from litex_boards.targets.radiona_ulx3s import _CRG
 from litedram import modules as litedram_modules
 from litedram.phy import GENSDRPHY
+from litedram.init import get_sdram_phy_init_sequence
+from litex.build.generic_platform import GenericPlatform, Pins, Subsignal
 
 
 class Bank(LiteXModule):
@@ -69,21 +83,88 @@ class Globals(LiteXModule):
             setattr(self, name, CSRStatus(32, name=name, reset=value))
 
 
+_SIM_IO = [
+    ("sys_clk", 0, Pins(1)),
+    ("sys_rst", 0, Pins(1)),
+    ("serial", 0,
+        Subsignal("source_valid", Pins(1)),
+        Subsignal("source_ready", Pins(1)),
+        Subsignal("source_data", Pins(8)),
+        Subsignal("sink_valid", Pins(1)),
+        Subsignal("sink_ready", Pins(1)),
+        Subsignal("sink_data", Pins(8)),
+    ),
+]
+
+
+class SimPlatform(GenericPlatform):
+    """Verilog only: LiteX's own SimPlatform also writes and builds its C++ harness, which the
+    board simulation does not use (oclhls builds the model with its Verilator shim)."""
+
+    def __init__(self):
+        GenericPlatform.__init__(self, "SIM", _SIM_IO, name="sim")
+
+    def build(self, fragment, build_dir, build_name, run=False, **kwargs):
+        from migen.fhdl.structure import _Fragment
+        from litex.build.sim.common import sim_special_overrides
+        os.makedirs(build_dir, exist_ok=True)
+        if not isinstance(fragment, _Fragment):
+            fragment = fragment.get_fragment()
+        self.finalize(fragment)
+        v = self.get_verilog(fragment, name=build_name,
+                             special_overrides=dict(sim_special_overrides))
+        # One self-contained, deterministic file (oclhls caches the model by its content): the
+        # ROM contents inline instead of `$readmemh` of a file relative to the working
+        # directory, and no date line.
+        src = v.main_source
+        for fname, content in v.data_files.items():
+            stmt = re.search(r'\$readmemh\("%s", (\w+)\);' % re.escape(fname), src)
+            if stmt is None:
+                sys.exit("oclhls_soc.py: no $readmemh of %s in the Verilog" % fname)
+            words = content.split()
+            assigns = " ".join("%s[%d] = 'h%s;" % (stmt.group(1), i, w)
+                               for i, w in enumerate(words))
+            src = src.replace(stmt.group(0), assigns)
+        src = re.sub(r"^// Date .*\n", "", src, flags=re.M)
+        with open(os.path.join(build_dir, build_name + ".v"), "w") as f:
+            f.write(src)
+        return v.ns
+
+
 class OclhlsSoC(SoCCore):
-    def __init__(self, m):
-        platform = radiona_ulx3s.Platform(device=m["device"], revision="2.0",
-                                          toolchain="trellis")
+    def __init__(self, m, sim=False):
         sys_clk_freq = m["sys_clk_hz"]
-        self.crg = _CRG(platform, sys_clk_freq)
+        if sim:
+            from litex.build.io import CRG
+            platform = SimPlatform()
+            self.crg = CRG(platform.request("sys_clk"), platform.request("sys_rst"))
+        else:
+            platform = radiona_ulx3s.Platform(device=m["device"], revision="2.0",
+                                              toolchain="trellis")
+            self.crg = _CRG(platform, sys_clk_freq)
         SoCCore.__init__(self, platform, sys_clk_freq,
                          ident="oclhls board system", ident_version=False,
-                         cpu_type=None, uart_name="uartbone",
+                         cpu_type=None, uart_name="uartbone", with_uart=not sim,
                          integrated_rom_size=0, integrated_sram_size=0,
                          with_timer=False, with_ctrl=True)
+        if sim:
+            # What add_uartbone builds, with the byte-stream PHY model (same module names,
+            # so the same CSR map).
+            from litex.soc.cores.uart import RS232PHYModel, UARTBone
+            self.uartbone_phy = RS232PHYModel(platform.request("serial"))
+            self.uartbone = UARTBone(phy=self.uartbone_phy, clk_freq=sys_clk_freq,
+                                     address_width=self.bus.address_width)
+            self.bus.add_master(name="uartbone", master=self.uartbone.wishbone)
         # SDRAM: no L2 cache, so host writes over the bridge reach the SDRAM before a launch.
-        self.sdrphy = GENSDRPHY(platform.request("sdram"), sys_clk_freq)
         module = getattr(litedram_modules, m["sdram_module"])(sys_clk_freq, "1:1")
+        if sim:
+            from litedram.phy.model import SDRAMPHYModel, SDRAM_VERBOSE_STD
+            self.sdrphy = SDRAMPHYModel(module=module, data_width=16, clk_freq=sys_clk_freq,
+                                        verbosity=SDRAM_VERBOSE_STD)
+        else:
+            self.sdrphy = GENSDRPHY(platform.request("sdram"), sys_clk_freq)
         self.add_sdram("sdram", phy=self.sdrphy, module=module, l2_cache_size=0)
+        self.sdram_module = module
 
         # The core and its ports.
         io = {}
@@ -134,22 +215,53 @@ class OclhlsSoC(SoCCore):
             self.add_module(name=b["bank"], module=Bank(b, io))
 
 
+_DFII = {
+    "DFII_CONTROL_SEL": 0x01, "DFII_CONTROL_CKE": 0x02, "DFII_CONTROL_ODT": 0x04,
+    "DFII_CONTROL_RESET_N": 0x08,
+    "DFII_COMMAND_CS": 0x01, "DFII_COMMAND_WE": 0x02, "DFII_COMMAND_CAS": 0x04,
+    "DFII_COMMAND_RAS": 0x08, "DFII_COMMAND_WRDATA": 0x10, "DFII_COMMAND_RDDATA": 0x20,
+}
+
+
+def write_sdram_init(soc, path):
+    """LiteDRAM's init sequence as JSON: each step writes `address` and `bank` to
+    sdram_dfii_pi0_address/baddress, then either `control` to sdram_dfii_control (a
+    DFII_CONTROL_* step) or `command` to sdram_dfii_pi0_command followed by a write of 1 to
+    sdram_dfii_pi0_command_issue, then waits `delay` cycles. Before the sequence the host
+    switches to software control (control = CKE|ODT|RESET_N), after it to hardware control
+    (control = SEL), as LiteX's sdram_init() does."""
+    phy = soc.sdrphy.settings
+    seq, _ = get_sdram_phy_init_sequence(phy, soc.sdram_module.timing_settings)
+    steps = []
+    for comment, a, ba, cmd, delay in seq:
+        value = 0
+        for name in cmd.split("|"):
+            value |= _DFII[name.strip()]
+        steps.append({"comment": comment, "address": a, "bank": ba,
+                      "control": cmd.startswith("DFII_CONTROL"), "value": value,
+                      "delay": delay})
+    out = {"memtype": phy.memtype, "software_control": 0x0e, "hardware_control": 0x01,
+           "steps": steps}
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1)
+
+
 def main():
     ap = argparse.ArgumentParser(description="oclhls board system on the ULX3S (LiteX)")
     ap.add_argument("manifest")
     ap.add_argument("output_dir")
-    ap.add_argument("--sim", action="store_true", help="reserved: board simulation")
+    ap.add_argument("--sim", action="store_true",
+                    help="board simulation: SDRAM model, byte-stream bridge (see above)")
     args = ap.parse_args()
     with open(args.manifest) as f:
         m = json.load(f)
-    if args.sim:
-        sys.exit("oclhls_soc.py: --sim is not built yet")
-    soc = OclhlsSoC(m)
+    soc = OclhlsSoC(m, sim=args.sim)
     builder = Builder(soc, output_dir=args.output_dir, compile_software=False,
                       compile_gateware=False,
                       csr_csv=os.path.join(args.output_dir, "csr.csv"),
                       csr_json=os.path.join(args.output_dir, "csr.json"))
-    builder.build(build_name=m["name"], run=False)
+    builder.build(build_name=m["name"] + ("_sim" if args.sim else ""), run=False)
+    write_sdram_init(soc, os.path.join(args.output_dir, "sdram_init.json"))
 
 
 if __name__ == "__main__":
