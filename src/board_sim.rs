@@ -11,7 +11,7 @@
 //! (from 0x1000 up), so pointer arguments are the binding's values unchanged.
 
 use crate::compile::Compiled;
-use crate::simulate::{check_output, kernel_shape, IrResults, SimArgs, TestError};
+use crate::simulate::{check_output, kernel_shape, IrResults, SimArgs, TestError, Waveform};
 use board_support::soc::{self, litex};
 use host_runtime::{BoardInfo, Device, SimBoard, SimBoardOptions};
 use std::collections::BTreeMap;
@@ -81,6 +81,7 @@ impl BoardSim {
         c: &Compiled,
         t: &TestCase,
         emu_outputs: &BTreeMap<u32, Vec<u8>>,
+        wave: &mut Waveform,
     ) -> Result<String, TestError> {
         let wall = Instant::now();
         let k = c
@@ -91,7 +92,7 @@ impl BoardSim {
         let b = sim::bind(t, &kernel_shape(k)).map_err(|e| e.to_string())?;
         let ir = IrResults::of(k, &b)?;
         let rt = |e: host_runtime::Error| TestError::Other(format!("board simulation: {e}"));
-        let model = self.built.instantiate().map_err(|e| e.to_string())?;
+        let model = wave.instantiate(&self.built)?;
         let board = SimBoard::new(model, SimBoardOptions::new(self.info.clock_hz)).map_err(rt)?;
         let mut dev = Device::open(board, self.info.clone()).map_err(rt)?;
         dev.init_memory().map_err(rt)?;
@@ -126,7 +127,7 @@ impl BoardSim {
                 .map_err(rt)?;
         }
         dev.start(&kernel).map_err(rt)?;
-        let timeout = Duration::from_secs_f64(a.max_cycles as f64 / self.info.clock_hz as f64);
+        let timeout = Duration::from_secs_f64(a.cycle_budget() as f64 / self.info.clock_hz as f64);
         let run = dev.wait(&kernel, timeout).map_err(rt)?;
         for o in &b.outputs {
             let got = dev.read(o.addr, o.size).map_err(rt)?;

@@ -54,9 +54,10 @@ pub struct SimArgs {
     /// Data bus width of the SDRAM of `--memory sdram`.
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub sdram_bus_bits: u32,
-    /// Cycle budget per test.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CYCLES)]
-    pub max_cycles: u64,
+    /// Cycle budget per test (default 50 000 000; with --board, 5 000 000 board cycles for
+    /// the kernel to finish: a simulated SoC runs about 100 000 cycles a second).
+    #[arg(long, value_name = "N")]
+    pub max_cycles: Option<u64>,
     /// Multi-kernel tests: fail with a deadlock report when no kernel makes progress (no
     /// memory transfer, pipe operation, start or finish) for this many cycles.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_DEADLOCK_CYCLES,
@@ -94,6 +95,15 @@ pub struct SimArgs {
 }
 
 impl SimArgs {
+    /// The cycle budget of a test.
+    pub fn cycle_budget(&self) -> u64 {
+        self.max_cycles.unwrap_or(if self.board.is_some() {
+            DEFAULT_BOARD_MAX_CYCLES
+        } else {
+            DEFAULT_MAX_CYCLES
+        })
+    }
+
     /// The clock the kernels are scheduled for (and, with --board, the SoC's).
     pub fn clock(&self) -> f64 {
         self.clock_mhz.unwrap_or(if self.board.is_some() {
@@ -108,6 +118,7 @@ const DEFAULT_SEED: u64 = 1;
 const DEFAULT_STALL_PROB: f64 = 0.25;
 const DEFAULT_MAX_LATENCY: u32 = 8;
 const DEFAULT_MAX_CYCLES: u64 = 50_000_000;
+const DEFAULT_BOARD_MAX_CYCLES: u64 = 5_000_000;
 const DEFAULT_DEADLOCK_CYCLES: u64 = 100_000;
 const DEFAULT_CLOCK_MHZ: f64 = 100.0;
 
@@ -128,7 +139,7 @@ pub(crate) fn rerun_options(a: &SimArgs) -> Vec<String> {
         differs(&mut w, "--stall-prob", a.stall_prob, DEFAULT_STALL_PROB);
         differs(&mut w, "--max-latency", a.max_latency, DEFAULT_MAX_LATENCY);
     }
-    differs(&mut w, "--max-cycles", a.max_cycles, DEFAULT_MAX_CYCLES);
+    differs(&mut w, "--max-cycles", a.cycle_budget(), DEFAULT_MAX_CYCLES);
     differs(
         &mut w,
         "--deadlock-cycles",
@@ -581,7 +592,7 @@ impl Session<'_> {
                     crate::board_sim::BoardSim::prepare(a, &self.toolchain, c, dir)
                 });
                 match board {
-                    Ok(b) => b.run_test(a, c, t, &emu.outputs),
+                    Ok(b) => b.run_test(a, c, t, &emu.outputs, wave),
                     Err(e) => Err(TestError::Other(e.clone())),
                 }
             }
@@ -721,7 +732,7 @@ fn run_test(
     let ir = IrResults::of(k, &b)?;
     let config = sim::RunConfig {
         seed: a.seed,
-        max_cycles: a.max_cycles,
+        max_cycles: a.cycle_budget(),
         memory: memory_config(a),
         ..Default::default()
     };
