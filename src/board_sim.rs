@@ -69,8 +69,11 @@ impl BoardSim {
                 t.as_secs_f64()
             );
         }
-        let info = BoardInfo::load(&gen.csr_csv.parent().unwrap_or(Path::new(".")), Some(gen.build_id))
-            .map_err(|e| e.to_string())?;
+        let info = BoardInfo::load(
+            &gen.csr_csv.parent().unwrap_or(Path::new(".")),
+            Some(gen.build_id),
+        )
+        .map_err(|e| e.to_string())?;
         Ok(BoardSim { built, info })
     }
 

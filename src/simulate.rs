@@ -569,35 +569,34 @@ impl Session<'_> {
                 return Ok(unsupported(e, emu.problem));
             }
         }
-        let outcome = match (&self.builds[&bkey], &t.multi) {
-            (Err(e), _) => Err(TestError::Other(format!(
-                "the kernel file does not compile:\n{e}"
-            ))),
-            (Ok(_), Some(_)) if a.board.is_some() => {
-                return Ok(Verdict::Skipped(
+        let outcome =
+            match (&self.builds[&bkey], &t.multi) {
+                (Err(e), _) => Err(TestError::Other(format!(
+                    "the kernel file does not compile:\n{e}"
+                ))),
+                (Ok(_), Some(_)) if a.board.is_some() => return Ok(Verdict::Skipped(
                     "multi-kernel tests do not run in the board simulation yet (one kernel per \
                      board system so far)"
                         .to_string(),
-                ))
-            }
-            (Ok((c, dir)), Some(m)) => match &self.fronts[&key] {
-                Ok((_, prog)) => {
-                    crate::simulate_system::run(a, &self.toolchain, c, prog, dir, t, m, wave)
-                        .map_err(TestError::Other)
-                }
-                Err(e) => Err(TestError::Other(e.clone())),
-            },
-            (Ok((c, dir)), None) if a.board.is_some() => {
-                let board = self.boards.entry(dir.clone()).or_insert_with(|| {
-                    crate::board_sim::BoardSim::prepare(a, &self.toolchain, c, dir)
-                });
-                match board {
-                    Ok(b) => b.run_test(a, c, t, &emu.outputs, wave),
+                )),
+                (Ok((c, dir)), Some(m)) => match &self.fronts[&key] {
+                    Ok((_, prog)) => {
+                        crate::simulate_system::run(a, &self.toolchain, c, prog, dir, t, m, wave)
+                            .map_err(TestError::Other)
+                    }
                     Err(e) => Err(TestError::Other(e.clone())),
+                },
+                (Ok((c, dir)), None) if a.board.is_some() => {
+                    let board = self.boards.entry(dir.clone()).or_insert_with(|| {
+                        crate::board_sim::BoardSim::prepare(a, &self.toolchain, c, dir)
+                    });
+                    match board {
+                        Ok(b) => b.run_test(a, c, t, &emu.outputs, wave),
+                        Err(e) => Err(TestError::Other(e.clone())),
+                    }
                 }
-            }
-            (Ok((c, dir)), None) => run_test(a, &self.toolchain, c, dir, t, &emu.outputs, wave),
-        };
+                (Ok((c, dir)), None) => run_test(a, &self.toolchain, c, dir, t, &emu.outputs, wave),
+            };
         Ok(match judge(outcome, t.expect_test_fail, emu.problem) {
             Ok(summary) => Verdict::Passed(summary),
             Err(why) => Verdict::Failed(why),

@@ -88,8 +88,8 @@ impl BoardInfo {
                 _ => {}
             }
         }
-        let sdram_init: SdramInit = serde_json::from_str(sdram_init)
-            .map_err(|e| bad(format!("sdram_init.json: {e}")))?;
+        let sdram_init: SdramInit =
+            serde_json::from_str(sdram_init).map_err(|e| bad(format!("sdram_init.json: {e}")))?;
         Ok(BoardInfo {
             registers,
             main_ram: main_ram.ok_or_else(|| bad("csr.csv has no main_ram region".into()))?,

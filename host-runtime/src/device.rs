@@ -246,9 +246,10 @@ impl<T: Transport> Device<T> {
         self.write_reg(&format!("{}_ctrl", k.bank), 1)
     }
 
-    /// Waits until `k` is done (polling its control word), at most `timeout` of board time.
+    /// Waits until `k` is done (polling its control word every 200 µs, or every twentieth
+    /// of a shorter timeout), at most `timeout` of board time.
     pub fn wait(&mut self, k: &Kernel, timeout: Duration) -> Result<RunInfo> {
-        let poll = Duration::from_micros(200);
+        let poll = (timeout / 20).clamp(Duration::from_micros(1), Duration::from_micros(200));
         let mut waited = Duration::ZERO;
         loop {
             let ctrl = self.status(k)?;
@@ -303,8 +304,14 @@ mod tests {
     #[test]
     fn open_checks_magic_and_build_id() {
         assert!(Device::open(board(), info(Some(0x1234_5678))).is_ok());
-        let e = Device::open(board(), info(Some(1))).err().unwrap().to_string();
-        assert!(e.contains("build id is 0x12345678, this build's is 0x00000001"), "{e}");
+        let e = Device::open(board(), info(Some(1)))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("build id is 0x12345678, this build's is 0x00000001"),
+            "{e}"
+        );
         let e = Device::open(FakeBoard::default(), info(None))
             .err()
             .unwrap()
@@ -407,8 +414,14 @@ mod tests {
         let mut d = Device::open(b, info(None)).unwrap();
         let k = d.kernel("vadd").unwrap();
         d.start(&k).unwrap();
-        let e = d.wait(&k, Duration::from_millis(1)).unwrap_err().to_string();
-        assert!(e.contains("did not finish") && e.contains("busy 1, done 0"), "{e}");
+        let e = d
+            .wait(&k, Duration::from_millis(1))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("did not finish") && e.contains("busy 1, done 0"),
+            "{e}"
+        );
         assert!(matches!(d.start(&k), Err(Error::Busy(_))));
     }
 }

@@ -103,12 +103,10 @@ impl SerialPort {
 impl Transport for SerialPort {
     fn send(&mut self, bytes: &[u8]) -> Result<()> {
         let shown = self.path.display().to_string();
-        self.file
-            .write_all(bytes)
-            .map_err(|e| Error::Io {
-                context: format!("writing to {shown}"),
-                source: e,
-            })
+        self.file.write_all(bytes).map_err(|e| Error::Io {
+            context: format!("writing to {shown}"),
+            source: e,
+        })
     }
 
     fn recv(&mut self, buf: &mut [u8], timeout: Duration, what: &str) -> Result<()> {
