@@ -70,7 +70,7 @@ impl BoardSim {
             );
         }
         let info = BoardInfo::load(
-            &gen.csr_csv.parent().unwrap_or(Path::new(".")),
+            gen.csr_csv.parent().unwrap_or(Path::new(".")),
             Some(gen.build_id),
         )
         .map_err(|e| e.to_string())?;

@@ -372,7 +372,7 @@ mod tests {
         let mut d = Device::open(board(), info(None)).unwrap();
         let a = d.alloc(10, 4).unwrap();
         let b = d.alloc(4, 64).unwrap();
-        assert!(a >= 64 && a % 4 == 0 && b >= a + 10 && b % 64 == 0);
+        assert!(a >= 64 && a.is_multiple_of(4) && b >= a + 10 && b.is_multiple_of(64));
         assert!(d.alloc(64 << 20, 4).is_err());
     }
 

@@ -62,7 +62,7 @@ impl<T: Transport> Bridge<T> {
 
     /// Writes `words` at byte address `addr` (a multiple of 4) and up.
     pub fn write(&mut self, addr: u32, words: &[u32]) -> Result<()> {
-        debug_assert!(addr % 4 == 0, "unaligned bridge address {addr:#x}");
+        debug_assert!(addr.is_multiple_of(4), "unaligned bridge address {addr:#x}");
         let mut frame = Vec::with_capacity(6 + 4 * words.len().min(MAX_BURST_WORDS));
         for (i, chunk) in words.chunks(MAX_BURST_WORDS).enumerate() {
             frame.clear();
@@ -81,7 +81,7 @@ impl<T: Transport> Bridge<T> {
 
     /// Reads `n` words from byte address `addr` (a multiple of 4) and up.
     pub fn read(&mut self, addr: u32, n: usize) -> Result<Vec<u32>> {
-        debug_assert!(addr % 4 == 0, "unaligned bridge address {addr:#x}");
+        debug_assert!(addr.is_multiple_of(4), "unaligned bridge address {addr:#x}");
         let mut out = Vec::with_capacity(n);
         let mut buf = Vec::new();
         let mut done = 0;
