@@ -86,7 +86,8 @@ pub struct SimArgs {
     pub include_dirs: Vec<PathBuf>,
     /// Run the tests on the whole board system in Verilator (docs/hardware-interface.md,
     /// "Board simulation"): the LiteX SoC with LiteDRAM and its SDRAM model, driven through
-    /// the UARTBone bridge by the host runtime. `ulx3s` (any size: the SoC is the same).
+    /// the UARTBone bridge by the host runtime. `ulx3s` (any size: the SoC is the same). The
+    /// memory options (--memory, --stall-prob, ...) do not apply: memory is LiteDRAM's.
     #[arg(long, value_name = "BOARD")]
     pub board: Option<String>,
     /// The board's SDRAM chip (--board): MT48LC16M16A2 (default) or AS4C32M16SB.
@@ -156,6 +157,12 @@ pub(crate) fn rerun_options(a: &SimArgs) -> Vec<String> {
     }
     if a.offline {
         w.push("--offline".into());
+    }
+    if let Some(b) = &a.board {
+        w.extend(["--board".to_string(), b.clone()]);
+    }
+    if let Some(s) = &a.sdram {
+        w.extend(["--sdram".to_string(), s.clone()]);
     }
     w
 }
