@@ -19,6 +19,16 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 use testfile::TestCase;
 
+/// Why a build has no simulated board.
+#[derive(Clone, Debug)]
+pub enum PrepareError {
+    /// The kernel uses what the board system does not serve yet (global atomics, elements
+    /// that are not a power of two bytes, several kernels without pipes): a skip.
+    Unsupported(String),
+    /// Anything else (LiteX or Verilator failed): a failure.
+    Failed(String),
+}
+
 /// A board system built for simulation: its model and what the host needs to drive it.
 pub struct BoardSim {
     built: sim::BuiltModel,
@@ -33,15 +43,17 @@ impl BoardSim {
         tc: &toolchain::Toolchain,
         c: &Compiled,
         dir: &Path,
-    ) -> Result<BoardSim, String> {
+    ) -> Result<BoardSim, PrepareError> {
+        use PrepareError::{Failed, Unsupported};
         let name = a.board.as_deref().unwrap_or("ulx3s");
-        let board = board_support::find_board(name).map_err(|e| format!("--board {name}: {e}"))?;
+        let board =
+            board_support::find_board(name).map_err(|e| Failed(format!("--board {name}: {e}")))?;
         let sdram = match a.sdram.as_deref() {
             None => litex::Sdram::Mt48lc16m16a2,
-            Some(s) => litex::Sdram::parse(s)?,
+            Some(s) => litex::Sdram::parse(s).map_err(Failed)?,
         };
-        let (spec, files) = crate::board::core_spec(c, None, dir)?;
-        let plan = soc::plan(&spec).map_err(|e| format!("--board {name}: {e}"))?;
+        let (spec, files) = crate::board::core_spec(c, None, dir).map_err(Unsupported)?;
+        let plan = soc::plan(&spec).map_err(|e| Unsupported(format!("--board {name}: {e}")))?;
         let opts = litex::SocOptions {
             work_dir: dir.join(format!("{}-sim", board.family_name())),
             sdram,
@@ -50,7 +62,7 @@ impl BoardSim {
         };
         let started = Instant::now();
         let gen = litex::generate(tc, &plan, &spec.ports, &files, board, &opts)
-            .map_err(|e| format!("generating the simulation SoC: {e}"))?;
+            .map_err(|e| Failed(format!("generating the simulation SoC: {e}")))?;
         let litex_s = started.elapsed().as_secs_f64();
         let mut model_files = Vec::new();
         model_files.extend(gen.sim_top.clone());
@@ -61,7 +73,7 @@ impl BoardSim {
             files: model_files,
             ports: host_runtime::board_sim_ports(),
         };
-        let built = crate::simulate::build_model(a, tc, &src)?;
+        let built = crate::simulate::build_model(a, tc, &src).map_err(Failed)?;
         if let Some(t) = built.build_time() {
             eprintln!(
                 "board simulation: LiteX {litex_s:.1} s, Verilator build of the SoC {:.1} s \
@@ -73,7 +85,7 @@ impl BoardSim {
             gen.csr_csv.parent().unwrap_or(Path::new(".")),
             Some(gen.build_id),
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PrepareError::Failed(e.to_string()))?;
         Ok(BoardSim { built, info })
     }
 

@@ -439,8 +439,11 @@ struct Session<'a> {
     builds: BTreeMap<(Vec<String>, Vec<String>), std::result::Result<(Compiled, PathBuf), String>>,
     fronts: Fronts,
     /// `--board`: the simulated board of each build (by its output directory).
-    boards: BTreeMap<PathBuf, std::result::Result<crate::board_sim::BoardSim, String>>,
+    boards: BTreeMap<PathBuf, BoardOrWhyNot>,
 }
+
+type BoardOrWhyNot =
+    std::result::Result<crate::board_sim::BoardSim, crate::board_sim::PrepareError>;
 
 /// Where a test's waveform goes, and whether its model ran (only then is there one to get).
 #[derive(Default)]
@@ -599,7 +602,22 @@ impl Session<'_> {
                     });
                     match board {
                         Ok(b) => b.run_test(a, c, t, &emu.outputs, wave),
-                        Err(e) => Err(TestError::Other(e.clone())),
+                        Err(crate::board_sim::PrepareError::Unsupported(e)) => {
+                            // Like a kernel the hardware path cannot build: a skip with the
+                            // reason, never a pass; the emulator's verdict still counts.
+                            return Ok(match emu.problem {
+                                None => Verdict::Skipped(format!(
+                                    "not on the board yet: {e}; `oclhls sim` without --board \
+                                     runs it; the emulator passes it"
+                                )),
+                                Some(p) => Verdict::Failed(format!(
+                                    "(not run on the board: {e}) emulator: {p}"
+                                )),
+                            });
+                        }
+                        Err(crate::board_sim::PrepareError::Failed(e)) => {
+                            Err(TestError::Other(e.clone()))
+                        }
                     }
                 }
                 (Ok((c, dir)), None) => run_test(a, &self.toolchain, c, dir, t, &emu.outputs, wave),

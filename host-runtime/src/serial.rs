@@ -141,10 +141,21 @@ impl Transport for SerialPort {
                     want: buf.len(),
                 });
             }
-            got += self.file.read(&mut buf[got..]).map_err(|e| Error::Io {
+            let n = self.file.read(&mut buf[got..]).map_err(|e| Error::Io {
                 context: format!("reading from {}", self.path.display()),
                 source: e,
             })?;
+            got += n;
+            if n == 0 && Instant::now() >= deadline {
+                // Readable but empty (a hung-up line): still bounded by the timeout.
+                return Err(Error::Timeout {
+                    link: self.describe(),
+                    what: what.to_string(),
+                    timeout,
+                    got,
+                    want: buf.len(),
+                });
+            }
         }
         Ok(())
     }
@@ -170,7 +181,6 @@ impl Transport for SerialPort {
 #[cfg(test)]
 mod tests {
     use super::*;
-
     #[test]
     fn errors_say_what_to_check() {
         let e = SerialPort::open(Path::new("/dev/oclhls-no-such-port"), 115200)
