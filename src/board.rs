@@ -222,6 +222,7 @@ pub fn build(
         work_dir: work.clone(),
         sdram: req.sdram,
         clock_mhz: req.clock_mhz,
+        sim: false,
     };
     let generated = litex::generate(&tc, &soc_plan, &spec.ports, &files, board, &opts)
         .context("generating the LiteX SoC")?;

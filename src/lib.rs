@@ -10,10 +10,12 @@
 //! - [`emulate`]: `oclhls emu` (the reference emulator alone).
 //! - [`system`]: the system top's topology (which kernel feeds which pipe).
 //! - [`board`]: `oclhls FILE.cl --board ulx3s` (the LiteX system and its bitstream), with
-//!   [`progress`] for its long steps.
+//!   [`progress`] for its long steps; [`board_sim`]: `oclhls sim FILE.cl --board ulx3s` (the
+//!   whole board system in Verilator, driven by the `host-runtime` crate).
 //! - [`doctor`]: `oclhls doctor`.
 
 pub mod board;
+pub mod board_sim;
 pub mod build;
 pub mod compile;
 pub mod doctor;

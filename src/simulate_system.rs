@@ -94,7 +94,7 @@ pub(crate) fn run(
     let memory = memory_config(a);
     let config = sim::RunConfig {
         seed: a.seed,
-        max_cycles: a.max_cycles,
+        max_cycles: a.cycle_budget(),
         deadlock_cycles: a.deadlock_cycles,
         memory,
         ..Default::default()

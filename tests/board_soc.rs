@@ -48,6 +48,7 @@ fn soc_for(file: &str, banks: &[&str], mem_ports: usize) {
         work_dir: dir.join("ulx3s"),
         sdram: litex::Sdram::Mt48lc16m16a2,
         clock_mhz: 50.0,
+        sim: false,
     };
     let gen = litex::generate(&tc, &soc_plan, &spec.ports, &files, board, &sopts)
         .unwrap_or_else(|e| panic!("{e}"));

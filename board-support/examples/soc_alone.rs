@@ -39,6 +39,7 @@ fn main() {
         work_dir: work.clone(),
         sdram: litex::Sdram::Mt48lc16m16a2,
         clock_mhz: 50.0,
+        sim: false,
     };
     let gen = litex::generate(&tc, &plan, &spec.ports, &[core], board, &opts)
         .unwrap_or_else(|e| panic!("{e}"));

@@ -3,21 +3,16 @@
 // (cmd / wdata / rdata streams of `crossbar.get_port(data_width=D)`). Part of oclhls
 // (board-support/rtl); the board SoC instantiates one per memory port.
 //
-// - Requests: the read and the write request channel share the native port's one `cmd`
-//   stream; when both wait, they alternate. A write is accepted together with its command
+// - Requests: the read and the write request channel share one command FIFO (CDEPTH
+//   entries) in front of the native port's `cmd` stream; when both wait, they alternate. A
+//   channel's `ready` says whether the FIFO (and, for reads, the response budget; for writes,
+//   the write-data FIFO) has room, whatever the kernel's `valid` on that channel: generated
+//   kernels stall on `!ready` of a request they do not make (a load or store whose predicate is
+//   false still waits for its port's `ready`), so a `ready` that waited for `valid`, as
+//   LiteDRAM's `cmd.ready` does, deadlocks them. A write is accepted together with its command
 //   (address and data arrive together on revision-1 write channels); its data waits in a FIFO
 //   for the controller's `wdata.ready` (LiteDRAM samples write data when it says ready, so the
-//   data must be there by then: it is, since the command went first).
-// - Addresses: the kernel's byte address `a` selects native word `a >> log2(D/8)` (modulo the
-//   memory size: higher bits are ignored); an element narrower than the native word (W < D)
-//   sits at its byte offset in it: writes enable only its bytes, reads pick its lanes.
-// - Read responses: LiteDRAM's `rdata` cannot be held back, so every response goes into a
-//   FIFO of RDEPTH entries and a read is only issued while fewer than RDEPTH reads are in
-//   flight or buffered: nothing is lost whatever the kernel does with `rresp_ready`.
-// - Write acknowledgements: one per write, counted when its data is taken by the controller
-//   (`wdata` handshake). From then on every later command to the same bank, from any port, is
-//   queued behind it in LiteDRAM's bank machine, which is the order the kernel relies on when
-//   it waits for acknowledgements before reading what it wrote.
+//   data must be there by then: it is, since it is pushed when the command is).
 // Bursts (planned): a burst of `len+1` beats becomes `len+1` commands at consecutive word
 // addresses, with `last` counted in the offset FIFO; the FIFOs already decouple the channels.
 `default_nettype none
@@ -28,7 +23,9 @@ module oclhls_litedram_port #(
     parameter integer RDEPTH = 16,  // read responses in flight or buffered at most (2^k)
     parameter integer RAW = 4,      // log2(RDEPTH)
     parameter integer WDEPTH = 4,   // write data buffered at most (2^k)
-    parameter integer WAW = 2       // log2(WDEPTH)
+    parameter integer WAW = 2,      // log2(WDEPTH)
+    parameter integer CDEPTH = 4,   // commands buffered at most (2^k)
+    parameter integer CAW = 2       // log2(CDEPTH)
 ) (
     input  wire           clk,
     input  wire           rst,
@@ -68,31 +65,40 @@ module oclhls_litedram_port #(
     localparam integer EB = $clog2(WB);   // byte-offset bits of an element
     localparam integer SW = (LANES > 1) ? $clog2(LANES) : 1; // lane-select width
 
-    // ---- Arbitration between the read and the write channel on `cmd`.
-    reg [RAW:0] rcount;        // reads issued and not yet handed to the kernel
+    // ---- Arbitration between the read and the write channel into the command FIFO.
+    reg [RAW:0] rcount;        // reads accepted and not yet handed to the kernel
     wire        rfifo_full;
     wire        wfifo_full;
-    wire        can_read  = rreq_valid && (rcount != RDEPTH[RAW:0]);
-    wire        can_write = wreq_valid && !wfifo_full;
+    wire        cq_full;
+    wire        read_room  = !cq_full && (rcount != RDEPTH[RAW:0]);
+    wire        write_room = !cq_full && !wfifo_full;
     reg         last_write; // the previous command was a write: a waiting read goes first
-    wire        sel_write = can_write && (!can_read || !last_write);
-    assign cmd_valid  = can_read || can_write;
-    assign cmd_we     = sel_write;
-    assign cmd_last   = 1'b1;
-    wire [31:0] sel_addr = sel_write ? wreq_addr : rreq_addr;
-    assign cmd_addr   = sel_addr[OB +: AW];
-    wire        issue_read  = cmd_valid && cmd_ready && !sel_write;
-    wire        issue_write = cmd_valid && cmd_ready && sel_write;
-    assign rreq_ready = cmd_ready && !sel_write && can_read;
-    assign wreq_ready = cmd_ready && sel_write;
+    // Each channel's ready depends on its room and on the other channel's valid, never on its
+    // own valid (see the header).
+    assign rreq_ready = read_room && !(wreq_valid && write_room && !last_write);
+    assign wreq_ready = write_room && !(rreq_valid && read_room && last_write);
+    wire        issue_read  = rreq_valid && rreq_ready;
+    wire        issue_write = wreq_valid && wreq_ready;
+    wire [31:0] sel_addr = issue_write ? wreq_addr : rreq_addr;
 
     always @(posedge clk) begin
         if (rst) begin
             last_write <= 1'b0;
-        end else if (cmd_valid && cmd_ready) begin
-            last_write <= sel_write;
+        end else if (issue_read || issue_write) begin
+            last_write <= issue_write;
         end
     end
+
+    // ---- Commands, in acceptance order, to the native port.
+    wire cq_empty;
+    oclhls_fifo #(.W(AW + 1), .DEPTH(CDEPTH), .AW(CAW)) u_cmd (
+        .clk(clk), .rst(rst),
+        .push(issue_read || issue_write), .push_data({issue_write, sel_addr[OB +: AW]}),
+        .full(cq_full),
+        .pop(cmd_ready), .pop_data({cmd_we, cmd_addr}), .empty(cq_empty)
+    );
+    assign cmd_valid = !cq_empty;
+    assign cmd_last  = 1'b1;
 
     // ---- Lane of the element inside the native word.
     wire [SW-1:0] wlane;

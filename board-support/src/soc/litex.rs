@@ -5,6 +5,9 @@
 //! binary), `manifest.json`, then runs the script in the LiteX venv ([`toolchain::Tool::Litex`]),
 //! which writes `soc/gateware/<name>.v`, `.lpf` and `soc/csr.csv`. The CSR addresses LiteX
 //! chose are read back and checked against the plan ([`check_csr_map`]).
+//! With [`SocOptions::sim`] the script builds the board simulation's variant instead
+//! (`soc/gateware/oclhls_ulx3s_sim.v`: LiteDRAM's SDRAM model, the bridge as byte streams; the
+//! same CSR map) and `oclhls_board_sim.v`, the simulation top, is written beside the wrapper.
 //! [`implement`] synthesises the SoC with the core's files and places, routes and packs it.
 
 use std::path::{Path, PathBuf};
@@ -21,8 +24,15 @@ use crate::Board;
 /// The script, embedded so that an installed `oclhls` needs no source tree.
 pub const SOC_SCRIPT: &str = include_str!("../../litex/oclhls_soc.py");
 
-/// Name of the SoC's top module and files (`soc/gateware/oclhls_ulx3s.v`).
+/// Name of the SoC's top module and files (`soc/gateware/oclhls_ulx3s.v`; the simulation
+/// variant's is `oclhls_ulx3s_sim`).
 pub const SOC_NAME: &str = "oclhls_ulx3s";
+
+/// The top of the board simulation, around the simulation variant of the SoC.
+pub const BOARD_SIM_V: &str = include_str!("../../rtl/oclhls_board_sim.v");
+
+/// Module name of [`BOARD_SIM_V`].
+pub const BOARD_SIM_TOP: &str = "oclhls_board_sim";
 
 /// The SDRAM chip of a ULX3S revision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -79,6 +89,8 @@ pub struct SocOptions {
     pub sdram: Sdram,
     /// The system clock (kernels and SDRAM), from the PLL.
     pub clock_mhz: f64,
+    /// The board simulation's variant (`oclhls_soc.py --sim`) rather than the board's.
+    pub sim: bool,
 }
 
 /// A register's absolute CSR address as LiteX placed it.
@@ -92,7 +104,12 @@ pub struct CsrBank {
 #[derive(Clone, Debug, Serialize)]
 pub struct Generated {
     pub soc_verilog: PathBuf,
+    /// The constraints (not written for the simulation variant).
     pub lpf: PathBuf,
+    /// The simulation top `oclhls_board_sim` (only for the simulation variant).
+    pub sim_top: Option<PathBuf>,
+    /// LiteDRAM's SDRAM init sequence (`soc/sdram_init.json`, see the script).
+    pub sdram_init: PathBuf,
     pub csr_csv: PathBuf,
     /// The core's Verilog files (the wrapper, the adapter and the caller's files).
     pub core_files: Vec<PathBuf>,
@@ -189,9 +206,15 @@ pub fn generate(
     write("oclhls_soc.py", SOC_SCRIPT)?;
     let python = tc.locate(Tool::Litex)?;
     let log = work.join("litex.log");
+    let sim_top = if opts.sim {
+        Some(write("oclhls_board_sim.v", BOARD_SIM_V)?)
+    } else {
+        None
+    };
     let out = tc
         .command(&python)
         .args(["oclhls_soc.py", "manifest.json", "soc"])
+        .args(opts.sim.then_some("--sim"))
         .current_dir(&work)
         .stdin(Stdio::null())
         .output()
@@ -226,9 +249,16 @@ pub fn generate(
         path: csr_csv.clone(),
         detail,
     })?;
+    let top = if opts.sim {
+        format!("{SOC_NAME}_sim")
+    } else {
+        SOC_NAME.to_string()
+    };
     Ok(Generated {
-        soc_verilog: gw.join(format!("{SOC_NAME}.v")),
+        soc_verilog: gw.join(format!("{top}.v")),
         lpf: gw.join(format!("{SOC_NAME}.lpf")),
+        sim_top,
+        sdram_init: work.join("soc/sdram_init.json"),
         csr_csv,
         core_files,
         build_id,

@@ -1,0 +1,165 @@
+//! `oclhls sim FILE.cl --board ulx3s`: a test runs on the whole board system in Verilator.
+//! The kernel goes into the simulation variant of the LiteX SoC (board_support::soc with
+//! `sim`: LiteDRAM with its SDRAM model and DFI timing checker, UARTBone on a byte stream),
+//! built once per build into a cached Verilator model (`oclhls_board_sim`); each test then
+//! runs on a fresh instance through the host runtime exactly as on a board: open the device
+//! (magic and build id), replay the SDRAM init sequence, write the buffers over the bridge,
+//! set the kernel's registers, start, wait for done, read the outputs back. Outputs are
+//! checked like `oclhls sim` checks them (emulator, IR interpreter, expected values).
+//!
+//! Buffers sit at the SDRAM offsets the test's binding gave them in `sim::GlobalMemory`
+//! (from 0x1000 up), so pointer arguments are the binding's values unchanged.
+
+use crate::compile::Compiled;
+use crate::simulate::{check_output, kernel_shape, IrResults, SimArgs, TestError, Waveform};
+use board_support::soc::{self, litex};
+use host_runtime::{BoardInfo, Device, SimBoard, SimBoardOptions};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+use testfile::TestCase;
+
+/// Why a build has no simulated board.
+#[derive(Clone, Debug)]
+pub enum PrepareError {
+    /// The kernel uses what the board system does not serve yet (global atomics, elements
+    /// that are not a power of two bytes, several kernels without pipes): a skip.
+    Unsupported(String),
+    /// Anything else (LiteX or Verilator failed): a failure.
+    Failed(String),
+}
+
+/// A board system built for simulation: its model and what the host needs to drive it.
+pub struct BoardSim {
+    built: sim::BuiltModel,
+    info: BoardInfo,
+}
+
+impl BoardSim {
+    /// Generates the simulation SoC around the one kernel of `c` (Verilog in `dir`) in
+    /// `dir/ulx3s-sim/` and builds (or finds in the cache) its model.
+    pub fn prepare(
+        a: &SimArgs,
+        tc: &toolchain::Toolchain,
+        c: &Compiled,
+        dir: &Path,
+    ) -> Result<BoardSim, PrepareError> {
+        use PrepareError::{Failed, Unsupported};
+        let name = a.board.as_deref().unwrap_or("ulx3s");
+        let board =
+            board_support::find_board(name).map_err(|e| Failed(format!("--board {name}: {e}")))?;
+        let sdram = match a.sdram.as_deref() {
+            None => litex::Sdram::Mt48lc16m16a2,
+            Some(s) => litex::Sdram::parse(s).map_err(Failed)?,
+        };
+        let (spec, files) = crate::board::core_spec(c, None, dir).map_err(Unsupported)?;
+        let plan = soc::plan(&spec).map_err(|e| Unsupported(format!("--board {name}: {e}")))?;
+        let opts = litex::SocOptions {
+            work_dir: dir.join(format!("{}-sim", board.family_name())),
+            sdram,
+            clock_mhz: a.clock(),
+            sim: true,
+        };
+        let started = Instant::now();
+        let gen = litex::generate(tc, &plan, &spec.ports, &files, board, &opts)
+            .map_err(|e| Failed(format!("generating the simulation SoC: {e}")))?;
+        let litex_s = started.elapsed().as_secs_f64();
+        let mut model_files = Vec::new();
+        model_files.extend(gen.sim_top.clone());
+        model_files.push(gen.soc_verilog.clone());
+        model_files.extend(gen.core_files.iter().cloned());
+        let src = sim::ModelSource {
+            top: litex::BOARD_SIM_TOP.to_string(),
+            files: model_files,
+            ports: host_runtime::board_sim_ports(),
+        };
+        let built = crate::simulate::build_model(a, tc, &src).map_err(Failed)?;
+        if let Some(t) = built.build_time() {
+            eprintln!(
+                "board simulation: LiteX {litex_s:.1} s, Verilator build of the SoC {:.1} s \
+                 (cached for the next runs)",
+                t.as_secs_f64()
+            );
+        }
+        let info = BoardInfo::load(
+            gen.csr_csv.parent().unwrap_or(Path::new(".")),
+            Some(gen.build_id),
+        )
+        .map_err(|e| PrepareError::Failed(e.to_string()))?;
+        Ok(BoardSim { built, info })
+    }
+
+    /// Runs test `t` (a single-kernel test of `c`) on a fresh simulated board.
+    pub(crate) fn run_test(
+        &self,
+        a: &SimArgs,
+        c: &Compiled,
+        t: &TestCase,
+        emu_outputs: &BTreeMap<u32, Vec<u8>>,
+        wave: &mut Waveform,
+    ) -> Result<String, TestError> {
+        let wall = Instant::now();
+        let k = c
+            .kernels
+            .iter()
+            .find(|k| k.ir.name == t.kernel_name)
+            .ok_or_else(|| format!("no kernel named `{}` (line {})", t.kernel_name, t.line))?;
+        let b = sim::bind(t, &kernel_shape(k)).map_err(|e| e.to_string())?;
+        let ir = IrResults::of(k, &b)?;
+        let rt = |e: host_runtime::Error| TestError::Other(format!("board simulation: {e}"));
+        let model = wave.instantiate(&self.built)?;
+        let board = SimBoard::new(model, SimBoardOptions::new(self.info.clock_hz)).map_err(rt)?;
+        let mut dev = Device::open(board, self.info.clone()).map_err(rt)?;
+        dev.init_memory().map_err(rt)?;
+        for (addr, bytes) in &b.buffers {
+            dev.write(*addr, bytes).map_err(rt)?;
+        }
+        let kernel = dev.kernel(&k.ir.name).map_err(rt)?;
+        for (port, value) in &b.ports {
+            let words = match value {
+                sim::PortValue::Scalar(x) => vec![*x as u32, (*x >> 32) as u32],
+                sim::PortValue::Wide(w) => w.clone(),
+            };
+            let reg = format!("arg_{port}");
+            if dev.has_input(&kernel, &reg) {
+                dev.set_input(&kernel, &reg, &words).map_err(rt)?;
+            }
+        }
+        let r = &b.range;
+        for d in 0..3 {
+            for (reg, v) in [
+                (format!("global_size_{d}"), r.global_size[d]),
+                (format!("local_size_{d}"), r.local_size[d]),
+                (format!("global_offset_{d}"), r.global_offset[d]),
+            ] {
+                if dev.has_input(&kernel, &reg) {
+                    dev.set_input(&kernel, &reg, &[v]).map_err(rt)?;
+                }
+            }
+        }
+        if dev.has_input(&kernel, "work_dim") {
+            dev.set_input(&kernel, "work_dim", &[r.work_dim])
+                .map_err(rt)?;
+        }
+        dev.start(&kernel).map_err(rt)?;
+        let timeout = Duration::from_secs_f64(a.cycle_budget() as f64 / self.info.clock_hz as f64);
+        let run = dev.wait(&kernel, timeout).map_err(rt)?;
+        for o in &b.outputs {
+            let got = dev.read(o.addr, o.size).map_err(rt)?;
+            check_output(o, &got, &ir, emu_outputs.get(&o.index))?;
+        }
+        let stats = dev.bridge().stats;
+        let board = dev.into_link();
+        let items: u64 = r.global_size.iter().map(|&g| u64::from(g)).product();
+        Ok(format!(
+            "{} cycles for {items} work-items on the board; {} cycles simulated in all \
+             (SDRAM init, {} bridge frames, {} words written, {} read) in {:.1} s",
+            run.cycles,
+            board.cycles(),
+            stats.frames,
+            stats.words_written,
+            stats.words_read,
+            wall.elapsed().as_secs_f64()
+        ))
+    }
+}

@@ -1,0 +1,88 @@
+//! The whole board in Verilator (`oclhls sim FILE.cl --board ulx3s`): vadd's test vectors run
+//! on the simulation variant of the LiteX SoC (LiteDRAM with its SDRAM model and DFI timing
+//! checker, UARTBone on a byte stream) through the host runtime, and agree with the emulator.
+//! Needs the LiteX venv: when it cannot be provisioned (no PyPI), the test says why and
+//! passes. The SoC's Verilator model is cached like kernel models (about 20-35 s to build on
+//! this 2-core machine, then about 1 s per test; docs/benchmarks.md, "Board simulation").
+
+use std::path::Path;
+use std::process::Command;
+use toolchain::{Tool, Toolchain};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn vadd_runs_on_the_simulated_board_through_the_host_runtime() {
+    let tc = Toolchain::new(false);
+    if let Err(e) = tc.locate(Tool::Litex) {
+        eprintln!("skipping the board simulation of vadd: LiteX cannot be provisioned: {e}");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_oclhls"))
+        .current_dir(root())
+        .args(["sim", "examples/vadd.cl", "--board", "ulx3s", "-o"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("3 passed, 0 failed"), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("PASS vadd 1024 items in groups of 64 (")
+            && stdout.contains("cycles for 1024 work-items on the board"),
+        "{stdout}"
+    );
+    // LiteDRAM's DFI timing checker is in the model and printed nothing.
+    let soc = std::fs::read_to_string(tmp.path().join("ulx3s-sim/soc/gateware/oclhls_ulx3s_sim.v"))
+        .unwrap();
+    assert!(
+        soc.contains("tREFI violation"),
+        "the timing checker is built in"
+    );
+    assert!(!stdout.contains("violation"), "SDRAM timing: {stdout}");
+    // The simulation SoC has the board's register map (checked against the plan when it is
+    // generated) and LiteDRAM's init sequence for the host.
+    let init = std::fs::read_to_string(tmp.path().join("ulx3s-sim/soc/sdram_init.json")).unwrap();
+    assert!(
+        init.contains("\"memtype\": \"SDR\"") && init.contains("Precharge All"),
+        "{init}"
+    );
+}
+
+/// A kernel that does not finish within the cycle budget is reported with its status
+/// registers, not a hang (vadd's 1024 work-items take about 13 000 cycles; the budget is 100).
+#[test]
+fn a_kernel_over_its_budget_times_out_with_its_status() {
+    let tc = Toolchain::new(false);
+    if let Err(e) = tc.locate(Tool::Litex) {
+        eprintln!("skipping the board simulation timeout test: LiteX cannot be provisioned: {e}");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_oclhls"))
+        .current_dir(root())
+        .args([
+            "sim",
+            "examples/vadd.cl",
+            "--board",
+            "ulx3s",
+            "--filter",
+            "1024",
+        ])
+        .args(["--max-cycles", "100", "-o"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("FAIL vadd 1024 items in groups of 64")
+            && stdout.contains("kernel `vadd` did not finish within 2µs")
+            && stdout.contains("busy 1, done 0"),
+        "{stdout}"
+    );
+}
