@@ -400,7 +400,8 @@ fn base_options(a: &SimArgs) -> CompileOptions {
         include_dirs: a.include_dirs.clone(),
         clock_mhz: a.clock(),
         memory_latency: a.memory_latency,
-        bursts: !a.no_bursts,
+        // The board's memory adapter serves single transfers (bursts through it come next).
+        bursts: !a.no_bursts && a.board.is_none(),
         ..Default::default()
     }
 }

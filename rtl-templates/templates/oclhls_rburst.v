@@ -35,7 +35,10 @@ module oclhls_rburst #(
     wire       join_ok = open && in_valid && in_addr == next && !at_max && !page_end;
     wire       close = open && !q_full
         && (at_max || page_end || idle == IDLE[3:0] || (in_valid && !join_ok));
-    assign in_ready = !open || join_ok || close;
+    // Ready depends on state only (not on in_valid): a kernel stage whose read is predicated
+    // off may wait for ready. With a burst open, a read that does not join needs room to
+    // close it.
+    assign in_ready = !open || !q_full;
     wire       in_fire = in_valid && in_ready;
     always @(posedge clk) begin
         if (rst) begin

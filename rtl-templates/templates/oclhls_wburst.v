@@ -60,7 +60,10 @@ module oclhls_wburst #(
     wire        join_ok = open && in_valid && in_addr == next && !at_max && !page_end;
     wire        close = open && room
         && (at_max || page_end || flush || idle == IDLE[3:0] || (in_valid && !join_ok));
-    assign in_ready = !d_full && (!open || join_ok || close);
+    // Ready depends on state only (not on in_valid): a kernel stage whose store is predicated
+    // off may wait for ready, and must not wait for a burst to close. With a burst open,
+    // a write that does not join needs room to close it.
+    assign in_ready = !d_full && (!open || room);
     wire        in_fire = in_valid && in_ready;
     wire [7:0]  len = count[7:0] - 8'd1;
     always @(posedge clk) begin

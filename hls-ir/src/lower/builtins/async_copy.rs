@@ -104,17 +104,16 @@ impl Lower<'_> {
         let Some(vals) = self.group_args(args, span, what) else {
             return no_event;
         };
-        let event = no_event;
         let Type::Pointer { pointee, .. } = &args[0].ty else {
-            return event;
+            return no_event;
         };
         let elem = (**pointee).clone();
         let (Some(dst), Some(src)) = (self.copy_side(vals[0], span), self.copy_side(vals[1], span))
         else {
-            return event;
+            return no_event;
         };
         if !self.check_type(&elem, span) {
-            return event;
+            return no_event;
         }
         let bytes = self.p.size_of(&elem);
         let scalar = |l: &mut Self, v: Val| match v {
