@@ -37,7 +37,8 @@ fn compile_writes_verilog_and_report() {
         l["depth"].as_u64().unwrap() >= 4,
         "a load takes 3 cycles: {l}"
     );
-    // The interface lists a read port for a and b and a write port for c.
+    // The interface lists a read port for a and b and a write port for c (bursting: its
+    // data on the W channel).
     let ports: Vec<String> = k["interface"]["ports"]
         .as_array()
         .unwrap()
@@ -47,7 +48,8 @@ fn compile_writes_verilog_and_report() {
     for p in [
         "a_rreq_valid",
         "b_rresp_data",
-        "c_wreq_data",
+        "c_wdata_data",
+        "c_wreq_len",
         "c_wresp_valid",
         "arg_a",
     ] {

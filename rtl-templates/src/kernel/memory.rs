@@ -224,9 +224,11 @@ pub(super) fn burst_decisions(p: &Plan, opts: &super::EmitOptions) -> Vec<BurstD
             } else if let Err(why) = stream {
                 Err(why.to_string())
             } else if write && m.stores.iter().any(|&s| read_waits_for(k, s)) {
-                Err("a later read may access the same memory and waits for this write's \
+                Err(
+                    "a later read may access the same memory and waits for this write's \
                      acknowledgement (declaring the pointers `restrict` removes the wait)"
-                    .to_string())
+                        .to_string(),
+                )
             } else if write {
                 Ok(WRITE_BURST_BEATS)
             } else if !m.atomics.is_empty() {
