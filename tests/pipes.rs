@@ -80,6 +80,14 @@ fn chain_of_three_kernels_with_retry_loops() {
     for f in ["oclhls_fifo.v", "oclhls_pipe_fifo_plain.v"] {
         files.push(sys.join(f));
     }
+    // The kernels' other support modules (write combining of bursting ports, ...).
+    for e in std::fs::read_dir(dir.path().join("rtl")).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        if name.starts_with("oclhls_") && name.ends_with(".v") && name != "oclhls_fifo.v" {
+            files.push(p);
+        }
+    }
     for k in ["source", "scale", "sink"] {
         files.push(dir.path().join(format!("rtl/{k}.v")));
     }
