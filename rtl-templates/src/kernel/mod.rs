@@ -22,6 +22,7 @@
 //! - `counters`: atomic counters, registers with a prefix sum over each cycle's updates;
 //! - `unused`: the sink for bits nothing reads.
 
+mod bursts;
 mod control;
 mod counters;
 mod datapath;
@@ -30,11 +31,12 @@ mod memory;
 mod onchip_atomic;
 mod pipes;
 mod plan;
+mod read_port;
 mod unused;
 
+pub use bursts::BurstDecision;
 pub use counters::{shared_ports, AtomicRegister};
 pub use interface::{ArgPort, ArgPortKind, Interface, PipeIface, Port, PortDir};
-pub use memory::BurstDecision;
 
 /// The read and write channels of a memory port `<p>_*` with `bits`-bit data (a counter's).
 pub fn counter_channel_ports(p: &str, bits: u32) -> Vec<Port> {
@@ -164,7 +166,7 @@ pub fn emit_kernel_with(
         .iter()
         .map(|_| RegionControl::default())
         .collect();
-    let bursts = memory::burst_decisions(&plan, opts);
+    let bursts = bursts::burst_decisions(&plan, opts);
     let e = Emitter {
         k,
         plan,

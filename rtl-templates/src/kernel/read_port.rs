@@ -1,0 +1,394 @@
+//! The read channel of a global memory port: a response buffer per pipeline that loads
+//! through it, the arbiter between pipelines and the tag FIFO that routes responses back (with
+//! the drop bit of atomics whose old value nothing reads), the atomic payload of the requests,
+//! and the read-combining unit when the port bursts (`bursts`).
+
+use super::datapath::Handshakes;
+use super::memory::tag_bits;
+use super::Emitter;
+use crate::writer::{bit_range, literal, range, select_chain, VWriter};
+use hls_ir::{AtomicOp, MemId, OpId, OpKind};
+use std::collections::BTreeSet;
+
+/// What routes a port's read responses: tag width, the tag of the request that asks, the
+/// conditions under which the head response's buffer is full, the buffers' total depth.
+struct Routing {
+    /// The kernel's read request channel (`Mem::rq`).
+    rq: String,
+    tw: u32,
+    tag: String,
+    full: Vec<String>,
+    depth: u32,
+}
+
+/// Dropped atomics a port lets be in flight beyond its response buffers' entries (the tag
+/// FIFO's extra depth; requests wait when it is full).
+const DROP_WINDOW: u32 = 32;
+
+/// The requests of one pipeline for a read port: any of them, and the address of the one
+/// that asks.
+struct PipelineReads {
+    region: usize,
+    req: String,
+    addr: String,
+    /// The atomic payload (`rreq_op`, `rreq_operand`, `rreq_compare`) of the request that
+    /// asks, when the port carries atomics.
+    atomic: Option<[String; 3]>,
+    /// The request that asks is a dropped atomic (its response goes to no buffer).
+    drop: Option<String>,
+    /// Some load of the pipeline keeps its response (the pipeline has a response buffer).
+    kept: bool,
+}
+
+impl Emitter<'_> {
+    /// The read channel of a global memory port: one response buffer per pipeline that loads
+    /// through it; with several pipelines, a fixed-priority arbiter (outer pipeline first) and
+    /// a FIFO of tags that sends each response to the pipeline that asked (responses come back
+    /// in request order).
+    pub(super) fn emit_read_port(&mut self, w: &mut VWriter, id: MemId, hs: &Handshakes) {
+        let plan = &self.plan;
+        let m = &plan.mems.mems[&id];
+        let p = m.prefix.clone();
+        let rq = m.rq();
+        let beats = m.burst_read;
+        let regions: BTreeSet<usize> = m.loads.iter().map(|&l| plan.region_of(l)).collect();
+        if beats > 0 {
+            let bytes = m.bits / 8;
+            self.emit_read_combining(w, &p, beats, bytes);
+        }
+        let (per_region, tag_depth) = self.emit_read_buffers(w, id, &regions, hs);
+        let m = &self.plan.mems.mems[&id];
+        if !m.multi_read {
+            let reads = &per_region[0];
+            w.assign(&format!("{rq}_valid"), &reads.req);
+            w.assign(&format!("{rq}_addr"), &reads.addr);
+            if let Some(payload) = &reads.atomic {
+                let fields = payload.clone().map(|x| vec![(String::new(), x)]);
+                self.assign_atomic_payload(w, id, fields);
+            }
+            w.assign(
+                &format!("{p}_rresp_ready"),
+                &format!("!{}_full", m.rfifo(reads.region)),
+            );
+            return;
+        }
+        let tw = tag_bits(&regions);
+        // With dropped atomics the tag has one more bit, set for a request whose response
+        // nobody waits for: such a response is taken at once and goes to no buffer.
+        let drops = !m.dropped.is_empty();
+        let resp_drop = format!("{p}_resp_drop");
+        let route = if drops {
+            format!("{p}_tag_route")
+        } else {
+            format!("{p}_tag_head")
+        };
+        // The arbiter keeps presenting the pipeline it chose until memory accepts it (the
+        // request's payload must not change while it waits: AXI).
+        let (locked, lock) = (format!("{p}_rlocked"), format!("{p}_rlock"));
+        w.reg(&locked, 1);
+        w.reg(&lock, tw);
+        let mut earlier: Vec<String> = Vec::new();
+        let (mut addr, mut tag, mut region_tag) = (Vec::new(), Vec::new(), Vec::new());
+        let mut payload: [Vec<(String, String)>; 3] = Default::default();
+        let mut full = Vec::new();
+        for reads in &per_region {
+            let r = reads.region;
+            let req_r = format!("{p}_rreq_r{r}");
+            w.wire(&req_r, 1, &reads.req);
+            let gnt = format!("{p}_rgnt_r{r}");
+            let blocked: String = earlier.iter().map(|e| format!(" && !{e}")).collect();
+            let me = literal(r as u64, tw);
+            w.wire(
+                &gnt,
+                1,
+                &format!("{req_r} && ({locked} ? {lock} == {me} : 1'b1{blocked})"),
+            );
+            w.wire(
+                &format!("{p}_racc_r{r}"),
+                1,
+                &format!("{gnt} && {rq}_ready && !{p}_tag_full"),
+            );
+            earlier.push(req_r);
+            addr.push((gnt.clone(), format!("({})", reads.addr)));
+            if let Some(fields) = &reads.atomic {
+                for (list, f) in payload.iter_mut().zip(fields) {
+                    list.push((gnt.clone(), format!("({f})")));
+                }
+            }
+            region_tag.push((gnt.clone(), me.clone()));
+            let t = match &reads.drop {
+                Some(d) if drops => format!("{{{d}, {me}}}"),
+                _ if drops => format!("{{1'b0, {me}}}"),
+                _ => me.clone(),
+            };
+            tag.push((gnt, t));
+            if reads.kept {
+                full.push(format!("({route} == {me} && {}_full)", m.rfifo(r)));
+            }
+        }
+        let any_kept = per_region.iter().any(|r| r.kept);
+        if !any_kept {
+            // Every read of the port is a dropped atomic: no response data is read, and
+            // responses need no routing (only counting).
+            self.unused.push(format!("{p}_rresp_data"));
+            w.wire(
+                &format!("{p}_tag_full"),
+                1,
+                &format!("{p}_dcnt == 16'hffff"),
+            );
+            w.assign(&format!("{p}_rresp_ready"), "1'b1");
+        }
+        w.assign(
+            &format!("{rq}_valid"),
+            &format!("({}) && !{p}_tag_full", earlier.join(" || ")),
+        );
+        let chosen = select_chain(&region_tag);
+        w.always_ff(|w| {
+            w.line(format!("if (rst) {locked} <= 1'b0;"));
+            w.line(format!("else {locked} <= {rq}_valid && !{rq}_ready;"));
+            w.line(format!(
+                "if ({rq}_valid && !{rq}_ready) {lock} <= {chosen};"
+            ));
+        });
+        w.assign(&format!("{rq}_addr"), &select_chain(&addr));
+        if !payload[0].is_empty() {
+            self.assign_atomic_payload(w, id, payload);
+        }
+        if any_kept {
+            let routing = Routing {
+                rq: rq.clone(),
+                tw,
+                tag: select_chain(&tag),
+                full,
+                depth: tag_depth,
+            };
+            self.emit_tag_fifo(w, &p, drops, routing);
+        }
+        if drops {
+            let d = format!("{p}_dcnt");
+            let (issued, done) = if any_kept {
+                (
+                    format!("{rq}_valid && {rq}_ready && {p}_tag_push_drop"),
+                    format!("{p}_rresp_valid && {p}_rresp_ready && {resp_drop}"),
+                )
+            } else {
+                (
+                    format!("{rq}_valid && {rq}_ready"),
+                    format!("{p}_rresp_valid"),
+                )
+            };
+            w.always_ff(|w| {
+                w.line(format!("if (rst || launch) {d} <= 16'd0;"));
+                w.line(format!(
+                    "else if (({issued}) && !({done})) {d} <= {d} + 16'd1;"
+                ));
+                w.line(format!(
+                    "else if (!({issued}) && ({done})) {d} <= {d} - 16'd1;"
+                ));
+            });
+        }
+    }
+
+    /// The FIFO of tags of port `p` that routes each response to the buffer of the pipeline
+    /// that asked; with `drops`, a tag's top bit marks a dropped atomic, whose response is
+    /// taken at once and goes to no buffer.
+    fn emit_tag_fifo(&self, w: &mut VWriter, p: &str, drops: bool, routing: Routing) {
+        let Routing {
+            rq,
+            tw,
+            mut tag,
+            full,
+            depth,
+        } = routing;
+        let tag_w = tw + u32::from(drops);
+        let depth = if drops {
+            (depth + DROP_WINDOW).next_power_of_two()
+        } else {
+            depth.next_power_of_two()
+        };
+        w.line(format!("wire {p}_tag_full;"));
+        w.line(format!("wire {p}_tag_empty;"));
+        w.line(format!("wire {}{p}_tag_head;", range(tag_w)));
+        let room = format!("!({})", full.join(" || "));
+        let ready = if drops {
+            let head = format!("{p}_tag_head");
+            w.wire(&format!("{p}_tag_route"), tw, &bit_range(&head, tw - 1, 0));
+            w.wire(&format!("{p}_resp_drop"), 1, &format!("{head}[{tw}]"));
+            w.wire(&format!("{p}_tag_in"), tag_w, &tag);
+            w.wire(
+                &format!("{p}_tag_push_drop"),
+                1,
+                &format!("{p}_tag_in[{tw}]"),
+            );
+            tag = format!("{p}_tag_in");
+            format!("!{p}_tag_empty && ({p}_resp_drop || {room})")
+        } else {
+            format!("!{p}_tag_empty && {room}")
+        };
+        w.assign(&format!("{p}_rresp_ready"), &ready);
+        w.line(format!(
+            "oclhls_fifo #(.W({tag_w}), .DEPTH({depth}), .AW({})) {p}_tag (.clk(clk), .rst(rst), .push({rq}_valid && {rq}_ready), .push_data({tag}), .full({p}_tag_full), .pop({p}_rresp_valid && {p}_rresp_ready), .pop_data({p}_tag_head), .empty({p}_tag_empty));",
+            depth.trailing_zeros()
+        ));
+    }
+
+    /// The response buffer of every pipeline loading through global memory `id`, and its
+    /// requests; returns them per pipeline with the sum of the buffers' depths.
+    fn emit_read_buffers(
+        &mut self,
+        w: &mut VWriter,
+        id: MemId,
+        regions: &BTreeSet<usize>,
+        hs: &Handshakes,
+    ) -> (Vec<PipelineReads>, u32) {
+        let mut tag_depth = 0;
+        let mut per_region = Vec::new();
+        for &r in regions {
+            self.cur = r;
+            let plan = &self.plan;
+            let m = &plan.mems.mems[&id];
+            let loads: Vec<OpId> = m
+                .loads
+                .iter()
+                .copied()
+                .filter(|&l| plan.region_of(l) == r)
+                .collect();
+            let kept: Vec<OpId> = m.kept_loads().filter(|&l| plan.region_of(l) == r).collect();
+            let drops: Vec<String> = loads
+                .iter()
+                .filter(|l| m.dropped.contains(l))
+                .map(|l| hs.loads[l].req.clone())
+                .collect();
+            // Outstanding reads are bounded by the iterations between issue and use.
+            let mut depth = 0;
+            for &l in &kept {
+                depth += plan.load_latency(l) + 1;
+            }
+            let depth = depth.next_power_of_two().max(2);
+            if !kept.is_empty() {
+                tag_depth += depth;
+                self.emit_response_buffer(w, id, r, depth, &kept, regions, hs);
+            }
+            // Address mux: at most one load of a pipeline requests in any cycle.
+            let reqs: Vec<String> = loads.iter().map(|l| hs.loads[l].req.clone()).collect();
+            let cases: Vec<(String, String)> = loads
+                .iter()
+                .map(|&l| {
+                    let a = self.val(plan.k.operands(l)[0], plan.start(l));
+                    (hs.loads[&l].req.clone(), a)
+                })
+                .collect();
+            let atomic = (!m.atomics.is_empty()).then(|| self.atomic_payload(&loads, hs));
+            per_region.push(PipelineReads {
+                region: r,
+                req: reqs.join(" || "),
+                addr: select_chain(&cases),
+                atomic,
+                drop: (!drops.is_empty()).then(|| format!("({})", drops.join(" || "))),
+                kept: !kept.is_empty(),
+            });
+        }
+        self.cur = 0;
+        (per_region, tag_depth)
+    }
+
+    /// The response buffer (`depth` entries) of region `r`'s loads `kept` of port `id`.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_response_buffer(
+        &self,
+        w: &mut VWriter,
+        id: MemId,
+        r: usize,
+        depth: u32,
+        kept: &[OpId],
+        regions: &BTreeSet<usize>,
+        hs: &Handshakes,
+    ) {
+        let m = &self.plan.mems.mems[&id];
+        let p = &m.prefix;
+        let aw = depth.trailing_zeros();
+        let f = m.rfifo(r);
+        w.line(format!("wire {f}_full;"));
+        w.line(format!("wire {f}_empty;"));
+        w.line(format!("wire {}{f}_data;", range(m.bits)));
+        let pops: Vec<String> = kept.iter().map(|l| hs.loads[l].pop.clone()).collect();
+        w.wire(
+            &format!("{f}_pop"),
+            1,
+            &format!("({}) && !{}", pops.join(" || "), self.stall()),
+        );
+        let push = if !m.dropped.is_empty() {
+            let tw = tag_bits(regions);
+            format!(
+                "{p}_rresp_valid && !{p}_resp_drop && ({p}_tag_route == {})",
+                literal(r as u64, tw)
+            )
+        } else if m.multi_read {
+            let tw = tag_bits(regions);
+            format!(
+                "{p}_rresp_valid && ({p}_tag_head == {})",
+                literal(r as u64, tw)
+            )
+        } else {
+            format!("{p}_rresp_valid")
+        };
+        w.line(format!(
+            "oclhls_fifo #(.W({}), .DEPTH({depth}), .AW({aw})) {f} (.clk(clk), .rst(rst), .push({push}), .push_data({p}_rresp_data), .full({f}_full), .pop({f}_pop), .pop_data({f}_data), .empty({f}_empty));",
+            m.bits
+        ));
+    }
+
+    /// The atomic payload of one pipeline's read requests (`loads`, atomics among them):
+    /// opcode, operand and compare value of the one that asks (a plain load: opcode 0).
+    fn atomic_payload(&self, loads: &[OpId], hs: &Handshakes) -> [String; 3] {
+        let plan = &self.plan;
+        let bits = plan
+            .k
+            .mem(plan.k.op(loads[0]).kind.memory().expect("an access"))
+            .elem
+            .bits();
+        let (mut op, mut operand, mut compare) = (Vec::new(), Vec::new(), Vec::new());
+        for &l in loads {
+            let OpKind::Atomic { op: aop, .. } = plan.k.op(l).kind else {
+                continue;
+            };
+            let (req, c, args) = (&hs.loads[&l].req, plan.start(l), plan.k.operands(l));
+            op.push((
+                req.clone(),
+                literal(u64::from(aop.opcode()), hwcontract::atomic::OP_BITS),
+            ));
+            operand.push((req.clone(), self.val(args[1], c)));
+            if aop == AtomicOp::CmpXchg {
+                compare.push((req.clone(), self.val(args[2], c)));
+            }
+        }
+        // A plain load (or an atomic without a compare value) sends zeros.
+        let zero = |b: u32| (String::new(), literal(0, b));
+        op.push(zero(hwcontract::atomic::OP_BITS));
+        operand.push(zero(bits));
+        compare.push(zero(bits));
+        [
+            select_chain(&op),
+            select_chain(&operand),
+            select_chain(&compare),
+        ]
+    }
+
+    /// Drives `rreq_op`, `rreq_operand` and (with a compare-and-exchange) `rreq_compare` of
+    /// port `p` from (condition, value) lists.
+    fn assign_atomic_payload(
+        &self,
+        w: &mut VWriter,
+        id: MemId,
+        fields: [Vec<(String, String)>; 3],
+    ) {
+        let m = &self.plan.mems.mems[&id];
+        let p = &m.prefix;
+        let [op, operand, compare] = fields;
+        w.assign(&format!("{p}_rreq_op"), &select_chain(&op));
+        w.assign(&format!("{p}_rreq_operand"), &select_chain(&operand));
+        if m.has_cmpxchg(self.k) {
+            w.assign(&format!("{p}_rreq_compare"), &select_chain(&compare));
+        }
+    }
+}
