@@ -174,7 +174,7 @@ fn trace_writes_one_fst_per_test() {
         for s in [
             "TOP.clk",
             "TOP.inc.a_rreq_valid",
-            "TOP.inc.b_wreq_data [31:0]",
+            "TOP.inc.b_wdata_data [31:0]",
         ] {
             assert!(signals.iter().any(|x| x == s), "no {s} in {signals:?}");
         }
