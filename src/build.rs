@@ -124,6 +124,16 @@ fn print_summary(report: &crate::compile::Report, file: &Path, dir: &Path) {
                     None => String::new(),
                 }
             );
+            if !l.flattened.is_empty() {
+                let lines: Vec<String> = l.flattened.iter().map(|n| n.to_string()).collect();
+                println!(
+                    "    flattened with the loop(s) at line {}: one pipeline for the whole nest",
+                    lines.join(", ")
+                );
+            }
+            if let Some(why) = &l.not_flattened {
+                println!("    kept nested: {why}");
+            }
             if l.ii > 1 {
                 println!("    II limited by {}", l.limited_by);
             }

@@ -598,9 +598,21 @@ pub enum AttrArg {
     Str(String),
 }
 
+/// The pragmas that apply to the loop after them: `unroll [N]`, `nounroll`, and the loop
+/// nest and pipelining pragmas (`loop_coalesce [N]`, `loop_flatten [off]` as arg `Some(0)`,
+/// `ii N`, `speculated_iterations N`; `#pragma HLS pipeline II=N` arrives as `ii`).
+pub const LOOP_PRAGMAS: &[&str] = &[
+    "unroll",
+    "nounroll",
+    "loop_coalesce",
+    "loop_flatten",
+    "ii",
+    "speculated_iterations",
+];
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pragma {
-    /// `"unroll"`, `"nounroll"`, or another name for pragmas that are kept but not interpreted.
+    /// One of [`LOOP_PRAGMAS`], or another name for pragmas that are kept but not interpreted.
     pub name: String,
     /// `#pragma unroll 4` -> `Some(4)`; `#pragma unroll` -> `None` (fully unroll).
     pub arg: Option<u64>,

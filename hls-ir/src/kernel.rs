@@ -216,6 +216,40 @@ pub struct Loop {
     pub trip_count: Option<u64>,
     /// `#pragma unroll N` / `opencl_unroll_hint(N)`: Some(0) = full, Some(1) = no unrolling.
     pub unroll: Option<u32>,
+    /// The loops of a perfect nest merged into this one (`lower::flatten`), outermost first
+    /// after this loop's own: one pipeline runs every iteration of the nest.
+    pub flattened: Vec<Span>,
+    /// `#pragma loop_coalesce` asked for the flattening (otherwise the driver may undo it
+    /// when it costs II: `lower::LowerOptions::keep_nested`).
+    pub coalesce_requested: bool,
+    /// A perfect nest kept nested because flattening it gave this II (more than its inner
+    /// loop alone reaches; `lower::LowerOptions::keep_nested`).
+    pub flatten_declined: Option<u32>,
+    /// The II the source asks for (`#pragma ii N`, `xcl_pipeline_loop(N)`,
+    /// `#pragma HLS pipeline II=N`): the scheduler searches from it, not from 1.
+    pub requested_ii: Option<u32>,
+    /// A flattened nest's row: see [`Rows`].
+    pub rows: Option<Rows>,
+}
+
+/// In a flattened nest, the ops that say whether the innermost loop goes on, so analyses can
+/// look at a row (the iterations of one entry of the innermost loop) as a loop of its own.
+/// Within a row all are true; a row ends when `next` is false.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rows {
+    /// The carried i1 flags "this inner level has an iteration to run now", one per level
+    /// below the outermost (`lower::flatten`).
+    pub flags: Vec<OpId>,
+    /// The i1 "the innermost level has another iteration after this one", computed in the
+    /// iteration.
+    pub next: OpId,
+}
+
+impl Rows {
+    /// The ops the record names.
+    pub fn ops(&self) -> impl Iterator<Item = OpId> + '_ {
+        self.flags.iter().copied().chain(std::iter::once(self.next))
+    }
 }
 
 /// A dependence through memory from one iteration of a loop to a later one, as lowering
@@ -277,6 +311,11 @@ impl Kernel {
                 span,
                 trip_count: None,
                 unroll: None,
+                flattened: Vec::new(),
+                coalesce_requested: false,
+                flatten_declined: None,
+                requested_ii: None,
+                rows: None,
             }]),
             name,
             span,
@@ -317,6 +356,13 @@ impl Kernel {
 
     pub fn remove_op(&mut self, id: OpId) {
         self.graph.remove_node(node(id));
+        // A flattened nest's row ops are a hint for analyses: without them, the loop is
+        // looked at as one loop.
+        for l in self.loops.iter_mut() {
+            if l.rows.as_ref().is_some_and(|r| r.ops().any(|o| o == id)) {
+                l.rows = None;
+            }
+        }
     }
 
     pub fn contains(&self, id: OpId) -> bool {
@@ -408,6 +454,20 @@ impl Kernel {
             self.graph.remove_edge(e);
             self.graph.add_edge(node(new), t, d);
         }
+        self.rename_in_side_tables(old, new);
+    }
+
+    /// Side tables that name ops follow a replaced op.
+    fn rename_in_side_tables(&mut self, old: OpId, new: OpId) {
+        for l in self.loops.iter_mut() {
+            if let Some(r) = &mut l.rows {
+                for o in r.flags.iter_mut().chain(std::iter::once(&mut r.next)) {
+                    if *o == old {
+                        *o = new;
+                    }
+                }
+            }
+        }
     }
 
     /// Replace every value use (`Dep::Data` edge) of `old` by `new`; order edges stay.
@@ -422,6 +482,7 @@ impl Kernel {
             self.graph.remove_edge(e);
             self.graph.add_edge(node(new), t, d);
         }
+        self.rename_in_side_tables(old, new);
     }
 
     /// Make `new` operand `operand` of `id` (in place of the value there).

@@ -31,7 +31,7 @@ pub mod verify;
 pub use ids::{ArgId, CounterId, EntityId, IdVec, LoopId, MemId, OpId, PipeId};
 pub use kernel::{
     ArgKind, Dep, Kernel, KernelArg, Loop, LoopKind, MemDep, MemKind, MemPartition, Memory, Op,
-    Partition, PortNeed,
+    Partition, PortNeed, Rows,
 };
 pub use ops::{
     AtomicOp, BinOp, ByteMask, CmpOp, ConvOp, OpKind, PipeQuery, PipeSide, ReserveScope, UnOp,

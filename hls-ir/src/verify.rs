@@ -508,5 +508,21 @@ fn check_loops(k: &Kernel, ids: &[OpId], errors: &mut Vec<String>) {
                 loop_ops[i], exits[i]
             ));
         }
+        if let Some(r) = &l.rows {
+            let in_loop = |o: crate::ids::OpId| {
+                k.contains(o)
+                    && k.op(o).region.index() == i
+                    && k.op(o).ty == crate::types::Ty::BOOL
+                    && k.op(o).kind == crate::ops::OpKind::Carried
+            };
+            let bool_op =
+                |o: crate::ids::OpId| k.contains(o) && k.op(o).ty == crate::types::Ty::BOOL;
+            if !r.flags.iter().all(|&f| in_loop(f)) || !bool_op(r.next) {
+                errors.push(format!(
+                    "loop{i}'s rows name {:?} and {}, not carried i1s of the loop and an i1",
+                    r.flags, r.next
+                ));
+            }
+        }
     }
 }

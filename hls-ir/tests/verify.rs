@@ -124,6 +124,11 @@ fn values_leave_loops_only_through_loop_results() {
         span: span(),
         trip_count: None,
         unroll: None,
+        flattened: Vec::new(),
+        coalesce_requested: false,
+        flatten_declined: None,
+        requested_ii: None,
+        rows: None,
     });
     let l1 = LoopId::from_index(1);
     let one = k.add_op(op(OpKind::Const(1), Ty::BOOL), &[]);

@@ -36,6 +36,8 @@ pub enum LimitedBy {
     Combined { mii: u32 },
     /// II > MII and a lower II was neither scheduled nor proven impossible in the time limit.
     Unproven { mii: u32 },
+    /// The source asked for this II (`#pragma ii N`, `xcl_pipeline_loop(N)`), above MII.
+    Requested { ii: u32 },
     /// A recurrence: the ops on the cycle (source spans and names), total latency and distance.
     Recurrence {
         names: Vec<String>,
@@ -510,6 +512,11 @@ fn schedule_region(
     lib: &OpLibrary,
     opts: &Options,
 ) -> Result<LoopSchedule, Vec<Diagnostic>> {
+    let requested = Options {
+        min_ii: k.loops[region].requested_ii.or(opts.min_ii),
+        ..opts.clone()
+    };
+    let opts = &requested;
     let first = solve_region(k, region, serial, lib, opts, &BTreeSet::new())?;
     let iterative = crate::divide::iterative_candidates(k, lib, &first);
     if iterative.is_empty() {
@@ -604,6 +611,7 @@ fn solve_region(
         }
         crate::Limit::Combined { mii } => LimitedBy::Combined { mii: *mii },
         crate::Limit::Unproven { mii } => LimitedBy::Unproven { mii: *mii },
+        crate::Limit::Requested { ii } => LimitedBy::Requested { ii: *ii },
         _ => LimitedBy::Nothing,
     };
     // Start the iteration at cycle 0: the schedule's constraints are differences, so shifting

@@ -328,22 +328,123 @@ impl Flow {
         warnings: &mut Vec<Diagnostic>,
         observe: &mut dyn FnMut(&str, &Kernel),
     ) -> std::result::Result<CompiledKernel, Vec<Diagnostic>> {
-        let lower_opts = hls_ir::lower::LowerOptions {
+        let mut lower_opts = hls_ir::lower::LowerOptions {
             max_reservations: self.pipe_reservations,
+            keep_nested: Vec::new(),
         };
-        let mut ir = hls_ir::lower::lower_kernel_with_warnings(program, id, &lower_opts, warnings)?;
-        observe("lower", &ir);
+        let first = self.stages(program, id, &lower_opts)?;
+        // Perfect nests flattened without a pragma, whose loop needs more than II 1: keep
+        // each nested when its innermost loop alone reaches a smaller II (an II that grows
+        // costs every iteration; flattening saves one pipeline fill per row).
+        // (Each nest: the spans of its loops but the innermost, the innermost's, its II.)
+        let costly: Vec<(Vec<Span>, Span, u32)> = first
+            .kernel
+            .ir
+            .loops
+            .ids()
+            .filter_map(|l| {
+                let lp = &first.kernel.ir.loops[l];
+                let (&inner, middle) = lp.flattened.split_last()?;
+                let ii = first.kernel.schedule.for_loop(l)?.ii;
+                let outer = std::iter::once(lp.span).chain(middle.iter().copied());
+                (!lp.coalesce_requested && ii > 1).then(|| (outer.collect(), inner, ii))
+            })
+            .collect();
+        let keep = |nests: &[&(Vec<Span>, Span, u32)]| -> Vec<(Span, u32)> {
+            nests
+                .iter()
+                .flat_map(|(outer, _, ii)| outer.iter().map(move |s| (*s, *ii)))
+                .collect()
+        };
+        let chosen = if costly.is_empty() {
+            first
+        } else {
+            lower_opts.keep_nested = keep(&costly.iter().collect::<Vec<_>>());
+            let nested = self.stages(program, id, &lower_opts).ok();
+            let inner_ii = |s: Span| {
+                let n = nested.as_ref()?;
+                let l = n
+                    .kernel
+                    .ir
+                    .loops
+                    .ids()
+                    .find(|&l| n.kernel.ir.loops[l].span == s)?;
+                Some(n.kernel.schedule.for_loop(l)?.ii)
+            };
+            let worse: Vec<&(Vec<Span>, Span, u32)> = costly
+                .iter()
+                .filter(|(_, inner, ii)| inner_ii(*inner).is_some_and(|n| n < *ii))
+                .collect();
+            lower_opts.keep_nested = keep(&worse);
+            match (worse.len(), nested) {
+                (0, _) => first,
+                (k, Some(n)) if k == costly.len() => n,
+                _ => self.stages(program, id, &lower_opts)?,
+            }
+        };
+        warnings.extend(chosen.warnings);
+        for (name, k) in &chosen.observed {
+            observe(name, k);
+        }
+        Ok(chosen.kernel)
+    }
+
+    /// One run of the stages with these lowering options: the kernel, lowering's warnings and
+    /// the IR after lowering and after each pass (kept, so that only the run that is chosen
+    /// reaches the caller).
+    fn stages(
+        &self,
+        program: &frontend::ast::Program,
+        id: frontend::ast::FuncId,
+        lower_opts: &hls_ir::lower::LowerOptions,
+    ) -> std::result::Result<Staged, Vec<Diagnostic>> {
+        let mut warnings = Vec::new();
+        let mut observed = Vec::new();
+        let mut ir =
+            hls_ir::lower::lower_kernel_with_warnings(program, id, lower_opts, &mut warnings)?;
+        observed.push(("lower".to_string(), ir.clone()));
         let ir_lowered = ir.clone();
         let goal = |k: &Kernel, l: hls_ir::LoopId| scheduler::kernel::ii_goal(k, l, &self.lib);
-        hls_ir::passes::run_pipeline(&mut ir, true, Some(&goal), observe)
+        let mut keep = |name: &str, k: &Kernel| observed.push((name.to_string(), k.clone()));
+        hls_ir::passes::run_pipeline(&mut ir, true, Some(&goal), &mut keep)
             .expect("IR verification failed: this is a bug in oclhls");
         let schedule = scheduler::kernel::schedule_kernel(&ir, &self.lib, &self.sched_opts)?;
+        requested_ii_warnings(&ir, &schedule, &mut warnings);
         let rtl = rtl_templates::emit_kernel_with(&ir, &schedule, &[], &self.emit)?;
-        Ok(CompiledKernel {
-            ir,
-            ir_lowered,
-            schedule,
-            rtl,
+        Ok(Staged {
+            kernel: CompiledKernel {
+                ir,
+                ir_lowered,
+                schedule,
+                rtl,
+            },
+            warnings,
+            observed,
         })
+    }
+}
+
+/// What one run of the stages gave (see [`Flow::stages`]).
+struct Staged {
+    kernel: CompiledKernel,
+    warnings: Vec<Diagnostic>,
+    observed: Vec<(String, Kernel)>,
+}
+
+/// A warning for each loop whose requested II (`#pragma ii N`) is below the II it got.
+fn requested_ii_warnings(k: &Kernel, s: &KernelSchedule, warnings: &mut Vec<Diagnostic>) {
+    for l in k.loops.ids() {
+        let (Some(want), Some(ls)) = (k.loops[l].requested_ii, s.for_loop(l)) else {
+            continue;
+        };
+        if ls.ii > want {
+            warnings.push(
+                Diagnostic::warning(
+                    k.loops[l].span,
+                    format!("the II of {want} asked for is not reached: this loop starts an iteration every {} cycles", ls.ii),
+                )
+                .note("the compile summary and report.json say what limits the II"),
+            );
+        }
     }
 }

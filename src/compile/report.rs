@@ -229,6 +229,12 @@ pub struct LoopReport {
     /// Dependences through on-chip memory from one iteration to a later one: exact (affine
     /// indices) or assumed (indices the analysis does not understand).
     pub memory_dependences: Vec<String>,
+    /// The lines of the loops of a perfect nest flattened into this one (one pipeline runs
+    /// every iteration of the nest).
+    pub flattened: Vec<u32>,
+    /// Why this loop and the loop inside it were not flattened, when they are a perfect nest
+    /// that was tried.
+    pub not_flattened: Option<String>,
 }
 
 /// "loop-carried dependence through `acc` (kernel.cl:14 → kernel.cl:14, distance 1, latency 3)".
@@ -266,6 +272,9 @@ pub fn explain(sm: &SourceMap, k: &Kernel, l: &LimitedBy, ii: u32) -> String {
         LimitedBy::Combined { mii } => format!(
             "resources and loop-carried dependences together: every II from {mii} to {} was proven infeasible",
             ii.saturating_sub(1)
+        ),
+        LimitedBy::Requested { ii } => format!(
+            "the II the source asks for ({ii}, by `#pragma ii`, `xcl_pipeline_loop` or `HLS pipeline II=`), more than the loop needs"
         ),
         LimitedBy::Unproven { mii } => format!(
             "not proven: II {mii} to {} were neither scheduled nor proven impossible within the solver time limit",
@@ -561,6 +570,10 @@ pub fn report(c: &Compiled, source: &Path, clock_mhz: f64) -> Report {
                         solver: l.solver.clone(),
                         solve_ms: (l.solve_ms * 1000.0).round() / 1000.0,
                         memory_dependences: memory_dependences(&c.sm, &k.ir, l.region),
+                        flattened: lp.flattened.iter().map(|s| c.sm.line_col(*s).0).collect(),
+                        not_flattened: lp.flatten_declined.map(|flat| format!(
+                            "flattened with the loop inside it, it reached II {flat}; nested, the inner loop reaches a smaller II (`#pragma loop_coalesce` flattens it anyway)"
+                        )),
                     }
                 })
                 .collect();

@@ -35,7 +35,7 @@ impl Checker<'_> {
                     match out.get_mut(start) {
                         Some(st) if st.is_loop() => st.pragmas.insert(0, pragma),
                         _ => {
-                            if p.name == "unroll" || p.name == "nounroll" {
+                            if crate::ast::LOOP_PRAGMAS.contains(&p.name.as_str()) {
                                 self.warn(
                                     Diagnostic::warning(p.span, format!("`#pragma {}` is not followed by a loop; ignored", p.name))
                                         .note("put the pragma on the line just before `for`, `while` or `do`"),

@@ -16,38 +16,48 @@ impl Preprocessor<'_> {
             "unroll" | "nounroll" => {
                 let mut arg = None;
                 if kw == "unroll" && rest.len() > 1 {
-                    let mut toks = &rest[1..];
-                    if toks[0].is_punct("(") && toks.last().is_some_and(|t| t.is_punct(")")) {
-                        toks = &toks[1..toks.len() - 1];
-                    }
-                    self.eval_if(toks, dspan);
-                    match self.last_if_value {
-                        Some(n) if n > 0 => arg = Some(n as u64),
-                        _ => {
-                            self.err(
-                                Diagnostic::error(
-                                    dspan,
-                                    "`#pragma unroll` needs a positive integer factor",
-                                )
-                                .note(
-                                    "write `#pragma unroll 4`, or `#pragma unroll` to unroll fully",
-                                ),
-                            );
-                            return;
-                        }
-                    }
+                    let Some(n) = self.pragma_count(&rest[1..], dspan, 1) else {
+                        self.err(
+                            Diagnostic::error(
+                                dspan,
+                                "`#pragma unroll` needs a positive integer factor",
+                            )
+                            .note("write `#pragma unroll 4`, or `#pragma unroll` to unroll fully"),
+                        );
+                        return;
+                    };
+                    arg = Some(n);
                 } else if kw == "nounroll" && rest.len() > 1 {
                     self.warn_extra(&rest[1..], "pragma nounroll");
                 }
-                self.out.push(PpToken {
-                    kind: PpKind::Pragma(arg),
-                    text: first.text.clone(),
-                    span: dspan,
-                    bol: true,
-                    space_before: true,
-                    hide: None,
-                });
+                self.loop_pragma(first, arg, dspan);
             }
+            // Intel's loop pragmas: `loop_coalesce [N]`, `ii N`, `speculated_iterations N`.
+            "loop_coalesce" | "ii" | "speculated_iterations" => {
+                let (min, example) = match kw {
+                    "loop_coalesce" => (1, "`#pragma loop_coalesce` or `#pragma loop_coalesce 2`"),
+                    "ii" => (1, "`#pragma ii 2`"),
+                    _ => (0, "`#pragma speculated_iterations 0`"),
+                };
+                let arg = if rest.len() > 1 {
+                    self.pragma_count(&rest[1..], dspan, min)
+                } else {
+                    None
+                };
+                if arg.is_none() && (kw != "loop_coalesce" || rest.len() > 1) {
+                    let what = if min == 0 { "a non-negative" } else { "a positive" };
+                    self.err(
+                        Diagnostic::error(dspan, format!("`#pragma {kw}` needs {what} integer"))
+                            .note(format!("write {example}")),
+                    );
+                    return;
+                }
+                self.loop_pragma(first, arg, dspan);
+            }
+            // `loop_flatten [off]` (Vitis), also spelt `#pragma HLS loop_flatten [off]`, and
+            // `#pragma HLS pipeline II=N` (the `ii` pragma).
+            "loop_flatten" => self.flatten_pragma(first, &rest[1..], dspan),
+            "HLS" => self.hls_pragma(&rest[1..], dspan),
             "OPENCL" => {
                 let sub = rest.get(1).map(|t| &*t.text);
                 match sub {
@@ -91,8 +101,87 @@ impl Preprocessor<'_> {
             }
             _ => self.err(
                 Diagnostic::warning(dspan, format!("unknown pragma `{}` ignored", kw)).note(
-                    "supported pragmas: `unroll [N]`, `nounroll`, `OPENCL EXTENSION`, `once`",
+                    "supported pragmas: `unroll [N]`, `nounroll`, `loop_coalesce [N]`, `loop_flatten [off]`, `ii N`, `speculated_iterations N`, `HLS loop_flatten [off]`, `HLS pipeline II=N`, `OPENCL EXTENSION`, `once`",
                 ),
+            ),
+        }
+    }
+
+    /// A positive (or, with `min` 0, non-negative) integer constant expression after a
+    /// pragma's name, optionally in parentheses.
+    fn pragma_count(&mut self, toks: &[PpToken], dspan: Span, min: i64) -> Option<u64> {
+        let mut toks = toks;
+        if toks.len() > 1 && toks[0].is_punct("(") && toks.last().is_some_and(|t| t.is_punct(")")) {
+            toks = &toks[1..toks.len() - 1];
+        }
+        self.eval_if(toks, dspan);
+        match self.last_if_value {
+            Some(n) if n >= min => Some(n as u64),
+            _ => None,
+        }
+    }
+
+    /// A loop pragma token for the grammar: it applies to the statement after it.
+    fn loop_pragma(&mut self, name: &PpToken, arg: Option<u64>, dspan: Span) {
+        self.out.push(PpToken {
+            kind: PpKind::Pragma(arg),
+            text: name.text.clone(),
+            span: dspan,
+            bol: true,
+            space_before: true,
+            hide: None,
+        });
+    }
+
+    /// `loop_flatten` (arg `None`) or `loop_flatten off` (arg `Some(0)`).
+    fn flatten_pragma(&mut self, name: &PpToken, rest: &[PpToken], dspan: Span) {
+        let arg = match rest {
+            [] => None,
+            [t] if t.is_ident("off") => Some(0),
+            _ => {
+                self.err(
+                    Diagnostic::error(dspan, "`#pragma loop_flatten` takes only `off`")
+                        .note("write `#pragma loop_flatten` or `#pragma loop_flatten off`"),
+                );
+                return;
+            }
+        };
+        let mut tok = name.clone();
+        tok.text = "loop_flatten".into();
+        self.loop_pragma(&tok, arg, dspan);
+    }
+
+    /// Vitis HLS pragmas: `HLS loop_flatten [off]` and `HLS pipeline [II=N]`; others are
+    /// reported and ignored.
+    fn hls_pragma(&mut self, rest: &[PpToken], dspan: Span) {
+        let Some(first) = rest.first() else {
+            self.err(Diagnostic::warning(dspan, "empty `#pragma HLS` ignored"));
+            return;
+        };
+        match &*first.text {
+            "loop_flatten" => self.flatten_pragma(first, &rest[1..], dspan),
+            "pipeline" => {
+                let ii = match &rest[1..] {
+                    [] => Some(1),
+                    [k, eq, v @ ..] if k.text.eq_ignore_ascii_case("ii") && eq.is_punct("=") => {
+                        self.pragma_count(v, dspan, 1)
+                    }
+                    _ => None,
+                };
+                let Some(ii) = ii else {
+                    self.err(
+                        Diagnostic::error(dspan, "`#pragma HLS pipeline` takes only `II=N` (a positive integer)")
+                            .note("write `#pragma HLS pipeline II=1`"),
+                    );
+                    return;
+                };
+                let mut tok = first.clone();
+                tok.text = "ii".into();
+                self.loop_pragma(&tok, Some(ii), dspan);
+            }
+            other => self.err(
+                Diagnostic::warning(dspan, format!("unsupported `#pragma HLS {other}` ignored"))
+                    .note("supported: `#pragma HLS loop_flatten [off]`, `#pragma HLS pipeline II=N`; write other directives as OpenCL attributes"),
             ),
         }
     }

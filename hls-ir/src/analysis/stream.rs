@@ -70,6 +70,41 @@ pub fn consecutive(k: &Kernel, o: OpId) -> Result<(), NoBurst> {
     }
 }
 
+/// The value of i1 `o` within a row of a flattened nest (its flag and `next` true), when
+/// that decides it.
+fn row_bool(k: &Kernel, rows: &crate::kernel::Rows, o: OpId, depth: u32) -> Option<bool> {
+    if rows.ops().any(|r| r == o) {
+        return Some(true);
+    }
+    if depth > 16 {
+        return None;
+    }
+    let rec = |x: OpId| row_bool(k, rows, x, depth + 1);
+    let ops = k.operands(o);
+    match k.op(o).kind {
+        OpKind::Const(v) => Some(v & 1 == 1),
+        OpKind::Binary(BinOp::Xor) => Some(rec(ops[0])? != rec(ops[1])?),
+        OpKind::Binary(BinOp::And) => match (rec(ops[0]), rec(ops[1])) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        },
+        OpKind::Binary(BinOp::Or) => match (rec(ops[0]), rec(ops[1])) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        },
+        OpKind::Select => {
+            if rec(ops[0])? {
+                rec(ops[1])
+            } else {
+                rec(ops[2])
+            }
+        }
+        _ => None,
+    }
+}
+
 struct Walk<'a> {
     k: &'a Kernel,
     l: LoopId,
@@ -101,6 +136,9 @@ impl Walk<'_> {
             OpKind::Binary(BinOp::Mul) => match (konst(ops[0]), konst(ops[1])) {
                 (_, Some(c)) => rec(ops[0])?.checked_mul(c),
                 (Some(c), _) => rec(ops[1])?.checked_mul(c),
+                // Values that do not change within a row (an outer counter of a flattened
+                // nest times a bound).
+                _ if rec(ops[0])? == 0 && rec(ops[1])? == 0 => Some(0),
                 _ => None,
             },
             OpKind::Binary(BinOp::Shl) => {
@@ -123,7 +161,45 @@ impl Walk<'_> {
             {
                 Some(1)
             }
-            OpKind::Carried => counter_step(k, o, self.l).or_else(|| self.wrapping_step(o)),
+            OpKind::Carried => counter_step(k, o, self.l)
+                .or_else(|| self.row_step(o))
+                .or_else(|| self.wrapping_step(o)),
+            _ => None,
+        }
+    }
+
+    /// In a flattened nest (`Loop::rows`), what a carried value advances by from one
+    /// iteration of a row to the next: its next value with the row going on (its flag and
+    /// its `next` true), when that is the value itself (an outer counter: 0) or the value
+    /// plus a constant (the innermost counter). A row's end jumps, and the port's address
+    /// check closes the burst there.
+    fn row_step(&self, c: OpId) -> Option<i64> {
+        let k = self.k;
+        let rows = k.loops[self.l].rows.as_ref()?;
+        let mut next = k.preds(c).into_iter().find_map(|(s, d)| match d {
+            crate::kernel::Dep::Data { operand: 1, .. } => Some(s),
+            _ => None,
+        })?;
+        for _ in 0..32 {
+            if k.op(next).kind != OpKind::Select {
+                break;
+            }
+            let ops = k.operands(next);
+            next = if row_bool(k, rows, ops[0], 0)? {
+                ops[1]
+            } else {
+                ops[2]
+            };
+        }
+        if next == c {
+            return Some(0);
+        }
+        let xs = k.operands(next);
+        match k.op(next).kind {
+            OpKind::Binary(BinOp::Add) if xs[0] == c => match k.op(xs[1]).kind {
+                OpKind::Const(v) => i64::try_from(v).ok(),
+                _ => None,
+            },
             _ => None,
         }
     }

@@ -247,6 +247,11 @@ impl<'a> Lower<'a> {
             span,
             trip_count: None,
             unroll: None,
+            flattened: Vec::new(),
+            coalesce_requested: false,
+            flatten_declined: None,
+            requested_ii: None,
+            rows: None,
         });
         let parent = self.region;
         let saved_pred = self.pred;

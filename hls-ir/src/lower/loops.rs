@@ -27,6 +27,8 @@ struct Carry {
 #[derive(Clone, Copy, PartialEq)]
 enum CarryOf {
     Var(VarId),
+    /// A flattened nest's flag (`Env::flags[i]`, see `flatten`).
+    Flag(usize),
     /// The `returned` flag.
     Returned,
     /// The value a helper function returns so far (a `return` with a value inside the loop).
@@ -34,17 +36,17 @@ enum CarryOf {
 }
 
 /// The parts of a source loop (`for`, `while` or `do`).
-struct LoopParts<'s> {
-    init: Option<&'s Stmt>,
-    cond: Option<&'s Expr>,
-    step: Option<&'s Expr>,
-    body: &'s Stmt,
+pub(super) struct LoopParts<'s> {
+    pub(super) init: Option<&'s Stmt>,
+    pub(super) cond: Option<&'s Expr>,
+    pub(super) step: Option<&'s Expr>,
+    pub(super) body: &'s Stmt,
     /// `false` for `do ... while`: the body runs once before the first test.
-    test_first: bool,
+    pub(super) test_first: bool,
 }
 
 impl<'s> LoopParts<'s> {
-    fn of(s: &'s Stmt) -> LoopParts<'s> {
+    pub(super) fn of(s: &'s Stmt) -> LoopParts<'s> {
         match &s.kind {
             StmtKind::For {
                 init,
@@ -168,9 +170,36 @@ impl Lower<'_> {
             (true, Some(c)) => self.cond(c),
             _ => self.konst(1, Ty::BOOL, span),
         };
+        let (unroll, copies) = self.unroll_copies(s, group);
+        let requested_ii = self.requested_ii(std::slice::from_ref(&s));
+        let lid = self.loop_region(span, enter, group, (unroll, requested_ii), |l, tf| {
+            l.loop_copies(&parts, copies, tf, group, span)
+        });
+        self.k.loops[lid].flatten_declined = self
+            .opts
+            .keep_nested
+            .iter()
+            .find(|k| k.0 == span)
+            .map(|k| k.1);
+        self.env.vars.retain(|v, _| outer.contains(v));
+    }
+
+    /// A pipelined loop region entered when `enter` holds: `iteration` lowers one iteration
+    /// in it (given the region's constants true and false) and returns whether another
+    /// follows; the loop stops when it does not, or after `break` or `return`. Variables live
+    /// before the loop are carried through it (`carry_in`, `carry_out`), and its memory, pipe
+    /// and counter accesses are ordered across iterations. `(unroll, requested_ii)`: what
+    /// the source asks for, for the loop's record.
+    pub(super) fn loop_region(
+        &mut self,
+        span: Span,
+        enter: OpId,
+        group: bool,
+        (unroll, requested_ii): (Option<u32>, Option<u32>),
+        iteration: impl FnOnce(&mut Self, (OpId, OpId)) -> OpId,
+    ) -> LoopId {
         let alive = self.effect_pred(span);
         let enter = self.and1(enter, alive, span);
-        let (unroll, copies) = self.unroll_copies(s, group);
         let lid = LoopId::from_index(self.k.loops.len());
         self.k.loops.push(crate::kernel::Loop {
             kind: crate::kernel::LoopKind::Source,
@@ -179,6 +208,11 @@ impl Lower<'_> {
             span,
             trip_count: None,
             unroll,
+            flattened: Vec::new(),
+            coalesce_requested: false,
+            flatten_declined: None,
+            requested_ii,
+            rows: None,
         });
         let parent = self.region;
         let saved_pred = self.pred;
@@ -192,7 +226,7 @@ impl Lower<'_> {
             self.onchip.iter().map(|(m, v)| (*m, v.len())).collect();
         let pipes_from = self.pipe_marks();
         let counters_from = self.counter_marks();
-        let again = self.loop_copies(&parts, copies, (t, f), group, span);
+        let again = iteration(self, (t, f));
         let stop = self.not1(again, span);
         let stop = self.or1(stop, self.env.brk, span);
         let stop = self.or1(stop, self.env.returned, span);
@@ -208,7 +242,6 @@ impl Lower<'_> {
             self.check_group_carries(&carried, span);
         }
         self.carry_out(carried, &after, loop_op, span);
-        self.env.vars.retain(|v, _| outer.contains(v));
         self.order_onchip_across_iterations(lid, &onchip_from);
         self.order_pipes_across_iterations(lid, &pipes_from);
         self.order_counters_across_iterations(lid, &counters_from);
@@ -216,6 +249,31 @@ impl Lower<'_> {
             // In a loop around barriers, each barrier orders global memory.
             self.check_loop_memory(lid);
         }
+        lid
+    }
+
+    /// The II the source asks for on any of `loops` (`#pragma ii N`, `#pragma HLS pipeline
+    /// II=N`, `xcl_pipeline_loop(N)`): the largest. Warns about `speculated_iterations`,
+    /// which the pipelines do not do.
+    pub(super) fn requested_ii(&mut self, loops: &[&Stmt]) -> Option<u32> {
+        let mut ii: Option<u32> = None;
+        for s in loops {
+            for p in &s.pragmas {
+                match (p.name.as_str(), p.arg) {
+                    ("ii", Some(n)) => ii = ii.max(Some(n.min(u64::from(u32::MAX)) as u32)),
+                    ("speculated_iterations", Some(n)) if n > 0 => self.diags.push(
+                        Diagnostic::warning(
+                            p.span,
+                            format!("`#pragma speculated_iterations {n}` is not honoured: a loop's next iteration starts only once this one has decided that there is one"),
+                        )
+                        .note("the exit condition's recurrence is part of the loop's II; compute the condition early (a counter compared with a bound) to keep it short"),
+                    ),
+                    _ => {}
+                }
+            }
+            ii = ii.max(s.loop_attrs.pipeline_ii);
+        }
+        ii
     }
 
     /// The unroll count the source asks for (`#pragma unroll N`, `nounroll`,
@@ -299,6 +357,18 @@ impl Lower<'_> {
                 shape,
                 before: val,
                 leaves: pairs,
+            });
+        }
+        for i in 0..self.env.flags.len() {
+            let before = self.env.flags[i];
+            let c = self.op(OpKind::Carried, Ty::BOOL, span, &[before]);
+            self.k.op_mut(c).name = Some("nest_flag".to_string());
+            self.env.flags[i] = c;
+            carried.push(Carry {
+                what: CarryOf::Flag(i),
+                shape: Type::BOOL,
+                before: Val::Scalar(before),
+                leaves: vec![(c, before)],
             });
         }
         if let Some(ty) = self.ret_ty.clone() {
@@ -426,6 +496,7 @@ impl Lower<'_> {
                     out
                 }
                 CarryOf::Returned => vec![after.returned],
+                CarryOf::Flag(i) => vec![after.flags[i]],
             };
             let mut results = Vec::new();
             for (&(c, init), next) in cr.leaves.iter().zip(nexts) {
@@ -465,6 +536,7 @@ impl Lower<'_> {
                 }
                 CarryOf::RetVal => self.env.ret_val = Some(cr.before).filter(|v| *v != Val::Undef),
                 CarryOf::Returned => self.env.returned = results[0],
+                CarryOf::Flag(i) => self.env.flags[i] = results[0],
             }
         }
     }

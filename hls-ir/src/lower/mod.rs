@@ -34,6 +34,7 @@ mod build;
 mod builtins;
 mod convert;
 mod expr;
+mod flatten;
 mod groups;
 mod interface;
 mod loops;
@@ -58,17 +59,21 @@ use frontend::diag::Diagnostic;
 use std::collections::BTreeMap;
 
 /// What lowering builds beyond what the source says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LowerOptions {
     /// Reservation table entries per pipe side (`CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS`): the
     /// `max_reservations` of every pipe of the kernel, its FIFO's `MAX_RES`.
     pub max_reservations: u32,
+    /// Outer loops (by span) of perfect nests to keep nested although no pragma asks for
+    /// it (`flatten`), with the II flattening gave them: the driver found that it costs II.
+    pub keep_nested: Vec<(frontend::span::Span, u32)>,
 }
 
 impl Default for LowerOptions {
     fn default() -> Self {
         LowerOptions {
             max_reservations: PIPE_MAX_RESERVATIONS,
+            keep_nested: Vec::new(),
         }
     }
 }
@@ -109,6 +114,9 @@ struct Env {
     brk: OpId,
     /// i1: this iteration has executed `continue` (reset before the `for` step).
     cont: OpId,
+    /// i1 flags of the flattened loop nests being lowered (`flatten`): per inner level,
+    /// whether it has an iteration to run. Carried and merged like variables.
+    flags: Vec<OpId>,
 }
 
 struct Lower<'a> {
@@ -177,7 +185,7 @@ pub fn lower_kernel_with_warnings(
     k.reqd_work_group_size = f.kernel_attrs.reqd_work_group_size;
     let mut l = Lower {
         p,
-        opts: *opts,
+        opts: opts.clone(),
         k,
         diags: Vec::new(),
         env: Env {
@@ -186,6 +194,7 @@ pub fn lower_kernel_with_warnings(
             ret_val: None,
             brk: OpId(0),
             cont: OpId(0),
+            flags: Vec::new(),
         },
         pred: OpId(0),
         region: Kernel::WORK_ITEM_LOOP,

@@ -49,7 +49,10 @@ impl Lower<'_> {
                 let body = self.bodies.last().copied().unwrap_or_default();
                 match super::retry::recognise(self.p, body, s) {
                     Some(r) => self.retry_loop(r),
-                    None => self.pipelined_loop(s, false),
+                    None => match self.flat_nest(s) {
+                        Some(levels) => self.flattened_loop(&levels),
+                        None => self.pipelined_loop(s, false),
+                    },
                 }
             }
             StmtKind::Switch { cond, cases } => self.switch(cond, cases, s.span),
@@ -213,6 +216,9 @@ impl Lower<'_> {
         self.env.returned = self.select(c, env_then.returned, env_else.returned, span);
         self.env.brk = self.select(c, env_then.brk, env_else.brk, span);
         self.env.cont = self.select(c, env_then.cont, env_else.cont, span);
+        self.env.flags = (env_then.flags.iter().zip(&env_else.flags))
+            .map(|(&a, &b)| self.select(c, a, b, span))
+            .collect();
         self.env.ret_val = match (env_then.ret_val, env_else.ret_val) {
             (Some(a), Some(b)) => Some(self.merge_val(c, a, b, span)),
             (a, b) => a.or(b),
@@ -295,6 +301,8 @@ impl Lower<'_> {
                 ret_val: None,
                 brk: fl,
                 cont: fl,
+                // The caller's nest flags stay with the caller (the callee never reads them).
+                flags: Vec::new(),
             },
         );
         self.env.vars = caller.vars.clone();

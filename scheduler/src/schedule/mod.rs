@@ -171,6 +171,11 @@ impl Ctx<'_> {
     }
 
     fn limit_for(&self, ii: u32, proven: bool) -> Limit {
+        if let Some(r) = self.o.min_ii.filter(|&r| r > self.mii && ii >= r) {
+            if ii == r || !proven {
+                return Limit::Requested { ii: r };
+            }
+        }
         if ii > self.mii {
             return if proven {
                 Limit::Combined { mii: self.mii }

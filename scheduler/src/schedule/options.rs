@@ -36,6 +36,9 @@ pub struct Options {
     /// `false`: plain scheduling of one iteration; the reported II is then the iteration
     /// latency (`>= length`), so back-to-back iterations never overlap.
     pub pipelined: bool,
+    /// Smallest II to try (`None`: MII). The source can ask for a larger II than the loop
+    /// needs (`#pragma ii N`): fewer resources, and time for longer combinational chains.
+    pub min_ii: Option<u32>,
     /// Largest II to accept. `None`: the ILP searches up to MII + `ii_search_span`, then
     /// the heuristic fallback continues upward until a schedule trivially exists.
     pub max_ii: Option<u32>,
@@ -56,6 +59,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             pipelined: true,
+            min_ii: None,
             max_ii: None,
             time_limit_per_ii: Duration::from_secs(5),
             ii_search_span: 64,

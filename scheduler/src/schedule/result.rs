@@ -38,6 +38,11 @@ pub enum Limit {
         /// The lower bound.
         mii: u32,
     },
+    /// II = the smallest II asked for (`Options::min_ii`), above MII.
+    Requested {
+        /// The II asked for.
+        ii: u32,
+    },
     /// Non-pipelined schedule: the II is the iteration latency.
     NotPipelined,
 }

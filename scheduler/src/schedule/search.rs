@@ -20,12 +20,13 @@ impl Ctx<'_> {
                 .assemble(&[], 1, true, Limit::None, Method::Heuristic)
                 .map_err(|reason| ScheduleError::NoSchedule { reason });
         }
+        let first = self.mii.max(self.o.min_ii.unwrap_or(1));
         let cap = match self.o.max_ii {
-            Some(m) => m,
-            None => self.mii.saturating_add(self.o.ii_search_span),
+            Some(m) => m.max(first),
+            None => first.saturating_add(self.o.ii_search_span),
         };
         let mut proven = true;
-        let mut ii = self.mii;
+        let mut ii = first;
         while ii <= cap {
             let t0 = Instant::now();
             let mut attempt = IiAttempt {
