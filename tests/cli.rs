@@ -340,3 +340,96 @@ fn a_closed_output_pipe_ends_quietly() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// Compiles `src` (file `n.cl`) and returns the output and report.json.
+fn compile_with_report(src: &str) -> (common::Output, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "n.cl", src);
+    let out = dir.path().join("o");
+    let o = oclhls(&[&f, "-o", out.to_str().unwrap()], dir.path());
+    let report = std::fs::read_to_string(out.join("report.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(serde_json::Value::Null);
+    (o, report)
+}
+
+fn loop_named<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["kernels"][0]["loops"]
+        .as_array()
+        .and_then(|ls| ls.iter().find(|l| l["name"] == name))
+        .unwrap_or_else(|| panic!("no loop {name} in {report}"))
+}
+
+const RECT: &str = "kernel void r(global const int *restrict a, global int *restrict o, int m, int n) {\n  PRAGMA\n  for (int i = 0; i < m; i++)\n    for (int j = 0; j < n; j++)\n      o[i * n + j] = a[i * n + j] + i;\n}\n";
+
+#[test]
+fn perfect_nests_are_flattened_and_say_so() {
+    let (o, report) = compile_with_report(&RECT.replace("PRAGMA", ""));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let l = loop_named(&report, "r.loop1");
+    assert_eq!(l["flattened"], serde_json::json!([4]), "{report}");
+    assert_eq!(l["ii"], 1, "{report}");
+    assert_eq!(report["kernels"][0]["loops"].as_array().unwrap().len(), 2);
+    assert!(
+        o.stdout.contains("flattened with the loop(s) at line 4"),
+        "{}",
+        o.stdout
+    );
+    // The bursts of a row stay: the outer counter does not change within a row.
+    assert!(o.stdout.contains("burst of up to 32 beats"), "{}", o.stdout);
+}
+
+#[test]
+fn loop_flatten_off_keeps_the_nest() {
+    for off in ["#pragma loop_flatten off", "#pragma HLS loop_flatten off"] {
+        let (o, report) = compile_with_report(&RECT.replace("PRAGMA", off));
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        assert_eq!(report["kernels"][0]["loops"].as_array().unwrap().len(), 3);
+        assert_eq!(loop_named(&report, "r.loop1")["flattened"], serde_json::json!([]));
+    }
+}
+
+#[test]
+fn requested_ii_is_honoured_or_explained() {
+    for ii in ["#pragma ii 3", "#pragma HLS pipeline II=3"] {
+        let (o, report) = compile_with_report(&RECT.replace("PRAGMA", ii));
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let l = loop_named(&report, "r.loop1");
+        assert_eq!(l["ii"], 3, "{report}");
+        assert!(
+            l["limited_by"].as_str().unwrap().contains("asks for (3"),
+            "{report}"
+        );
+    }
+    // Below what the loop needs: a warning at the loop, and the II it can have.
+    let src = "kernel void s(global float *restrict a, int n) {\n  float x = 0.0f;\n  #pragma ii 1\n  for (int i = 0; i < n; i++)\n    x = x * 0.5f + a[i];\n  a[0] = x;\n}\n";
+    let (o, report) = compile_with_report(src);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.contains("n.cl:4"), "{}", o.stderr);
+    assert!(o.stderr.contains("II of 1 asked for is not reached"), "{}", o.stderr);
+    assert!(loop_named(&report, "s.loop1")["ii"].as_u64().unwrap() > 1);
+}
+
+#[test]
+fn loop_pragmas_that_cannot_be_honoured_warn() {
+    let src = "kernel void c(global int *o, int n) {\n  #pragma loop_coalesce\n  for (int i = 0; i < n; i++) {\n    o[i] = 0;\n    for (int j = 0; j < n; j++) o[i] += j;\n  }\n  #pragma speculated_iterations 2\n  for (int k = 0; k < n; k++) o[k] += 1;\n}\n";
+    let (o, _) = compile_with_report(src);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("`#pragma loop_coalesce` is not honoured"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.contains("only perfect nests"), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("`#pragma speculated_iterations 2` is not honoured"),
+        "{}",
+        o.stderr
+    );
+    let bad = "kernel void b(global int *o) {\n  #pragma ii 0\n  for (int k = 0; k < 4; k++) o[k] = 1;\n}\n";
+    let (o, _) = compile_with_report(bad);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(o.stderr.contains("n.cl:2"), "{}", o.stderr);
+    assert!(o.stderr.contains("needs a positive integer"), "{}", o.stderr);
+}
