@@ -77,3 +77,20 @@ def find(a, rows, cols, key):
 G=[5,3,8,8,1,9,2,7,8,4,6,0]
 tG1=find(G,3,4,9); tG2=find(G,3,4,11); tG3=find(G,3,4,8)
 print(tA1, tA2, tA3, tB, tC1, tC2, tC3, tC4, tD, tE, tF, tG1, tG2, tG3, sep='\n')
+# H imperfect: pre s = r, post out[r] = s, total
+def imperfect(a, rows, cols, size):
+    o=[-1]*size; total=0
+    for r in range(rows):
+        s=r
+        for c in range(cols):
+            s+=a[r*cols+c]
+        o[r]=s; total+=s
+    o[rows]=total
+    return o
+H=list(range(1,13))
+print(imperfect(H,3,4,5), imperfect(H,3,0,5), imperfect(H,0,4,5))
+# I matmul 4x4
+def mm(a,b,n):
+    return [sum(a[i*n+k]*b[k*n+j] for k in range(n)) for i in range(n) for j in range(n)]
+MA=[(3*x+1)%7-3 for x in range(16)]; MB=[(5*x+2)%9-4 for x in range(16)]
+print(MA, MB, mm(MA,MB,4))

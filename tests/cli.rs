@@ -386,7 +386,10 @@ fn loop_flatten_off_keeps_the_nest() {
         let (o, report) = compile_with_report(&RECT.replace("PRAGMA", off));
         assert_eq!(o.code, 0, "{}", o.stderr);
         assert_eq!(report["kernels"][0]["loops"].as_array().unwrap().len(), 3);
-        assert_eq!(loop_named(&report, "r.loop1")["flattened"], serde_json::json!([]));
+        assert_eq!(
+            loop_named(&report, "r.loop1")["flattened"],
+            serde_json::json!([])
+        );
     }
 }
 
@@ -407,7 +410,11 @@ fn requested_ii_is_honoured_or_explained() {
     let (o, report) = compile_with_report(src);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(o.stderr.contains("n.cl:4"), "{}", o.stderr);
-    assert!(o.stderr.contains("II of 1 asked for is not reached"), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("II of 1 asked for is not reached"),
+        "{}",
+        o.stderr
+    );
     assert!(loop_named(&report, "s.loop1")["ii"].as_u64().unwrap() > 1);
 }
 
@@ -423,7 +430,8 @@ fn loop_pragmas_that_cannot_be_honoured_warn() {
     );
     assert!(o.stderr.contains("only perfect nests"), "{}", o.stderr);
     assert!(
-        o.stderr.contains("`#pragma speculated_iterations 2` is not honoured"),
+        o.stderr
+            .contains("`#pragma speculated_iterations 2` is not honoured"),
         "{}",
         o.stderr
     );
@@ -431,5 +439,9 @@ fn loop_pragmas_that_cannot_be_honoured_warn() {
     let (o, _) = compile_with_report(bad);
     assert_eq!(o.code, 1, "{}", o.stderr);
     assert!(o.stderr.contains("n.cl:2"), "{}", o.stderr);
-    assert!(o.stderr.contains("needs a positive integer"), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("needs a positive integer"),
+        "{}",
+        o.stderr
+    );
 }

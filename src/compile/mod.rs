@@ -332,56 +332,40 @@ impl Flow {
             max_reservations: self.pipe_reservations,
             keep_nested: Vec::new(),
         };
-        let first = self.stages(program, id, &lower_opts)?;
-        // Perfect nests flattened without a pragma, whose loop needs more than II 1: keep
-        // each nested when its innermost loop alone reaches a smaller II (an II that grows
-        // costs every iteration; flattening saves one pipeline fill per row).
-        // (Each nest: the spans of its loops but the innermost, the innermost's, its II.)
-        let costly: Vec<(Vec<Span>, Span, u32)> = first
-            .kernel
-            .ir
-            .loops
-            .ids()
-            .filter_map(|l| {
-                let lp = &first.kernel.ir.loops[l];
-                let (&inner, middle) = lp.flattened.split_last()?;
-                let ii = first.kernel.schedule.for_loop(l)?.ii;
-                let outer = std::iter::once(lp.span).chain(middle.iter().copied());
-                (!lp.coalesce_requested && ii > 1).then(|| (outer.collect(), inner, ii))
-            })
-            .collect();
-        let keep = |nests: &[&(Vec<Span>, Span, u32)]| -> Vec<(Span, u32)> {
-            nests
-                .iter()
-                .flat_map(|(outer, _, ii)| outer.iter().map(move |s| (*s, *ii)))
-                .collect()
-        };
-        let chosen = if costly.is_empty() {
-            first
-        } else {
-            lower_opts.keep_nested = keep(&costly.iter().collect::<Vec<_>>());
-            let nested = self.stages(program, id, &lower_opts).ok();
-            let inner_ii = |s: Span| {
-                let n = nested.as_ref()?;
-                let l = n
-                    .kernel
-                    .ir
-                    .loops
-                    .ids()
-                    .find(|&l| n.kernel.ir.loops[l].span == s)?;
-                Some(n.kernel.schedule.for_loop(l)?.ii)
-            };
-            let worse: Vec<&(Vec<Span>, Span, u32)> = costly
-                .iter()
-                .filter(|(_, inner, ii)| inner_ii(*inner).is_some_and(|n| n < *ii))
-                .collect();
-            lower_opts.keep_nested = keep(&worse);
-            match (worse.len(), nested) {
-                (0, _) => first,
-                (k, Some(n)) if k == costly.len() => n,
-                _ => self.stages(program, id, &lower_opts)?,
+        let mut chosen = self.stages(program, id, &lower_opts)?;
+        // Nests flattened without a pragma whose loop needs more than II 1: try them with
+        // the outermost level kept nested (the levels inside may still flatten), and keep
+        // that where the loop inside reaches a smaller II (an II that grows costs every
+        // iteration; flattening saves one pipeline fill per entry). Each round keeps one
+        // more level of some nest, so this ends.
+        loop {
+            let costly = costly_nests(&chosen.kernel);
+            if costly.is_empty() {
+                break;
             }
-        };
+            let mut trial_opts = lower_opts.clone();
+            trial_opts
+                .keep_nested
+                .extend(costly.iter().map(|c| (c.outer, c.ii)));
+            let Ok(trial) = self.stages(program, id, &trial_opts) else {
+                break;
+            };
+            let better: Vec<&CostlyNest> = costly
+                .iter()
+                .filter(|c| loop_ii(&trial.kernel, c.next).is_some_and(|ii| ii < c.ii))
+                .collect();
+            if better.is_empty() {
+                break;
+            }
+            lower_opts
+                .keep_nested
+                .extend(better.iter().map(|c| (c.outer, c.ii)));
+            chosen = if better.len() == costly.len() {
+                trial
+            } else {
+                self.stages(program, id, &lower_opts)?
+            };
+        }
         warnings.extend(chosen.warnings);
         for (name, k) in &chosen.observed {
             observe(name, k);
@@ -422,6 +406,36 @@ impl Flow {
             observed,
         })
     }
+}
+
+/// A nest flattened without a pragma whose loop needs more than II 1.
+struct CostlyNest {
+    /// The outermost loop's span, and the next level's.
+    outer: Span,
+    next: Span,
+    ii: u32,
+}
+
+fn costly_nests(k: &CompiledKernel) -> Vec<CostlyNest> {
+    k.ir.loops
+        .ids()
+        .filter_map(|l| {
+            let lp = &k.ir.loops[l];
+            let ii = k.schedule.for_loop(l)?.ii;
+            let next = *lp.flattened.first()?;
+            (!lp.coalesce_requested && ii > 1).then_some(CostlyNest {
+                outer: lp.span,
+                next,
+                ii,
+            })
+        })
+        .collect()
+}
+
+/// The II of the loop at `span`.
+fn loop_ii(k: &CompiledKernel, span: Span) -> Option<u32> {
+    let l = k.ir.loops.ids().find(|&l| k.ir.loops[l].span == span)?;
+    Some(k.schedule.for_loop(l)?.ii)
 }
 
 /// What one run of the stages gave (see [`Flow::stages`]).

@@ -124,14 +124,49 @@ arg_in:  0 buffer int[12] 5 3 8 8 1 9 2 7 8 4 6 0
 arg_in:  1 buffer int[1] repeat -1
 arg_out: 1 buffer int[1] 2
 arg_in:  2 int 8
+[test]
+name: code beside the inner loop
+kernel_name: imperfect
+arg_in:  0 buffer int[12] iota 1 1
+arg_in:  1 buffer int[5] repeat -1
+arg_out: 1 buffer int[5] 10 27 44 81 -1
+arg_in:  2 int 3
+arg_in:  3 int 4
+
+[test]
+name: code beside empty inner loops
+kernel_name: imperfect
+arg_in:  0 buffer int[12] iota 1 1
+arg_in:  1 buffer int[5] repeat -1
+arg_out: 1 buffer int[5] 0 1 2 3 -1
+arg_in:  2 int 3
+arg_in:  3 int 0
+
+[test]
+name: code beside a loop that never starts
+kernel_name: imperfect
+arg_in:  0 buffer int[12] iota 1 1
+arg_in:  1 buffer int[5] repeat -1
+arg_out: 1 buffer int[5] 0 -1 -1 -1 -1
+arg_in:  2 int 0
+arg_in:  3 int 4
+
+[test]
+name: matrix product 4x4
+kernel_name: matmul
+arg_in:  0 buffer int[16] -2 1 -3 0 3 -1 2 -2 1 -3 0 3 -1 2 -2 1
+arg_in:  1 buffer int[16] -2 3 -1 4 0 -4 1 -3 2 -2 3 -1 4 0 -4 1
+arg_out: 2 buffer int[16] -2 -4 -6 -8 -10 9 10 11 10 15 -16 16 2 -7 -7 -7
+arg_in:  3 int 4
 !*/
 
-// Perfect loop nests flattened into one pipeline (hls-ir/src/lower/flatten.rs): rectangles
-// with empty rows, a triangle whose first row is empty, three levels whose counters are
-// declared outside (their values after the nest are checked), break and continue in the
-// innermost body (kept nested: flattened, its II would grow), a nest in every work-item, a
-// counted loop starting at the outer counter and scheduled at the II it asks for (3), and a
-// return from inside the nest. Expected values: scripts/gen_nest_flatten.py (a Python model).
+// Loop nests flattened into one pipeline (hls-ir/src/lower/flatten.rs): rectangles with
+// empty rows, a triangle whose first row is empty, three levels whose counters are declared
+// outside (their values after the nest are checked), break and continue in the innermost
+// body (kept nested: flattened, its II would grow), a nest in every work-item, a counted loop
+// starting at the outer counter and scheduled at the II it asks for (3), a return from inside
+// the nest, and nests with code beside the inner loop (a row sum, and a matrix product whose
+// loops over j and k flatten). Expected values: scripts/gen_nest_flatten.py (a Python model).
 
 kernel void rect_scale(global const int *restrict a, global int *restrict out, int rows, int cols) {
   for (int r = 0; r < rows; r++)
@@ -197,4 +232,27 @@ kernel void find_first(global const int *restrict a, global int *restrict out, i
         out[0] = i * 4 + j;
         return;
       }
+}
+
+kernel void imperfect(global const int *restrict a, global int *restrict out, int rows, int cols) {
+  int total = 0;
+  #pragma loop_coalesce
+  for (int r = 0; r < rows; r++) {
+    int s = r;
+    for (int c = 0; c < cols; c++)
+      s += a[r * cols + c];
+    out[r] = s;
+    total += s;
+  }
+  out[rows] = total;
+}
+
+kernel void matmul(global const int *restrict a, global const int *restrict b, global int *restrict c, int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      int s = 0;
+      for (int k = 0; k < n; k++)
+        s += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = s;
+    }
 }

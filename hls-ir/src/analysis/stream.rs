@@ -62,12 +62,22 @@ pub fn consecutive(k: &Kernel, o: OpId) -> Result<(), NoBurst> {
     }
     let l = k.op(o).region;
     let addr = k.operands(o)[0];
-    let coef = Walk { k, l }.coef(addr, 0).ok_or(NoBurst::StrideUnknown)?;
+    let coef = Walk { k, l, rows: true }
+        .coef(addr, 0)
+        .ok_or(NoBurst::StrideUnknown)?;
     if coef == i64::from(bytes) {
-        Ok(())
-    } else {
-        Err(NoBurst::Stride(coef))
+        return Ok(());
     }
+    // In a flattened nest, an access beside an inner loop (`c[i][j] = s` after the loop over
+    // k) keeps its address through a row: it steps between rows, where the port's address
+    // check decides.
+    if coef == 0
+        && k.loops[l].rows.is_some()
+        && (Walk { k, l, rows: false }).coef(addr, 0) != Some(0)
+    {
+        return Ok(());
+    }
+    Err(NoBurst::Stride(coef))
 }
 
 /// The value of i1 `o` within a row of a flattened nest (its flag and `next` true), when
@@ -108,6 +118,8 @@ fn row_bool(k: &Kernel, rows: &crate::kernel::Rows, o: OpId, depth: u32) -> Opti
 struct Walk<'a> {
     k: &'a Kernel,
     l: LoopId,
+    /// Look at a flattened nest's rows (`Loop::rows`), not at the whole loop.
+    rows: bool,
 }
 
 impl Walk<'_> {
@@ -175,7 +187,7 @@ impl Walk<'_> {
     /// check closes the burst there.
     fn row_step(&self, c: OpId) -> Option<i64> {
         let k = self.k;
-        let rows = k.loops[self.l].rows.as_ref()?;
+        let rows = k.loops[self.l].rows.as_ref().filter(|_| self.rows)?;
         let mut next = k.preds(c).into_iter().find_map(|(s, d)| match d {
             crate::kernel::Dep::Data { operand: 1, .. } => Some(s),
             _ => None,

@@ -38,27 +38,39 @@ use frontend::diag::Diagnostic;
 use std::collections::BTreeSet;
 
 impl<'a> Lower<'a> {
-    /// The loops of the perfect nest at `s` to flatten into one (outermost first, at least
-    /// two), or `None` to lower `s` as a loop of its own.
-    pub(super) fn flat_nest<'s>(&mut self, s: &'s Stmt) -> Option<Vec<&'s Stmt>> {
+    /// The loops of the nest at `s` to flatten into one (outermost first, at least two), or
+    /// `None` to lower `s` as a loop of its own.
+    pub(super) fn flat_nest<'s>(&mut self, s: &'s Stmt) -> Option<Vec<Level<'s>>> {
         let coalesce = s.pragmas.iter().find(|p| p.name == "loop_coalesce");
         let max_levels = match coalesce.and_then(|p| p.arg) {
             Some(n) => n.min(64) as usize,
             None => usize::MAX,
         };
-        let mut levels = vec![s];
+        let mut levels = vec![Level {
+            stmt: s,
+            pre: Vec::new(),
+            post: Vec::new(),
+        }];
         let mut why_not = None;
         while levels.len() < max_levels {
-            let last = levels[levels.len() - 1];
-            match self.next_level(last) {
-                Ok(inner) => levels.push(inner),
+            let last = levels.len() - 1;
+            match self.next_level(levels[last].stmt) {
+                Ok((pre, inner, post)) => {
+                    levels[last].pre = pre;
+                    levels[last].post = post;
+                    levels.push(Level {
+                        stmt: inner,
+                        pre: Vec::new(),
+                        post: Vec::new(),
+                    });
+                }
                 Err(why) => {
                     why_not = Some(why);
                     break;
                 }
             }
         }
-        if let Err(why) = self.eligible(levels[0]) {
+        if let Err(why) = self.eligible(levels[0].stmt) {
             levels.truncate(1);
             why_not = Some(why);
         }
@@ -80,16 +92,20 @@ impl<'a> Lower<'a> {
             if self.opts.keep_nested.iter().any(|k| k.0 == s.span) {
                 return None;
             }
-            let body = LoopParts::of(levels[levels.len() - 1]).body;
-            if writes_onchip(self.p, std::slice::from_ref(body)) {
+            if writes_onchip(self.p, std::slice::from_ref(LoopParts::of(s).body)) {
                 return None;
             }
         }
         Some(levels)
     }
 
-    /// The loop directly inside `s` when `s` and it can be flattened together, or why not.
-    fn next_level<'s>(&self, s: &'s Stmt) -> Result<&'s Stmt, String> {
+    /// The loop inside `s`, with the statements of `s`'s body before and after it, when `s`
+    /// and it can be flattened together; or why not.
+    #[allow(clippy::type_complexity)]
+    fn next_level<'s>(
+        &self,
+        s: &'s Stmt,
+    ) -> Result<(Vec<&'s Stmt>, &'s Stmt, Vec<&'s Stmt>), String> {
         if s.pragmas
             .iter()
             .any(|p| p.name == "loop_flatten" && p.arg == Some(0))
@@ -97,9 +113,14 @@ impl<'a> Lower<'a> {
             return Err("`#pragma loop_flatten off` keeps the inner loop apart".into());
         }
         self.eligible(s)?;
-        let inner = only_statement(LoopParts::of(s).body)
-            .filter(|b| b.is_loop())
-            .ok_or("the loop's body is not a single loop (only perfect nests are flattened)")?;
+        let (pre, inner, post) = split_body(LoopParts::of(s).body)
+            .ok_or("the loop's body does not contain exactly one loop among its statements")?;
+        if pre.iter().chain(&post).any(|x| jumps_out(x)) {
+            return Err("`break` or `continue` of the outer loop beside the inner loop".into());
+        }
+        if pre.iter().chain(&post).any(|x| declares_array(self.p, x)) {
+            return Err("an array declared beside the inner loop".into());
+        }
         self.eligible(inner)?;
         let body = self.bodies.last().copied().unwrap_or_default();
         if super::retry::recognise(self.p, body, inner).is_some() {
@@ -112,7 +133,7 @@ impl<'a> Lower<'a> {
                 return Err("the inner loop's initialisation declares an array".into());
             }
         }
-        Ok(inner)
+        Ok((pre, inner, post))
     }
 
     /// Whether loop `s` can be a level of a flattened nest.
@@ -139,18 +160,19 @@ impl<'a> Lower<'a> {
     }
 
     /// Lowers the nest `levels` (from [`Self::flat_nest`]) as one pipelined loop.
-    pub(super) fn flattened_loop(&mut self, levels: &[&Stmt]) {
-        let span = levels[0].span;
-        let parts: Vec<LoopParts> = levels.iter().map(|s| LoopParts::of(s)).collect();
+    pub(super) fn flattened_loop(&mut self, levels: &[Level]) {
+        let span = levels[0].stmt.span;
+        let parts: Vec<LoopParts> = levels.iter().map(|l| LoopParts::of(l.stmt)).collect();
         let outer: Vec<frontend::ast::VarId> = self.env.vars.keys().copied().collect();
-        // The inner levels' variables exist across the whole loop (their declarations run
-        // under conditions, whose arms would otherwise scope them).
-        for p in &parts[1..] {
-            if let Some(init) = p.init {
-                for v in declared(init) {
-                    self.env.vars.entry(v).or_insert(super::Val::Undef);
-                }
-            }
+        // The inner levels' variables, and those declared beside an inner loop, exist across
+        // the whole loop (their declarations run under conditions, whose arms would otherwise
+        // scope them).
+        let inits = parts[1..].iter().filter_map(|p| p.init);
+        let beside = levels
+            .iter()
+            .flat_map(|l| l.pre.iter().chain(&l.post).copied());
+        for v in inits.chain(beside).flat_map(declared) {
+            self.env.vars.entry(v).or_insert(super::Val::Undef);
         }
         let base = self.env.flags.len();
         let fl = self.konst(0, Ty::BOOL, span);
@@ -161,10 +183,20 @@ impl<'a> Lower<'a> {
         let enter = self.level_cond(&parts[0], span);
         let nest = Nest {
             parts: &parts,
+            levels,
             base,
         };
-        self.branch(enter, span, |l| l.nest_init(&nest, 1), |_| {});
-        let requested_ii = self.requested_ii(levels);
+        self.branch(
+            enter,
+            span,
+            |l| {
+                l.block_refs(&levels[0].pre);
+                l.nest_init(&nest, 1)
+            },
+            |_| {},
+        );
+        let stmts: Vec<&Stmt> = levels.iter().map(|l| l.stmt).collect();
+        let requested_ii = self.requested_ii(&stmts);
         let mut rows = None;
         let lid = self.loop_region(span, enter, false, (None, requested_ii), |l, (t, f)| {
             let flags = l.env.flags[base..].to_vec();
@@ -177,8 +209,12 @@ impl<'a> Lower<'a> {
             again
         });
         let lp = &mut self.k.loops[lid];
-        lp.flattened = levels[1..].iter().map(|s| s.span).collect();
-        lp.coalesce_requested = levels[0].pragmas.iter().any(|p| p.name == "loop_coalesce");
+        lp.flattened = levels[1..].iter().map(|l| l.stmt.span).collect();
+        lp.coalesce_requested = levels[0]
+            .stmt
+            .pragmas
+            .iter()
+            .any(|p| p.name == "loop_coalesce");
         lp.rows = rows;
         self.env.flags.truncate(base);
         self.env.vars.retain(|v, _| outer.contains(v));
@@ -249,7 +285,22 @@ impl<'a> Lower<'a> {
         let c = self.level_cond(p, span);
         self.env.flags[nest.flag(m)] = c;
         if m + 1 < nest.parts.len() {
-            self.branch(c, span, |l| l.nest_init(nest, m + 1), |_| {});
+            let pre = &nest.levels[m].pre;
+            self.branch(
+                c,
+                span,
+                |l| {
+                    l.block_refs(pre);
+                    l.nest_init(nest, m + 1)
+                },
+                |_| {},
+            );
+        }
+    }
+
+    fn block_refs(&mut self, stmts: &[&Stmt]) {
+        for s in stmts {
+            self.stmt(s);
         }
     }
 
@@ -291,8 +342,17 @@ impl<'a> Lower<'a> {
             span,
             |_| {},
             |l| {
+                l.block_refs(&nest.levels[m].post);
                 more_m = l.step_and_test(p, span);
-                l.branch(more_m, span, |l| l.nest_init(nest, m + 1), |_| {});
+                l.branch(
+                    more_m,
+                    span,
+                    |l| {
+                        l.block_refs(&nest.levels[m].pre);
+                        l.nest_init(nest, m + 1)
+                    },
+                    |_| {},
+                );
             },
         );
         let more = self.or1(inner_more, more_m, span);
@@ -300,9 +360,18 @@ impl<'a> Lower<'a> {
     }
 }
 
+/// One loop of a nest to flatten: the statements of its body before and after the loop
+/// inside it (none for the innermost, whose body is the nest's body).
+pub(super) struct Level<'s> {
+    stmt: &'s Stmt,
+    pre: Vec<&'s Stmt>,
+    post: Vec<&'s Stmt>,
+}
+
 /// The levels of a nest being flattened, and where their flags start in `Env::flags`.
 struct Nest<'p, 's> {
     parts: &'p [LoopParts<'s>],
+    levels: &'p [Level<'s>],
     base: usize,
 }
 
@@ -313,21 +382,55 @@ impl Nest<'_, '_> {
     }
 }
 
-/// The one statement `s` consists of, braces and empty statements aside.
-fn only_statement(s: &Stmt) -> Option<&Stmt> {
+/// A loop body as the statements before the one loop among its statements, that loop, and
+/// the statements after it (braces around a single statement aside).
+#[allow(clippy::type_complexity)]
+fn split_body(s: &Stmt) -> Option<(Vec<&Stmt>, &Stmt, Vec<&Stmt>)> {
     match &s.kind {
         StmtKind::Block(b) => {
-            let mut it = b
+            let real: Vec<&Stmt> = b
                 .stmts
                 .iter()
-                .filter(|x| !matches!(x.kind, StmtKind::Empty) || !x.pragmas.is_empty());
-            let one = it.next()?;
-            if it.next().is_some() {
+                .filter(|x| !matches!(x.kind, StmtKind::Empty) || !x.pragmas.is_empty())
+                .collect();
+            if let [one] = real[..] {
+                return split_body(one);
+            }
+            let mut loops = real.iter().enumerate().filter(|(_, x)| x.is_loop());
+            let (at, _) = loops.next()?;
+            if loops.next().is_some() {
                 return None;
             }
-            only_statement(one)
+            Some((real[..at].to_vec(), real[at], real[at + 1..].to_vec()))
         }
-        _ => Some(s),
+        _ if s.is_loop() => Some((Vec::new(), s, Vec::new())),
+        _ => None,
+    }
+}
+
+/// Whether `s` has a `break` or `continue` of the loop around it (not of a loop inside it,
+/// nor a `break` of a `switch` inside it).
+fn jumps_out(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Break | StmtKind::Continue => true,
+        StmtKind::Block(b) => b.stmts.iter().any(jumps_out),
+        StmtKind::If { then, els, .. } => jumps_out(then) || els.as_deref().is_some_and(jumps_out),
+        // A `break` in a `switch` leaves the switch; a `continue` there is the loop's.
+        StmtKind::Switch { cases, .. } => cases.iter().flat_map(|c| &c.body).any(has_continue),
+        _ => false,
+    }
+}
+
+/// Whether `s` has a `continue` outside the loops inside it.
+fn has_continue(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Continue => true,
+        StmtKind::Block(b) => b.stmts.iter().any(has_continue),
+        StmtKind::If { then, els, .. } => {
+            has_continue(then) || els.as_deref().is_some_and(has_continue)
+        }
+        StmtKind::Switch { cases, .. } => cases.iter().flat_map(|c| &c.body).any(has_continue),
+        _ => false,
     }
 }
 
