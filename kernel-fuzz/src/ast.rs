@@ -554,14 +554,28 @@ impl AtomicOp {
     }
 }
 
+/// The pragma before a generated loop.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LoopHint {
+    None,
+    /// `#pragma unroll` (constant bounds only; no `break` inside).
+    Unroll,
+    /// `#pragma loop_coalesce`: flatten the nest it starts even where that costs II.
+    Coalesce,
+    /// `#pragma loop_flatten off`: keep the loop inside apart.
+    FlattenOff,
+    /// `#pragma ii N`.
+    Ii(u8),
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
     Decl(String, Expr),
     Assign(String, Expr),
     If(Expr, Vec<Stmt>, Vec<Stmt>),
-    /// `for (uint v = 0; v < bound; v++)`; `bound` is a `uint` expression; `true`: with
-    /// `#pragma unroll` (constant bounds only).
-    For(String, Expr, Vec<Stmt>, bool),
+    /// `for (uint v = 0; v < bound; v++)`; `bound` is a `uint` expression; with a loop
+    /// pragma before it.
+    For(String, Expr, Vec<Stmt>, LoopHint),
     /// `break;` (inside a loop without `#pragma unroll`).
     Break,
     /// `T name[len] = {..}`, a private array of scalars.
@@ -611,9 +625,21 @@ impl Stmt {
                 }
                 let _ = writeln!(o, "{pad}}}");
             }
-            Stmt::For(v, bound, body, unroll) => {
-                if *unroll {
-                    let _ = write!(o, "#pragma unroll\n{pad}");
+            Stmt::For(v, bound, body, hint) => {
+                match hint {
+                    LoopHint::None => {}
+                    LoopHint::Unroll => {
+                        let _ = write!(o, "#pragma unroll\n{pad}");
+                    }
+                    LoopHint::Coalesce => {
+                        let _ = write!(o, "#pragma loop_coalesce\n{pad}");
+                    }
+                    LoopHint::FlattenOff => {
+                        let _ = write!(o, "#pragma loop_flatten off\n{pad}");
+                    }
+                    LoopHint::Ii(n) => {
+                        let _ = write!(o, "#pragma ii {n}\n{pad}");
+                    }
                 }
                 let _ = write!(o, "for (uint {v} = 0; {v} < ");
                 bound.print(o);

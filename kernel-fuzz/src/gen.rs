@@ -550,6 +550,13 @@ impl Gen<'_> {
                     };
                     let v = self.fresh("i");
                     let unroll = matches!(bound, Expr::Lit(..)) && self.r.random_bool(0.4);
+                    let hint = match self.r.random_range(0..20) {
+                        _ if unroll => LoopHint::Unroll,
+                        0..=2 => LoopHint::Coalesce,
+                        3..=4 => LoopHint::FlattenOff,
+                        5..=6 => LoopHint::Ii(self.r.random_range(1..=3)),
+                        _ => LoopHint::None,
+                    };
                     self.breakable.push(!unroll);
                     self.loops += 1;
                     let body = self.block(
@@ -562,7 +569,7 @@ impl Gen<'_> {
                     );
                     self.loops -= 1;
                     self.breakable.pop();
-                    return Stmt::For(v, bound, body, unroll);
+                    return Stmt::For(v, bound, body, hint);
                 }
                 13 => {
                     let t = Ty::scalar(random_ty(self.r).s);
