@@ -11,8 +11,10 @@
 //!
 //! Each stage reads a packet, adds 1 and writes it, so the consumer's buffer must hold
 //! `i + N`; `oclhls sim` checks that (and the emulator agrees). The reads and writes are
-//! written in one of three forms ([`Form`]): the blocking built-ins, the portable retry loop
-//! `while (read_pipe(in, &v) != 0);`, or `do { st = read_pipe(in, &v); } while (st != 0);`.
+//! written in one of four forms ([`Form`]): the blocking built-ins, the portable retry loop
+//! `while (read_pipe(in, &v) != 0);`, `do { st = read_pipe(in, &v); } while (st != 0);`, or a
+//! reservation retried until valid (`do { r = reserve_read_pipe(in, 1); } while
+//! (!is_valid_reserve_id(r));`), then `read_pipe(in, r, 0, &v)` and the commit.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -23,6 +25,7 @@ enum Form {
     Blocking,
     Retry,
     DoStatus,
+    Reserve,
 }
 
 impl Form {
@@ -31,6 +34,7 @@ impl Form {
             Form::Blocking => "blocking",
             Form::Retry => "retry",
             Form::DoStatus => "do-status",
+            Form::Reserve => "reserve",
         }
     }
 
@@ -41,6 +45,13 @@ impl Form {
             Form::Blocking => format!("{f}_block({p}, &v);"),
             Form::Retry => format!("while ({f}({p}, &v) != 0);"),
             Form::DoStatus => format!("int st;\n    do {{ st = {f}({p}, &v); }} while (st != 0);"),
+            Form::Reserve => {
+                let side = if read { "read" } else { "write" };
+                let r = if read { "rr" } else { "rw" };
+                format!(
+                    "reserve_id_t {r};\n    do {{ {r} = reserve_{side}_pipe({p}, 1); }} while (!is_valid_reserve_id({r}));\n    {f}({p}, {r}, 0, &v);\n    commit_{side}_pipe({p}, {r});"
+                )
+            }
         }
     }
 }
@@ -87,7 +98,7 @@ fn system(stages: usize, packets: u32, depth: u32, form: Form) -> String {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let all = [Form::Blocking, Form::Retry, Form::DoStatus];
+    let all = [Form::Blocking, Form::Retry, Form::DoStatus, Form::Reserve];
     let runs: Vec<(usize, u32, u32, Form)> = if args.is_empty() {
         let mut v = Vec::new();
         for form in all {

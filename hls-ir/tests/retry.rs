@@ -80,3 +80,54 @@ fn loops_that_do_more_than_retry_stay_loops() {
         assert_eq!((loops, plain > 0), (1, true), "{body}");
     }
 }
+
+/// (nested loops, blocking reservations, non-blocking reservations) of the kernel in `src`.
+fn reservations(src: &str) -> (usize, usize, usize) {
+    let k = common::lower(src);
+    let (mut blocking, mut plain) = (0, 0);
+    for id in k.op_ids() {
+        if let OpKind::PipeReserve { blocking: b, .. } = k.op(id).kind {
+            if b {
+                blocking += 1;
+            } else {
+                plain += 1;
+            }
+        }
+    }
+    (k.loops.len() - 1, blocking, plain)
+}
+
+fn reserving(body: &str) -> String {
+    format!(
+        "kernel void k(read_only pipe int in, global int *o) {{\n  int v = 0;\n  reserve_id_t r;\n  {body}\n  read_pipe(in, r, 0, &v);\n  commit_read_pipe(in, r);\n  o[get_global_id(0)] = v;\n}}\n"
+    )
+}
+
+#[test]
+fn reservations_retried_until_valid_block() {
+    for body in [
+        "do { r = reserve_read_pipe(in, 1); } while (!is_valid_reserve_id(r));",
+        "do { r = reserve_read_pipe(in, 2); } while (is_valid_reserve_id(r) == 0);",
+        "while (!is_valid_reserve_id(r = reserve_read_pipe(in, 1)));",
+        "for (;;) { r = reserve_read_pipe(in, 1); if (is_valid_reserve_id(r)) break; }",
+        "while (1) { r = reserve_read_pipe(in, 1); if (is_valid_reserve_id(r)) { break; } }",
+    ] {
+        assert_eq!(reservations(&reserving(body)), (0, 1, 0), "{body}");
+    }
+    for body in [
+        // Retries while valid: not a retry until success.
+        "do { r = reserve_read_pipe(in, 1); } while (is_valid_reserve_id(r));",
+        // Work beside the reservation.
+        "do { r = reserve_read_pipe(in, 1); v++; } while (!is_valid_reserve_id(r));",
+        // Another id is tested.
+        "reserve_id_t q = r; do { r = reserve_read_pipe(in, 1); } while (!is_valid_reserve_id(q));",
+    ] {
+        let (loops, _, plain) = reservations(&reserving(body));
+        assert_eq!((loops, plain), (1, 1), "{body}");
+    }
+    // A plain read of the same pipe elsewhere in the kernel: the loop stays (the FIFO side
+    // takes blocking reservations or plain reads, not both).
+    let src = "kernel void k(read_only pipe int in, global int *o) {\n  int v = 0, w = 0;\n  reserve_id_t r;\n  do { r = reserve_read_pipe(in, 1); } while (!is_valid_reserve_id(r));\n  read_pipe(in, r, 0, &v);\n  commit_read_pipe(in, r);\n  while (read_pipe(in, &w) != 0);\n  o[0] = v + w;\n}\n";
+    let (loops, blocking, _) = reservations(src);
+    assert_eq!((loops, blocking), (1, 0));
+}

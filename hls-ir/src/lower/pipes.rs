@@ -40,6 +40,8 @@ pub(super) struct Pipes {
     pub(super) ids: BTreeMap<PipeKey, PipeId>,
     /// Pipe ops in program order, per pipe.
     pub(super) ops: BTreeMap<PipeId, Vec<OpId>>,
+    /// The reservation being lowered is a retry loop's (`retry`): it blocks.
+    pub(super) block_reserve: bool,
 }
 
 impl Lower<'_> {
@@ -361,7 +363,7 @@ impl Lower<'_> {
                     pipe: p,
                     side,
                     scope,
-                    blocking: blocking_pipe,
+                    blocking: blocking_pipe || self.pipes.block_reserve,
                 };
                 Val::Scalar(self.pipe_op(p, kind, Ty::I32, span, &[n, pred]))
             }

@@ -13,6 +13,14 @@
 //!   nothing else in the function reads (`while (read_pipe(p, &v) != 0) tries++;`): the
 //!   counts are dropped with the loop.
 //!
+//! And for `R` a `reserve_read_pipe(p, n)` or `reserve_write_pipe(p, n)`, whose reservation id
+//! is valid on success, the blocking reservation (the work-item waits until `n` packets can
+//! be reserved), its id assigned as the loop would leave it:
+//!
+//! - `do { rid = R; } while (!is_valid_reserve_id(rid));`;
+//! - `while (!is_valid_reserve_id(rid = R));` (also `for (;;) ...`);
+//! - `while (1) { rid = R; if (is_valid_reserve_id(rid)) break; }` (also `for (;;)`).
+//!
 //! Anything else (a loop that also does other work, a status used in other ways) stays an
 //! ordinary loop around the non-blocking operation, which is correct but slower: each retry
 //! is an iteration of a nested loop.
@@ -24,12 +32,19 @@ use frontend::ast::{
 use frontend::visit::walk_block;
 
 /// A recognised retry loop: the pipe call (`read_pipe`/`write_pipe` expression), the
-/// blocking built-in it becomes, and the status variable it assigns (an lvalue), if any.
-pub(super) struct Retry<'s> {
-    call: &'s Expr,
-    args: &'s [Expr],
-    blocking: Builtin,
-    status: Option<&'s Expr>,
+/// blocking built-in it becomes, and the status variable it assigns (an lvalue), if any; or
+/// a reservation (`reserve_*_pipe` expression) and the reservation id variable it assigns.
+pub(super) enum Retry<'s> {
+    Packet {
+        call: &'s Expr,
+        args: &'s [Expr],
+        blocking: Builtin,
+        status: Option<&'s Expr>,
+    },
+    Reserve {
+        call: &'s Expr,
+        rid: &'s Expr,
+    },
 }
 
 /// `e` without the casts around it.
@@ -126,12 +141,116 @@ fn retry<'s>(call: &'s Expr, status: Option<&'s Expr>) -> Option<Retry<'s>> {
         Builtin::ReadPipe => Builtin::ReadPipeBlock,
         _ => Builtin::WritePipeBlock,
     };
-    Some(Retry {
+    Some(Retry::Packet {
         call,
         args,
         blocking,
         status,
     })
+}
+
+/// `rid = reserve_*_pipe(p, n)` (a work-item reservation): the assignment's target and call.
+fn reserve_assign(e: &Expr) -> Option<(&Expr, &Expr)> {
+    let ExprKind::Assign {
+        op: None, lhs, rhs, ..
+    } = &bare(e).kind
+    else {
+        return None;
+    };
+    let call = bare(rhs);
+    let is_reserve = matches!(
+        &call.kind,
+        ExprKind::Builtin { builtin: Builtin::ReserveReadPipe | Builtin::ReserveWritePipe, args }
+            if args.len() == 2
+    );
+    (is_reserve && matches!(lhs.kind, ExprKind::Var(_))).then_some((&**lhs, call))
+}
+
+/// `is_valid_reserve_id(x)`: `x`.
+fn valid_id(e: &Expr) -> Option<&Expr> {
+    match &bare(e).kind {
+        ExprKind::Builtin {
+            builtin: Builtin::IsValidReserveId,
+            args,
+        } if args.len() == 1 => Some(bare(&args[0])),
+        _ => None,
+    }
+}
+
+/// `!is_valid_reserve_id(x)` (also `is_valid_reserve_id(x) == 0`): `x`.
+fn invalid_id(e: &Expr) -> Option<&Expr> {
+    valid_id(succeeded(e)?)
+}
+
+/// A retry loop around a reservation (see the module documentation).
+fn reserve_retry(s: &Stmt) -> Option<Retry<'_>> {
+    let always = |c: Option<&Expr>| c.is_none_or(|c| literal(c).is_some_and(|v| v != 0));
+    let same = |a: &Expr, b: &Expr| matches!((&a.kind, &b.kind), (ExprKind::Var(x), ExprKind::Var(y)) if x == y);
+    let (rid, call) = match &s.kind {
+        StmtKind::DoWhile { body, cond } => {
+            let StmtKind::Expr(e) = &only(body)?.kind else {
+                return None;
+            };
+            let (rid, call) = reserve_assign(e)?;
+            same(rid, invalid_id(cond)?).then_some((rid, call))?
+        }
+        StmtKind::While { cond, body }
+        | StmtKind::For {
+            init: None,
+            cond: Some(cond),
+            step: None,
+            body,
+        } if is_empty(body) && invalid_id(cond).is_some() => reserve_assign(invalid_id(cond)?)?,
+        StmtKind::While { cond, body } if always(Some(cond)) => loop_until_valid(body)?,
+        StmtKind::For {
+            init: None,
+            cond,
+            step: None,
+            body,
+        } if always(cond.as_ref()) => loop_until_valid(body)?,
+        _ => return None,
+    };
+    Some(Retry::Reserve { call, rid })
+}
+
+/// Whether `func` has a two-argument `read_pipe`/`write_pipe` on the pipe reservation `call`
+/// reserves on.
+fn plain_use_of_pipe(func: &[Stmt], call: &Expr) -> bool {
+    let ExprKind::Builtin { args, .. } = &call.kind else {
+        return false;
+    };
+    let pipe = bare(&args[0]);
+    let mut found = false;
+    walk_block(func, &mut |e, _| {
+        if let Some(c) = pipe_call(e) {
+            if let ExprKind::Builtin { args: a, .. } = &c.kind {
+                found |= matches!((&bare(&a[0]).kind, &pipe.kind), (ExprKind::Var(x), ExprKind::Var(y)) if x == y);
+            }
+        }
+    });
+    found
+}
+
+/// `{ rid = R; if (is_valid_reserve_id(rid)) break; }`: the id and the call.
+fn loop_until_valid(body: &Stmt) -> Option<(&Expr, &Expr)> {
+    let StmtKind::Block(b) = &body.kind else {
+        return None;
+    };
+    let stmts: Vec<&Stmt> = b.stmts.iter().filter(|x| !is_empty(x)).collect();
+    let [first, second] = stmts[..] else {
+        return None;
+    };
+    let StmtKind::Expr(e) = &first.kind else {
+        return None;
+    };
+    let (rid, call) = reserve_assign(e)?;
+    let StmtKind::If { cond, then, els } = &second.kind else {
+        return None;
+    };
+    let brk = only(then).is_some_and(|t| matches!(t.kind, StmtKind::Break));
+    let tested = valid_id(cond)?;
+    let same = matches!((&rid.kind, &tested.kind), (ExprKind::Var(x), ExprKind::Var(y)) if x == y);
+    (brk && els.is_none() && same).then_some((rid, call))
 }
 
 /// `while (1) { if (C == 0) break; }`: the call.
@@ -206,6 +325,11 @@ fn only_dead_counts(p: &Program, func: &[Stmt], body: &Stmt) -> bool {
 /// The retry loop `s` (a statement of `func`, the statements of the function being lowered)
 /// is, if it is one.
 pub(super) fn recognise<'s>(p: &Program, func: &[Stmt], s: &'s Stmt) -> Option<Retry<'s>> {
+    if let Some(r @ Retry::Reserve { call, .. }) = reserve_retry(s) {
+        // The pipe's FIFO side has blocking reservations or plain reads/writes, not both
+        // (`pipes`): with a plain one on this pipe, the loop stays.
+        return (!plain_use_of_pipe(func, call)).then_some(r);
+    }
     let always = |c: Option<&Expr>| c.is_none_or(|c| literal(c).is_some_and(|v| v != 0));
     match &s.kind {
         StmtKind::While { cond, body } if always(Some(cond)) => {
@@ -262,17 +386,32 @@ impl Lower<'_> {
     /// A recognised retry loop: the blocking operation, then the status variable (if any) is
     /// 0, the status of success.
     pub(super) fn retry_loop(&mut self, r: Retry) {
-        let span = r.call.span;
-        self.builtin(r.blocking, r.args, &Type::Void, span);
-        if let Some(
-            st @ Expr {
-                ty: Type::Scalar(k),
-                ..
-            },
-        ) = r.status
-        {
-            let zero = self.konst(0, scalar_ty(*k), span);
-            self.assign(st, Val::Scalar(zero), span);
+        match r {
+            Retry::Packet {
+                call,
+                args,
+                blocking,
+                status,
+            } => {
+                let span = call.span;
+                self.builtin(blocking, args, &Type::Void, span);
+                if let Some(
+                    st @ Expr {
+                        ty: Type::Scalar(k),
+                        ..
+                    },
+                ) = status
+                {
+                    let zero = self.konst(0, scalar_ty(*k), span);
+                    self.assign(st, Val::Scalar(zero), span);
+                }
+            }
+            Retry::Reserve { call, rid } => {
+                self.pipes.block_reserve = true;
+                let id = self.rvalue(call);
+                self.pipes.block_reserve = false;
+                self.assign(rid, id, call.span);
+            }
         }
     }
 }
