@@ -135,10 +135,18 @@ impl Emitter<'_> {
             for n in ["start", "enter", "take"] {
                 w.line(format!("wire {};", self.sig(n)));
             }
+            // The loop can start again in the cycle its parent takes the last entry's
+            // results: the parent reads them this cycle (and keeps them in `hold_*` if it
+            // stays), and the start writes the result registers only at the clock edge.
             w.wire(
                 &self.sig("idle"),
                 1,
-                &format!("!{} && !{}", self.sig("busy"), self.sig("pend")),
+                &format!(
+                    "!{} && (!{} || {})",
+                    self.sig("busy"),
+                    self.sig("pend"),
+                    self.sig("take")
+                ),
             );
             for (res, _) in self.plan.loop_results(r) {
                 let bits = self.plan.bits(res);
@@ -396,12 +404,27 @@ impl Emitter<'_> {
             sig("start"),
             self.stall(),
         );
-        let inflight: Vec<String> = (1..stages).map(|c| self.valid(c)).collect();
+        let source = matches!(
+            self.k.loops[hls_ir::LoopId::from_index(r)].kind,
+            LoopKind::Source
+        ) && self.detached_children(r).is_empty();
+        // A source loop is done in the cycle its last iteration leaves the last stage (the
+        // results are captured by then); phases and copies wait for their writes too.
+        let inflight: Vec<String> = if source {
+            (1..stages.saturating_sub(1))
+                .map(|c| self.valid(c))
+                .collect()
+        } else {
+            (1..stages).map(|c| self.valid(c)).collect()
+        };
         let mut drained = if inflight.is_empty() {
             "1'b1".to_string()
         } else {
             format!("!({})", inflight.join(" || "))
         };
+        if source {
+            drained = format!("!{st} && {drained}");
+        }
         if matches!(
             self.k.loops[hls_ir::LoopId::from_index(r)].kind,
             LoopKind::Phase | LoopKind::Copy { .. }
