@@ -422,8 +422,9 @@ impl Emitter<'_> {
         } else {
             format!("!({})", inflight.join(" || "))
         };
-        if source {
-            drained = format!("!{st} && {drained}");
+        if source && stages > 1 {
+            // The last stage is empty, or its iteration leaves in this cycle.
+            drained = format!("{drained} && !({} && {st})", self.valid(stages - 1));
         }
         if matches!(
             self.k.loops[hls_ir::LoopId::from_index(r)].kind,
