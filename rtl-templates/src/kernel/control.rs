@@ -404,12 +404,24 @@ impl Emitter<'_> {
             sig("start"),
             self.stall(),
         );
-        let source = matches!(
-            self.k.loops[hls_ir::LoopId::from_index(r)].kind,
-            LoopKind::Source
-        ) && self.detached_children(r).is_empty();
         // A source loop is done in the cycle its last iteration leaves the last stage (the
-        // results are captured by then); phases and copies wait for their writes too.
+        // results are captured by then). So is a phase whose last stage sends no global write
+        // or atomic: the writes of earlier stages are counted by then (`global_quiet_terms`),
+        // and on-chip writes are done at the clock edge. Copies, and a phase writing in its
+        // last stage, wait until the pipeline is empty.
+        let kind = self.k.loops[hls_ir::LoopId::from_index(r)].kind;
+        let last_stage_writes = self
+            .plan
+            .ops(r)
+            .into_iter()
+            .any(|o| match self.k.op(o).kind {
+                OpKind::Store { mem, .. } | OpKind::Atomic { mem, .. } => {
+                    self.plan.mems.mems[&mem].onchip.is_none() && self.plan.start(o) + 1 >= stages
+                }
+                _ => false,
+            });
+        let source = self.detached_children(r).is_empty()
+            && (kind == LoopKind::Source || (kind == LoopKind::Phase && !last_stage_writes));
         let inflight: Vec<String> = if source {
             (1..stages.saturating_sub(1))
                 .map(|c| self.valid(c))
