@@ -633,3 +633,25 @@ fn late_results_count_in_recurrences() {
     p.ops[0].out_delay_ns = 0.0;
     assert_eq!(rec_mii(&p).0, 1);
 }
+
+#[test]
+fn a_requested_ii_above_mii_is_the_schedule_and_the_limit() {
+    let p = chain();
+    let o = Options {
+        min_ii: Some(3),
+        ..opts()
+    };
+    let s = schedule(&p, &o).expect("schedules");
+    verify(&p, &s).expect("valid");
+    assert_eq!((s.mii, s.ii), (1, 3));
+    assert_eq!(s.limited_by, Limit::Requested { ii: 3 });
+    // Below MII the request changes nothing: the recurrence's II stands.
+    let (acc, _) = accumulator();
+    let low = Options {
+        min_ii: Some(1),
+        ..opts()
+    };
+    let s = schedule(&acc, &low).expect("schedules");
+    assert_eq!(s.ii, s.mii);
+    assert!(matches!(s.limited_by, Limit::Recurrence { .. }));
+}
