@@ -30,7 +30,7 @@ impl Preprocessor<'_> {
                 } else if kw == "nounroll" && rest.len() > 1 {
                     self.warn_extra(&rest[1..], "pragma nounroll");
                 }
-                self.loop_pragma(first, arg, dspan);
+                self.loop_pragma(kw, arg, dspan);
             }
             // Intel's loop pragmas: `loop_coalesce [N]`, `ii N`, `speculated_iterations N`.
             "loop_coalesce" | "ii" | "speculated_iterations" => {
@@ -52,11 +52,11 @@ impl Preprocessor<'_> {
                     );
                     return;
                 }
-                self.loop_pragma(first, arg, dspan);
+                self.loop_pragma(kw, arg, dspan);
             }
             // `loop_flatten [off]` (Vitis), also spelt `#pragma HLS loop_flatten [off]`, and
             // `#pragma HLS pipeline II=N` (the `ii` pragma).
-            "loop_flatten" => self.flatten_pragma(first, &rest[1..], dspan),
+            "loop_flatten" => self.flatten_pragma(&rest[1..], dspan),
             "HLS" => self.hls_pragma(&rest[1..], dspan),
             "OPENCL" => {
                 let sub = rest.get(1).map(|t| &*t.text);
@@ -122,10 +122,10 @@ impl Preprocessor<'_> {
     }
 
     /// A loop pragma token for the grammar: it applies to the statement after it.
-    fn loop_pragma(&mut self, name: &PpToken, arg: Option<u64>, dspan: Span) {
+    fn loop_pragma(&mut self, name: &str, arg: Option<u64>, dspan: Span) {
         self.out.push(PpToken {
             kind: PpKind::Pragma(arg),
-            text: name.text.clone(),
+            text: name.into(),
             span: dspan,
             bol: true,
             space_before: true,
@@ -134,7 +134,7 @@ impl Preprocessor<'_> {
     }
 
     /// `loop_flatten` (arg `None`) or `loop_flatten off` (arg `Some(0)`).
-    fn flatten_pragma(&mut self, name: &PpToken, rest: &[PpToken], dspan: Span) {
+    fn flatten_pragma(&mut self, rest: &[PpToken], dspan: Span) {
         let arg = match rest {
             [] => None,
             [t] if t.is_ident("off") => Some(0),
@@ -146,9 +146,7 @@ impl Preprocessor<'_> {
                 return;
             }
         };
-        let mut tok = name.clone();
-        tok.text = "loop_flatten".into();
-        self.loop_pragma(&tok, arg, dspan);
+        self.loop_pragma("loop_flatten", arg, dspan);
     }
 
     /// Vitis HLS pragmas: `HLS loop_flatten [off]` and `HLS pipeline [II=N]`; others are
@@ -159,7 +157,7 @@ impl Preprocessor<'_> {
             return;
         };
         match &*first.text {
-            "loop_flatten" => self.flatten_pragma(first, &rest[1..], dspan),
+            "loop_flatten" => self.flatten_pragma(&rest[1..], dspan),
             "pipeline" => {
                 let ii = match &rest[1..] {
                     [] => Some(1),
@@ -175,9 +173,7 @@ impl Preprocessor<'_> {
                     );
                     return;
                 };
-                let mut tok = first.clone();
-                tok.text = "ii".into();
-                self.loop_pragma(&tok, Some(ii), dspan);
+                self.loop_pragma("ii", Some(ii), dspan);
             }
             other => self.err(
                 Diagnostic::warning(dspan, format!("unsupported `#pragma HLS {other}` ignored"))

@@ -29,6 +29,7 @@
 //! inner counter of a flattened nest wraps, so flattening could cost II there.
 
 use super::loops::{full_unroll_requested, LoopParts};
+use super::retry::bare;
 use super::Lower;
 use crate::ids::OpId;
 use crate::ops::{BinOp, CmpOp};
@@ -46,13 +47,13 @@ impl<'a> Lower<'a> {
             Some(n) => n.min(64) as usize,
             None => usize::MAX,
         };
+        let mut why_not = self.eligible(s).err();
         let mut levels = vec![Level {
             stmt: s,
             pre: Vec::new(),
             post: Vec::new(),
         }];
-        let mut why_not = None;
-        while levels.len() < max_levels {
+        while why_not.is_none() && levels.len() < max_levels {
             let last = levels.len() - 1;
             match self.next_level(levels[last].stmt) {
                 Ok((pre, inner, post)) => {
@@ -64,15 +65,8 @@ impl<'a> Lower<'a> {
                         post: Vec::new(),
                     });
                 }
-                Err(why) => {
-                    why_not = Some(why);
-                    break;
-                }
+                Err(why) => why_not = Some(why),
             }
-        }
-        if let Err(why) = self.eligible(levels[0].stmt) {
-            levels.truncate(1);
-            why_not = Some(why);
         }
         if levels.len() < 2 {
             if let (Some(p), Some(why)) = (coalesce, why_not) {
@@ -112,7 +106,6 @@ impl<'a> Lower<'a> {
         {
             return Err("`#pragma loop_flatten off` keeps the inner loop apart".into());
         }
-        self.eligible(s)?;
         let (pre, inner, post) = split_body(LoopParts::of(s).body)
             .ok_or("the loop's body does not contain exactly one loop among its statements")?;
         if pre.iter().chain(&post).any(|x| jumps_out(x)) {
@@ -246,7 +239,7 @@ impl<'a> Lower<'a> {
                 op: op @ (frontend::ast::BinOp::Add | frontend::ast::BinOp::Sub),
                 lhs,
                 rhs,
-            } if lhs.ty == c.limit.ty => match strip_casts(rhs).kind {
+            } if lhs.ty == c.limit.ty => match bare(rhs).kind {
                 ExprKind::IntLit(v) if *op == frontend::ast::BinOp::Add => (&**lhs, v as i64),
                 ExprKind::IntLit(v) => (&**lhs, (v as i64).wrapping_neg()),
                 _ => (c.limit, 0),
@@ -516,7 +509,7 @@ struct Counted<'s> {
 }
 
 fn counted<'s>(l: &LoopParts<'s>) -> Option<Counted<'s>> {
-    let ExprKind::Binary { op, lhs, rhs } = &strip_casts(l.cond?).kind else {
+    let ExprKind::Binary { op, lhs, rhs } = &bare(l.cond?).kind else {
         return None;
     };
     let ExprKind::Var(j) = lhs.kind else {
@@ -528,7 +521,7 @@ fn counted<'s>(l: &LoopParts<'s>) -> Option<Counted<'s>> {
     if !kind.is_integer() || rhs.ty != lhs.ty || !pure_vars(rhs, &mut Vec::new()) {
         return None;
     }
-    let up = match &strip_casts(l.step?).kind {
+    let up = match &bare(l.step?).kind {
         ExprKind::IncDec { inc, expr, .. } if is_var(expr, j) => *inc,
         ExprKind::Assign {
             op: Some(o @ (frontend::ast::BinOp::Add | frontend::ast::BinOp::Sub)),
@@ -557,14 +550,6 @@ fn counted<'s>(l: &LoopParts<'s>) -> Option<Counted<'s>> {
         limit: rhs,
         adjust,
     })
-}
-
-/// `e` without the conversions around it (to `bool` for a condition, to `void` for a step).
-fn strip_casts(e: &Expr) -> &Expr {
-    match &e.kind {
-        ExprKind::Cast { expr, .. } => strip_casts(expr),
-        _ => e,
-    }
 }
 
 fn is_var(e: &Expr, v: VarId) -> bool {

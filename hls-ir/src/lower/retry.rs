@@ -47,8 +47,8 @@ pub(super) enum Retry<'s> {
     },
 }
 
-/// `e` without the casts around it.
-fn bare(e: &Expr) -> &Expr {
+/// `e` without the casts around it (to `bool` for a condition, to `void` for a statement).
+pub(super) fn bare(e: &Expr) -> &Expr {
     match &e.kind {
         ExprKind::Cast { expr, .. } => bare(expr),
         _ => e,
@@ -182,17 +182,34 @@ fn invalid_id(e: &Expr) -> Option<&Expr> {
     valid_id(succeeded(e)?)
 }
 
+/// A loop condition that is always true (none, or a nonzero literal).
+fn always(c: Option<&Expr>) -> bool {
+    c.is_none_or(|c| literal(c).is_some_and(|v| v != 0))
+}
+
+/// `a` and `b` are the same variable.
+fn same_var(a: &Expr, b: &Expr) -> bool {
+    matches!((&a.kind, &b.kind), (ExprKind::Var(x), ExprKind::Var(y)) if x == y)
+}
+
+/// `if (cond) break;` with nothing else: the condition.
+fn break_if(s: &Stmt) -> Option<&Expr> {
+    let StmtKind::If { cond, then, els } = &s.kind else {
+        return None;
+    };
+    let brk = only(then).is_some_and(|t| matches!(t.kind, StmtKind::Break));
+    (brk && els.is_none()).then_some(cond)
+}
+
 /// A retry loop around a reservation (see the module documentation).
 fn reserve_retry(s: &Stmt) -> Option<Retry<'_>> {
-    let always = |c: Option<&Expr>| c.is_none_or(|c| literal(c).is_some_and(|v| v != 0));
-    let same = |a: &Expr, b: &Expr| matches!((&a.kind, &b.kind), (ExprKind::Var(x), ExprKind::Var(y)) if x == y);
     let (rid, call) = match &s.kind {
         StmtKind::DoWhile { body, cond } => {
             let StmtKind::Expr(e) = &only(body)?.kind else {
                 return None;
             };
             let (rid, call) = reserve_assign(e)?;
-            same(rid, invalid_id(cond)?).then_some((rid, call))?
+            same_var(rid, invalid_id(cond)?).then_some((rid, call))?
         }
         StmtKind::While { cond, body }
         | StmtKind::For {
@@ -224,7 +241,7 @@ fn plain_use_of_pipe(func: &[Stmt], call: &Expr) -> bool {
     walk_block(func, &mut |e, _| {
         if let Some(c) = pipe_call(e) {
             if let ExprKind::Builtin { args: a, .. } = &c.kind {
-                found |= matches!((&bare(&a[0]).kind, &pipe.kind), (ExprKind::Var(x), ExprKind::Var(y)) if x == y);
+                found |= same_var(bare(&a[0]), pipe);
             }
         }
     });
@@ -244,25 +261,12 @@ fn loop_until_valid(body: &Stmt) -> Option<(&Expr, &Expr)> {
         return None;
     };
     let (rid, call) = reserve_assign(e)?;
-    let StmtKind::If { cond, then, els } = &second.kind else {
-        return None;
-    };
-    let brk = only(then).is_some_and(|t| matches!(t.kind, StmtKind::Break));
-    let tested = valid_id(cond)?;
-    let same = matches!((&rid.kind, &tested.kind), (ExprKind::Var(x), ExprKind::Var(y)) if x == y);
-    (brk && els.is_none() && same).then_some((rid, call))
+    same_var(rid, valid_id(break_if(second)?)?).then_some((rid, call))
 }
 
 /// `while (1) { if (C == 0) break; }`: the call.
 fn break_on_success(body: &Stmt) -> Option<&Expr> {
-    let StmtKind::If { cond, then, els } = &only(body)?.kind else {
-        return None;
-    };
-    let brk = only(then).is_some_and(|t| matches!(t.kind, StmtKind::Break));
-    if els.is_some() || !brk {
-        return None;
-    }
-    pipe_call(succeeded(cond)?)
+    pipe_call(succeeded(break_if(only(body)?)?)?)
 }
 
 /// The private scalar variable `e` increments or decrements by a constant (`c++`, `--c`,
@@ -330,7 +334,6 @@ pub(super) fn recognise<'s>(p: &Program, func: &[Stmt], s: &'s Stmt) -> Option<R
         // (`pipes`): with a plain one on this pipe, the loop stays.
         return (!plain_use_of_pipe(func, call)).then_some(r);
     }
-    let always = |c: Option<&Expr>| c.is_none_or(|c| literal(c).is_some_and(|v| v != 0));
     match &s.kind {
         StmtKind::While { cond, body } if always(Some(cond)) => {
             retry(break_on_success(body)?, None)

@@ -420,9 +420,9 @@ impl Emitter<'_> {
                 }
                 _ => false,
             });
-        let source = self.detached_children(r).is_empty()
+        let early_done = self.detached_children(r).is_empty()
             && (kind == LoopKind::Source || (kind == LoopKind::Phase && !last_stage_writes));
-        let inflight: Vec<String> = if source {
+        let inflight: Vec<String> = if early_done {
             (1..stages.saturating_sub(1))
                 .map(|c| self.valid(c))
                 .collect()
@@ -434,7 +434,7 @@ impl Emitter<'_> {
         } else {
             format!("!({})", inflight.join(" || "))
         };
-        if source && stages > 1 {
+        if early_done && stages > 1 {
             // The last stage is empty, or its iteration leaves in this cycle.
             drained = format!("{drained} && !({} && {st})", self.valid(stages - 1));
         }
