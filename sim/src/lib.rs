@@ -13,15 +13,18 @@
 //! pointer to each port's storage), and runs
 //!
 //! ```text
-//! verilator --cc --build --prefix Vmodel --no-timing --x-assign unique -Wno-fatal
+//! verilator --cc --prefix Vmodel --no-timing --x-assign unique -Wno-fatal
 //!     -CFLAGS '-fPIC -fvisibility=hidden -DVL_USER_FATAL -DVL_TIME_CONTEXT'
 //!     -j <jobs> --top-module <top> --Mdir <tmp>/obj
 //!     -LDFLAGS '-shared -Wl,--version-script=<tmp>/exports.map'
 //!     [--trace-fst] [BuildOptions::extra_args] --exe <tmp>/shim.cpp -o libmodel.so <files...>
+//! make -C <tmp>/obj -f Vmodel.mk -j <jobs> CFG_CXXFLAGS_PCH_I=-include
 //! ```
 //!
 //! which compiles the model, the Verilator runtime and the shim into one shared library with
-//! only the shim's `oclhls_*` functions exported. It is loaded with `libloading`; all testbench
+//! only the shim's `oclhls_*` functions exported. The runtime's objects are compiled once per
+//! Verilator, compiler and flags and copied into later builds before `make` (`runtime.rs`):
+//! that halves the build of a small model. It is loaded with `libloading`; all testbench
 //! logic (memory, stalls, handshakes, checks) is Rust.
 //!
 //! Invariants:
@@ -45,7 +48,8 @@
 //!   share one build and nobody ever loads a half-built library. A cache directory is never
 //!   modified after the rename.
 //!
-//!   A failed build leaves only `models/failed-<hash>.log`.
+//!   A failed build leaves only `models/failed-<hash>.log`. Verilator's run-time objects are
+//!   kept beside the models in `models/runtime-<key>/` (see `runtime.rs`).
 //!
 //! [`pipe_fifo`] checks the pipe FIFO RTL against a reference model under random operations.
 //!
@@ -82,6 +86,7 @@ pub mod memory;
 mod model;
 pub mod pipe_fifo;
 pub mod run;
+mod runtime;
 mod shim;
 pub mod system;
 

@@ -302,7 +302,17 @@ fn parallel_builds_share_the_cache_and_budget_exhaustion_is_reported() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     let hash = models[0].hash();
-    let mut want = vec![hash.to_string(), format!("{hash}.lock")];
+    let runtime: Vec<&String> = entries
+        .iter()
+        .filter(|e| e.starts_with("runtime-"))
+        .collect();
+    assert_eq!(
+        runtime.len(),
+        1,
+        "the run-time objects are kept once: {entries:?}"
+    );
+    assert!(cache.path().join(runtime[0]).join("verilated.o").is_file());
+    let mut want = vec![hash.to_string(), format!("{hash}.lock"), runtime[0].clone()];
     let mut got = entries.clone();
     want.sort();
     got.sort();
