@@ -129,6 +129,10 @@ impl Emitter<'_> {
         }
         for r in 1..n_regions {
             self.cur = r;
+            if self.plan.regions[r].overlap {
+                self.declare_overlap_handshakes(w);
+                continue;
+            }
             for n in ["busy", "run", "pend", "first", "taken"] {
                 w.reg(&self.sig(n), 1);
             }
@@ -269,6 +273,13 @@ impl Emitter<'_> {
     /// and `lN_enter`), it issues an iteration every II cycles until one says stop, waits for
     /// the pipeline to drain, then holds the results (`lN_pend`) until the parent takes them.
     fn emit_loop_control(&mut self, w: &mut VWriter, stages: u32) {
+        if self.plan.regions[self.cur].overlap {
+            self.emit_entry_flags(w, stages);
+            let stop = self.emit_overlap_latches(w);
+            self.emit_first_flags(w);
+            self.emit_overlap_states(w, stages, &stop);
+            return;
+        }
         let (stop, holds) = self.emit_loop_latches(w);
         self.emit_first_flags(w);
         self.emit_loop_states(w, stages, &stop, &holds);

@@ -29,6 +29,7 @@ mod datapath;
 mod interface;
 mod memory;
 mod onchip_atomic;
+mod overlap;
 mod pipes;
 mod plan;
 mod read_port;

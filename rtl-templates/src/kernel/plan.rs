@@ -29,6 +29,10 @@ pub(super) struct RegionPlan<'a> {
     /// Why this pipeline runs one iteration at a time, when it must: an on-chip memory used
     /// here and in a loop inside (one port, no arbitration), or a private array (one copy).
     pub serial: Option<SerialReason>,
+    /// The cycles of this region in which each live-in is read.
+    pub live_in_reads: BTreeMap<OpId, BTreeSet<u32>>,
+    /// The loop's next entry may start while the previous one drains (`overlap.rs`).
+    pub overlap: bool,
 }
 
 /// What the kernel observes of one dimension of the launch (it decides the work-item
@@ -130,6 +134,9 @@ impl<'a> Plan<'a> {
         }
         p.mems = plan_memories(&p);
         p.counters = plan_counters(&p);
+        for r in 1..p.regions.len() {
+            p.regions[r].overlap = p.overlappable(r);
+        }
         Ok(p)
     }
 
@@ -348,6 +355,11 @@ impl<'a> Plan<'a> {
         let mut c = c;
         while r != home {
             self.regions[r].live_ins.insert(x);
+            self.regions[r]
+                .live_in_reads
+                .entry(x)
+                .or_default()
+                .insert(c);
             let (_, s) = self.loop_start(r);
             c = s;
             r = self.regions[r]
@@ -528,6 +540,8 @@ fn plan_regions<'a>(k: &'a Kernel, s: &'a KernelSchedule) -> Vec<RegionPlan<'a>>
             loop_op,
             live_ins: Default::default(),
             serial: None,
+            live_in_reads: Default::default(),
+            overlap: false,
         });
     }
     regions

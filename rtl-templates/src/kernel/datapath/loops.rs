@@ -86,9 +86,10 @@ impl Emitter<'_> {
     /// A value leaving a loop: the loop's result register, or its copy while this pipeline
     /// was stalled after taking it.
     pub(super) fn loop_result(&self, cx: &OpCtx) -> String {
-        let lp = &self.plan.regions[self.plan.result_loop(cx.o)].pre;
+        let r = self.plan.result_loop(cx.o);
+        let lp = &self.plan.regions[r].pre;
         let name = &cx.name;
-        format!("{lp}taken ? {lp}hold_{name} : {lp}res_{name}")
+        format!("{lp}taken ? {lp}hold_{name} : {}", self.result_reg(r, name))
     }
 
     /// A loop-carried value (operands: initial value, next value).
@@ -127,6 +128,9 @@ impl Emitter<'_> {
                 .expect("a source loop has a parent");
             let (_, s) = self.plan.loop_start(r);
             let init = self.val_at(parent, cx.args[0], s);
+            if self.plan.regions[r].overlap {
+                return self.overlap_carried_hold(w, name, bits, c, init, cx.args[1]);
+            }
             let at = self.plan.avail[&cx.args[1]];
             let hold = format!("{name}_hold");
             w.reg(&hold, bits);

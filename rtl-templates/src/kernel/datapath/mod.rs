@@ -85,7 +85,11 @@ impl Emitter<'_> {
                     self.plan.regions[r].live_ins.contains(&x),
                     "{x} is used in region {r} without being a live-in"
                 );
-                self.live_in(r, x)
+                if self.plan.regions[r].overlap {
+                    self.overlap_live_in(r, x, c)
+                } else {
+                    self.live_in(r, x)
+                }
             }
             _ => {
                 let a = self.plan.avail[&x];

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Writes tests/kernels/loop_overlap.cl: NDRange kernels with a loop per work-item, whose
+entries overlap in hardware (rtl-templates/src/kernel/overlap.rs), with expected values from a
+Python model of each kernel (an independent source: no oclhls code).
+Usage: scripts/gen_loop_overlap.py > tests/kernels/loop_overlap.cl"""
+
+ITEMS = 37
+
+
+def fmt(xs):
+    return " ".join(str(x) for x in xs)
+
+
+def i32(x):
+    x &= 0xFFFFFFFF
+    return x - (1 << 32) if x >= 1 << 31 else x
+
+
+def data(n, salt):
+    return [(x * 37 + salt) % 41 - 20 for x in range(ITEMS * n)]
+
+
+def scaled_rows(n, scale):
+    a = data(n, 3)
+    out, mx = [], []
+    for g in range(ITEMS):
+        length = n - g % 4
+        s, m, k = g, -1000, scale + g
+        for j in range(max(length, 0)):
+            v = a[g * n + j]
+            s = i32(s + v * k)
+            m = max(m, v)
+        out.append(s)
+        mx.append(m)
+    size = max(len(a), 1)
+    return [f"arg_in:  0 buffer int[{size}] {fmt(a) if a else '0'}",
+            f"arg_in:  1 buffer int[{ITEMS}] repeat 0", f"arg_out: 1 buffer int[{ITEMS}] {fmt(out)}",
+            f"arg_in:  2 buffer int[{ITEMS}] repeat 0", f"arg_out: 2 buffer int[{ITEMS}] {fmt(mx)}",
+            f"arg_in:  3 int {n}", f"arg_in:  4 int {scale}"]
+
+
+def first_above(n, t):
+    a = data(n, 11)
+    idx = []
+    for g in range(ITEMS):
+        r = -1
+        for j in range(n):
+            if a[g * n + j] > t + g % 7:
+                r = j
+                break
+        idx.append(r)
+    size = max(len(a), 1)
+    return [f"arg_in:  0 buffer int[{size}] {fmt(a) if a else '0'}",
+            f"arg_in:  1 buffer int[{ITEMS}] repeat 7", f"arg_out: 1 buffer int[{ITEMS}] {fmt(idx)}",
+            f"arg_in:  2 int {n}", f"arg_in:  3 int {t}"]
+
+
+def fsum(n):
+    # Small integers and halves: every partial sum is exact in float, in any order.
+    a = [float((x * 7) % 13 - 6) for x in range(ITEMS * n)]
+    out = [sum(a[g * n + j] * 0.5 for j in range(n)) + g for g in range(ITEMS)]
+    size = max(len(a), 1)
+    return [f"arg_in:  0 buffer float[{size}] {fmt(a) if a else '0'}",
+            f"arg_in:  1 buffer float[{ITEMS}] repeat 0", f"arg_out: 1 buffer float[{ITEMS}] {fmt(out)}",
+            f"arg_in:  2 int {n}"]
+
+
+def scatter(n):
+    a = data(n, 5)
+    out = [0] * max(ITEMS * n, 1)
+    count = 0
+    for g in range(ITEMS):
+        for j in range(n):
+            out[g * n + j] = a[g * n + j] * 3 + g
+            count += 1
+    size = max(len(a), 1)
+    return [f"arg_in:  0 buffer int[{size}] {fmt(a) if a else '0'}",
+            f"arg_in:  1 buffer int[{size}] repeat 0", f"arg_out: 1 buffer int[{size}] {fmt(out)}",
+            f"arg_in:  2 buffer uint[1] 0", f"arg_out: 2 buffer uint[1] {count}",
+            f"arg_in:  3 int {n}"]
+
+
+TESTS = [
+    ("scaled_rows", "rows of 5, shorter by g mod 4, late live-in", scaled_rows(5, 3)),
+    ("scaled_rows", "rows of 2: work-items with empty loops", scaled_rows(2, -4)),
+    ("first_above", "data-dependent exit", first_above(6, 10)),
+    ("first_above", "no row has an element above", first_above(3, 40)),
+    ("fsum", "float sums", fsum(4)),
+    ("fsum", "float sums of one element", fsum(1)),
+    ("scatter", "stores and an atomic in the loop", scatter(3)),
+    ("scatter", "no iterations", scatter(0)),
+]
+
+KERNELS = """
+// The loop's entries overlap: the next work-item's iterations start while this one's drain.
+// Two results, a live-in read late (k, after the load), trip counts that differ per
+// work-item (some 0), a result whose initial value is per work-item.
+kernel void scaled_rows(global const int *restrict a, global int *restrict out,
+                        global int *restrict mx, int n, int scale) {
+  int g = get_global_id(0);
+  int len = n - (g % 4);
+  int s = g;
+  int m = -1000;
+  int k = scale + g;
+  for (int j = 0; j < len; j++) {
+    int v = a[g * n + j];
+    s += v * k;
+    m = max(m, v);
+  }
+  out[g] = s;
+  mx[g] = m;
+}
+
+// An exit that depends on loaded data.
+kernel void first_above(global const int *restrict a, global int *restrict idx, int n, int t) {
+  int g = get_global_id(0);
+  int r = -1;
+  for (int j = 0; j < n; j++) {
+    if (a[g * n + j] > t + g % 7) {
+      r = j;
+      break;
+    }
+  }
+  idx[g] = r;
+}
+
+// A float recurrence (the adder's latency makes II > 1).
+kernel void fsum(global const float *restrict a, global float *restrict out, int n) {
+  int g = get_global_id(0);
+  float s = 0.0f;
+  for (int j = 0; j < n; j++)
+    s += a[g * n + j] * 0.5f;
+  out[g] = s + (float)g;
+}
+
+// Stores and a global atomic inside the loop, no results.
+kernel void scatter(global const int *restrict a, global int *restrict out,
+                    global uint *restrict count, int n) {
+  int g = get_global_id(0);
+  for (int j = 0; j < n; j++) {
+    out[g * n + j] = a[g * n + j] * 3 + g;
+    atomic_inc(count);
+  }
+}
+"""
+
+
+def main():
+    print("/*!\n[config]\ndimensions: 1\n")
+    print(f"# Generated by scripts/gen_loop_overlap.py; {ITEMS} work-items in groups of 1.")
+    for kernel, name, args in TESTS:
+        print("[test]")
+        print(f"name: {name}")
+        print(f"kernel_name: {kernel}")
+        print(f"global_size: {ITEMS} 1 1")
+        for a in args:
+            print(a)
+        print()
+    print("!*/" + KERNELS, end="")
+
+
+main()
