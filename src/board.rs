@@ -176,6 +176,16 @@ fn atomic_line(c: &Compiled, kernel: &str, arg: &str) -> Option<u32> {
     fallback
 }
 
+/// What a board build made (for `oclhls run`).
+pub struct BoardBuilt {
+    /// The bitstream (`None` when only the SoC was generated).
+    pub bit: Option<PathBuf>,
+    /// The LiteX output folder (`csr.csv`, `sdram_init.json`): what the host runtime reads.
+    pub soc_dir: PathBuf,
+    /// The build id the bitstream answers in `oclhls_build_id`.
+    pub build_id: u32,
+}
+
 /// Builds the board system and its bitstream, adds `board` to `report.json` in `dir`.
 pub fn build(
     c: &Compiled,
@@ -184,19 +194,38 @@ pub fn build(
     dir: &Path,
     req: &BoardRequest,
 ) -> Result<ExitCode> {
+    Ok(match build_board(c, plan, file, dir, req, true)? {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(code) => code,
+    })
+}
+
+/// Builds the board system of `c` in `dir/<family>/`: the LiteX SoC, then (with `bitstream`)
+/// synthesis, place and route and the bitstream, unless the bitstream of an earlier build of
+/// the same system (same build id, board, SDRAM, clock and seed) is there: that one is kept
+/// (`implemented.json` beside it records what it was built from). `Err`: the exit status,
+/// after the diagnostics were printed.
+pub fn build_board(
+    c: &Compiled,
+    plan: Option<&crate::system::Plan>,
+    file: &Path,
+    dir: &Path,
+    req: &BoardRequest,
+    bitstream: bool,
+) -> Result<std::result::Result<BoardBuilt, ExitCode>> {
     let started = Instant::now();
     let board = match board_support::find_board(&req.board) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: --board {}: {e}", req.board);
-            return Ok(ExitCode::from(2));
+            return Ok(Err(ExitCode::from(2)));
         }
     };
     let (spec, files) = match core_spec(c, plan, dir) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("error: {}: {e}", file.display());
-            return Ok(ExitCode::from(1));
+            return Ok(Err(ExitCode::from(1)));
         }
     };
     let soc_plan = match soc::plan(&spec) {
@@ -210,7 +239,7 @@ pub fn build(
                 _ => format!("{}: ", file.display()),
             };
             eprintln!("error: {at}--board {}: {e}", req.board);
-            return Ok(ExitCode::from(1));
+            return Ok(Err(ExitCode::from(1)));
         }
     };
     let family = req.board.split('-').next().unwrap_or("board").to_string();
@@ -227,8 +256,89 @@ pub fn build(
     let generated = litex::generate(&tc, &soc_plan, &spec.ports, &files, board, &opts)
         .context("generating the LiteX SoC")?;
     step.finish();
+    let soc_dir = generated
+        .csr_csv
+        .parent()
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    let built = |bit| BoardBuilt {
+        bit,
+        soc_dir: soc_dir.clone(),
+        build_id: generated.build_id,
+    };
+    if !bitstream {
+        return Ok(Ok(built(None)));
+    }
+    let stamp = work.join("implemented.json");
+    let board_report = match earlier_build(&stamp, board.name(), req, generated.build_id) {
+        Some(r) => {
+            println!(
+                "board {}: the bitstream of build id {:#010x} is up to date, not rebuilt ({})",
+                board.name(),
+                generated.build_id,
+                stamp.display()
+            );
+            r
+        }
+        None => {
+            let r = implement(&tc, &generated, board, &work, req, &soc_plan, started)?;
+            if r["timing_met"] == true {
+                std::fs::write(&stamp, serde_json::to_string_pretty(&r)? + "\n")
+                    .with_context(|| format!("cannot write {}", stamp.display()))?;
+            }
+            r
+        }
+    };
+    let report_path = dir.join("report.json");
+    let text = std::fs::read_to_string(&report_path)
+        .with_context(|| format!("cannot read {}", report_path.display()))?;
+    let mut report: serde_json::Value = serde_json::from_str(&text)?;
+    report["board"] = board_report.clone();
+    std::fs::write(&report_path, serde_json::to_string_pretty(&report)? + "\n")
+        .with_context(|| format!("cannot write {}", report_path.display()))?;
+    println!("  wrote {}", report_path.display());
+    if board_report["timing_met"] != true {
+        return Ok(Err(ExitCode::from(1)));
+    }
+    let bit = board_report["files"]["bit"]
+        .as_str()
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    Ok(Ok(built(Some(bit))))
+}
+
+/// The `board` section of an earlier build in `stamp` whose bitstream is this build's.
+fn earlier_build(
+    stamp: &Path,
+    board: &str,
+    req: &BoardRequest,
+    build_id: u32,
+) -> Option<serde_json::Value> {
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(stamp).ok()?).ok()?;
+    let same = r["board"] == board
+        && r["build_id"] == format!("{build_id:#010x}")
+        && r["sdram"] == req.sdram.name()
+        && r["clock_mhz"].as_f64() == Some(req.clock_mhz)
+        && r["seed"].as_u64() == Some(req.seed)
+        && r["timing_met"] == true;
+    let bit = Path::new(r["files"]["bit"].as_str()?);
+    (same && bit.is_file()).then_some(r)
+}
+
+/// Synthesis, place and route and the bitstream of the generated SoC: its `board` report
+/// section (`timing_met` false after the error was printed).
+fn implement(
+    tc: &toolchain::Toolchain,
+    generated: &litex::Generated,
+    board: &board_support::Board,
+    work: &Path,
+    req: &BoardRequest,
+    soc_plan: &soc::SocPlan,
+    started: Instant,
+) -> Result<serde_json::Value> {
+    let progress = crate::progress::Progress::new();
     let mut current = None;
-    let imp = litex::implement(&tc, &generated, board, &work, req.seed, |what| {
+    let imp = litex::implement(tc, generated, board, work, req.seed, |what| {
         if let Some(s) = current.take() {
             crate::progress::Step::finish(s);
         }
@@ -258,6 +368,7 @@ pub fn build(
         "device": board.device().part,
         "sdram": req.sdram.name(),
         "clock_mhz": req.clock_mhz,
+        "seed": req.seed,
         "build_id": format!("{:#010x}", generated.build_id),
         "clocks": clocks,
         "timing_met": imp.pnr.timing_met(),
@@ -285,15 +396,7 @@ pub fn build(
             "total": started.elapsed().as_secs_f64(),
         },
     });
-    let report_path = dir.join("report.json");
-    let text = std::fs::read_to_string(&report_path)
-        .with_context(|| format!("cannot read {}", report_path.display()))?;
-    let mut report: serde_json::Value = serde_json::from_str(&text)?;
-    report["board"] = board_report;
-    std::fs::write(&report_path, serde_json::to_string_pretty(&report)? + "\n")
-        .with_context(|| format!("cannot write {}", report_path.display()))?;
-
-    print_summary(board, req, &imp, &generated, &clocks, &report_path, started);
+    print_summary(board, req, &imp, generated, &clocks, started);
     if let Some(k) = clocks.iter().find(|k| !k.timing_met) {
         let path = imp
             .pnr
@@ -316,9 +419,8 @@ pub fn build(
             k.target_mhz,
             (k.fmax_mhz * 0.9).floor().max(1.0)
         );
-        return Ok(ExitCode::from(1));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(board_report)
 }
 
 /// The board lines of the build summary: clocks, utilisation, register banks, time.
@@ -328,7 +430,6 @@ fn print_summary(
     imp: &litex::SocImplementation,
     generated: &litex::Generated,
     clocks: &[ClockResult],
-    report_path: &Path,
     started: Instant,
 ) {
     println!(
@@ -364,8 +465,7 @@ fn print_summary(
         println!("  registers `{}` at {:#06x}", b.bank, b.base);
     }
     println!(
-        "  {:.0} s from LiteX to bitstream; wrote {}",
-        started.elapsed().as_secs_f64(),
-        report_path.display()
+        "  {:.0} s from LiteX to bitstream",
+        started.elapsed().as_secs_f64()
     );
 }

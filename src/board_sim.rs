@@ -89,6 +89,12 @@ impl BoardSim {
         Ok(BoardSim { built, info })
     }
 
+    /// A fresh simulated board (a new instance of the model), out of reset.
+    pub fn board(&self) -> Result<SimBoard, String> {
+        let model = self.built.instantiate().map_err(|e| e.to_string())?;
+        SimBoard::new(model, SimBoardOptions::new(self.info.clock_hz)).map_err(|e| e.to_string())
+    }
+
     /// Runs test `t` (a single-kernel test of `c`) on a fresh simulated board.
     pub(crate) fn run_test(
         &self,
@@ -111,46 +117,12 @@ impl BoardSim {
         let board = SimBoard::new(model, SimBoardOptions::new(self.info.clock_hz)).map_err(rt)?;
         let mut dev = Device::open(board, self.info.clone()).map_err(rt)?;
         dev.init_memory().map_err(rt)?;
-        for (addr, bytes) in &b.buffers {
-            dev.write(*addr, bytes).map_err(rt)?;
-        }
-        let kernel = dev.kernel(&k.ir.name).map_err(rt)?;
-        for (port, value) in &b.ports {
-            let words = match value {
-                sim::PortValue::Scalar(x) => vec![*x as u32, (*x >> 32) as u32],
-                sim::PortValue::Wide(w) => w.clone(),
-            };
-            let reg = format!("arg_{port}");
-            if dev.has_input(&kernel, &reg) {
-                dev.set_input(&kernel, &reg, &words).map_err(rt)?;
-            }
-        }
-        let r = &b.range;
-        for d in 0..3 {
-            for (reg, v) in [
-                (format!("global_size_{d}"), r.global_size[d]),
-                (format!("local_size_{d}"), r.local_size[d]),
-                (format!("global_offset_{d}"), r.global_offset[d]),
-            ] {
-                if dev.has_input(&kernel, &reg) {
-                    dev.set_input(&kernel, &reg, &[v]).map_err(rt)?;
-                }
-            }
-        }
-        if dev.has_input(&kernel, "work_dim") {
-            dev.set_input(&kernel, "work_dim", &[r.work_dim])
-                .map_err(rt)?;
-        }
-        dev.start(&kernel).map_err(rt)?;
         let timeout = Duration::from_secs_f64(a.cycle_budget() as f64 / self.info.clock_hz as f64);
-        let run = dev.wait(&kernel, timeout).map_err(rt)?;
-        for o in &b.outputs {
-            let got = dev.read(o.addr, o.size).map_err(rt)?;
-            check_output(o, &got, &ir, emu_outputs.get(&o.index))?;
-        }
+        let run = run_on_device(&mut dev, k, &b, &ir, emu_outputs, timeout)
+            .map_err(|e| e.context("board simulation"))?;
         let stats = dev.bridge().stats;
         let board = dev.into_link();
-        let items: u64 = r.global_size.iter().map(|&g| u64::from(g)).product();
+        let items: u64 = b.range.global_size.iter().map(|&g| u64::from(g)).product();
         Ok(format!(
             "{} cycles for {items} work-items on the board; {} cycles simulated in all \
              (SDRAM init, {} bridge frames, {} words written, {} read) in {:.1} s",
@@ -162,4 +134,55 @@ impl BoardSim {
             wall.elapsed().as_secs_f64()
         ))
     }
+}
+
+/// Runs the test bound in `b` on the kernel `k` of an open board: its buffers written, its
+/// registers set, started, waited for (`timeout`), its outputs read back and checked like
+/// `oclhls sim` checks them. The caller opened the device and initialised its memory.
+pub(crate) fn run_on_device<T: host_runtime::Transport>(
+    dev: &mut Device<T>,
+    k: &crate::compile::CompiledKernel,
+    b: &sim::Binding,
+    ir: &IrResults,
+    emu_outputs: &BTreeMap<u32, Vec<u8>>,
+    timeout: Duration,
+) -> Result<host_runtime::RunInfo, TestError> {
+    let rt = |e: host_runtime::Error| TestError::Other(e.to_string());
+    for (addr, bytes) in &b.buffers {
+        dev.write(*addr, bytes).map_err(rt)?;
+    }
+    let kernel = dev.kernel(&k.ir.name).map_err(rt)?;
+    for (port, value) in &b.ports {
+        let words = match value {
+            sim::PortValue::Scalar(x) => vec![*x as u32, (*x >> 32) as u32],
+            sim::PortValue::Wide(w) => w.clone(),
+        };
+        let reg = format!("arg_{port}");
+        if dev.has_input(&kernel, &reg) {
+            dev.set_input(&kernel, &reg, &words).map_err(rt)?;
+        }
+    }
+    let r = &b.range;
+    for d in 0..3 {
+        for (reg, v) in [
+            (format!("global_size_{d}"), r.global_size[d]),
+            (format!("local_size_{d}"), r.local_size[d]),
+            (format!("global_offset_{d}"), r.global_offset[d]),
+        ] {
+            if dev.has_input(&kernel, &reg) {
+                dev.set_input(&kernel, &reg, &[v]).map_err(rt)?;
+            }
+        }
+    }
+    if dev.has_input(&kernel, "work_dim") {
+        dev.set_input(&kernel, "work_dim", &[r.work_dim])
+            .map_err(rt)?;
+    }
+    dev.start(&kernel).map_err(rt)?;
+    let run = dev.wait(&kernel, timeout).map_err(rt)?;
+    for o in &b.outputs {
+        let got = dev.read(o.addr, o.size).map_err(rt)?;
+        check_output(o, &got, ir, emu_outputs.get(&o.index))?;
+    }
+    Ok(run)
 }

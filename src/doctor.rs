@@ -20,7 +20,7 @@ pub fn doctor(offline: bool) -> Result<ExitCode> {
                     toolchain::Source::Provisioned(v) => format!("provisioned in {}", v.display()),
                 };
                 println!(
-                    "{:<13} {:<10} {} ({from})",
+                    "{:<15} {:<10} {} ({from})",
                     tool.name(),
                     info.version,
                     info.path.display()
@@ -28,7 +28,7 @@ pub fn doctor(offline: bool) -> Result<ExitCode> {
             }
             Err(e) => {
                 missing += 1;
-                println!("{:<13} {:<20} {e}", tool.name(), "missing");
+                println!("{:<15} {:<20} {e}", tool.name(), "missing");
             }
         }
     }

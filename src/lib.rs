@@ -15,6 +15,7 @@
 //! - [`doctor`]: `oclhls doctor`.
 
 pub mod board;
+pub mod board_run;
 pub mod board_sim;
 pub mod build;
 pub mod compile;

@@ -6,7 +6,7 @@
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 use oclhls::compile::{self, CompileOptions};
-use oclhls::{board, build, doctor, emulate, simulate};
+use oclhls::{board, board_run, build, doctor, emulate, simulate};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -111,6 +111,9 @@ enum Command {
     Sim(simulate::SimArgs),
     /// Run the test vectors in FILE's header on the reference emulator (checked AST).
     Emu(emulate::EmuArgs),
+    /// Run the test vectors in FILE's header on a board: build (or keep) its bitstream, load
+    /// it, and drive each test over the board's serial port.
+    Run(board_run::RunArgs),
     /// List the external tools oclhls uses, where each was found, and its version.
     Doctor {
         /// Do not install missing tools; only report.
@@ -189,6 +192,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Some(Command::Sim(args)) => simulate::run(&args),
         Some(Command::Emu(args)) => emulate::run(&args),
+        Some(Command::Run(args)) => board_run::run(&args),
         Some(Command::Doctor { offline }) => doctor::doctor(offline),
         None => {
             let file = cli.file.expect("clap requires FILE.cl");

@@ -96,6 +96,15 @@ pub struct SimArgs {
     /// The board's SDRAM chip (--board): MT48LC16M16A2 (default) or AS4C32M16SB.
     #[arg(long, value_name = "CHIP", requires = "board")]
     pub sdram: Option<String>,
+    /// Instead of running the tests, serve the simulated board of the first test's kernel
+    /// on a pseudo-terminal until stopped (--board): `oclhls run FILE.cl --port <pty>
+    /// --no-program` (or LiteX's `litex_server --uart --uart-port <pty>`) drives it as a
+    /// board.
+    #[arg(long, requires = "board")]
+    pub pty: bool,
+    /// `oclhls run`: the real board the tests run on (no option of `oclhls sim`).
+    #[arg(skip)]
+    pub real: Option<crate::board_run::RealBoardArgs>,
 }
 
 impl SimArgs {
@@ -296,6 +305,9 @@ fn parse_tests(file: &Path) -> std::result::Result<testfile::TestFile, String> {
 /// there are several and a total line after them; the JUnit report if asked. Exit 1 if any
 /// test failed (or a file has no valid test header), 2 on bad options.
 pub fn run(a: &SimArgs) -> Result<ExitCode> {
+    if a.pty {
+        return crate::board_run::serve_pty(a);
+    }
     if !(a.stall_prob >= 0.0 && a.stall_prob < 1.0) || a.max_latency == 0 {
         eprintln!("error: --stall-prob must be in [0, 1) and --max-latency at least 1");
         return Ok(ExitCode::from(2));
@@ -372,6 +384,7 @@ fn run_file(a: &SimArgs, file: &Path, stem: &str, many: bool) -> FileRecord {
         builds: BTreeMap::new(),
         fronts: BTreeMap::new(),
         boards: BTreeMap::new(),
+        real: None,
     };
     if let Err(e) = session.run_tests(&tf, &mut record.cases) {
         fail(&mut record.cases, "error", format!("error: {e:#}"));
@@ -387,7 +400,7 @@ fn run_file(a: &SimArgs, file: &Path, stem: &str, many: bool) -> FileRecord {
 }
 
 /// The compile options from the command line (before a test's `build_options`).
-fn base_options(a: &SimArgs) -> CompileOptions {
+pub(crate) fn base_options(a: &SimArgs) -> CompileOptions {
     CompileOptions {
         defines: a
             .defines
@@ -448,7 +461,13 @@ struct Session<'a> {
     fronts: Fronts,
     /// `--board`: the simulated board of each build (by its output directory).
     boards: BTreeMap<PathBuf, BoardOrWhyNot>,
+    /// `oclhls run`: the board, loaded with the bitstream of the build in this directory (one
+    /// at a time: a test of another build loads its own).
+    real: Option<(PathBuf, RealOrWhyNot)>,
 }
+
+type RealOrWhyNot =
+    std::result::Result<crate::board_run::RealBoard, crate::board_sim::PrepareError>;
 
 type BoardOrWhyNot =
     std::result::Result<crate::board_sim::BoardSim, crate::board_sim::PrepareError>;
@@ -587,49 +606,78 @@ impl Session<'_> {
                 return Ok(unsupported(e, emu.problem));
             }
         }
-        let outcome =
-            match (&self.builds[&bkey], &t.multi) {
-                (Err(e), _) => Err(TestError::Other(format!(
-                    "the kernel file does not compile:\n{e}"
-                ))),
-                (Ok(_), Some(_)) if a.board.is_some() => return Ok(Verdict::Skipped(
+        let outcome = match (&self.builds[&bkey], &t.multi) {
+            (Err(e), _) => Err(TestError::Other(format!(
+                "the kernel file does not compile:\n{e}"
+            ))),
+            (Ok(_), Some(_)) if a.board.is_some() => {
+                return Ok(Verdict::Skipped(
                     "multi-kernel tests do not run in the board simulation yet (one kernel per \
                      board system so far)"
                         .to_string(),
-                )),
-                (Ok((c, dir)), Some(m)) => match &self.fronts[&key] {
-                    Ok((_, prog)) => {
-                        crate::simulate_system::run(a, &self.toolchain, c, prog, dir, t, m, wave)
-                            .map_err(TestError::Other)
-                    }
-                    Err(e) => Err(TestError::Other(e.clone())),
-                },
-                (Ok((c, dir)), None) if a.board.is_some() => {
-                    let board = self.boards.entry(dir.clone()).or_insert_with(|| {
-                        crate::board_sim::BoardSim::prepare(a, &self.toolchain, c, dir)
-                    });
-                    match board {
-                        Ok(b) => b.run_test(a, c, t, &emu.outputs, wave),
-                        Err(crate::board_sim::PrepareError::Unsupported(e)) => {
-                            // Like a kernel the hardware path cannot build: a skip with the
-                            // reason, never a pass; the emulator's verdict still counts.
-                            return Ok(match emu.problem {
-                                None => Verdict::Skipped(format!(
-                                    "not on the board yet: {e}; `oclhls sim` without --board \
+                ))
+            }
+            (Ok((c, dir)), Some(m)) => match &self.fronts[&key] {
+                Ok((_, prog)) => {
+                    crate::simulate_system::run(a, &self.toolchain, c, prog, dir, t, m, wave)
+                        .map_err(TestError::Other)
+                }
+                Err(e) => Err(TestError::Other(e.clone())),
+            },
+            (Ok((c, dir)), None) if a.real.is_some() => {
+                let real = a.real.as_ref().expect("checked by the guard");
+                if self.real.as_ref().is_none_or(|(d, _)| d != dir) {
+                    // The port of the previous build's board closes first.
+                    self.real = None;
+                    let b = crate::board_run::RealBoard::prepare(
+                        a,
+                        real,
+                        &self.toolchain,
+                        c,
+                        self.file,
+                        dir,
+                    );
+                    self.real = Some((dir.clone(), b));
+                }
+                match self.real.as_mut().map(|(_, b)| b) {
+                    Some(Ok(b)) => b.run_test(real, c, t, &emu.outputs),
+                    // The reason once, at the first test that needed the board.
+                    Some(Err(
+                        crate::board_sim::PrepareError::Unsupported(e)
+                        | crate::board_sim::PrepareError::Failed(e),
+                    )) => Err(TestError::Other(std::mem::replace(
+                        e,
+                        "not run: the board is not ready (see the first failed test)".to_string(),
+                    ))),
+                    None => unreachable!("prepared above"),
+                }
+            }
+            (Ok((c, dir)), None) if a.board.is_some() => {
+                let board = self.boards.entry(dir.clone()).or_insert_with(|| {
+                    crate::board_sim::BoardSim::prepare(a, &self.toolchain, c, dir)
+                });
+                match board {
+                    Ok(b) => b.run_test(a, c, t, &emu.outputs, wave),
+                    Err(crate::board_sim::PrepareError::Unsupported(e)) => {
+                        // Like a kernel the hardware path cannot build: a skip with the
+                        // reason, never a pass; the emulator's verdict still counts.
+                        return Ok(match emu.problem {
+                            None => Verdict::Skipped(format!(
+                                "not on the board yet: {e}; `oclhls sim` without --board \
                                      runs it; the emulator passes it"
-                                )),
-                                Some(p) => Verdict::Failed(format!(
-                                    "(not run on the board: {e}) emulator: {p}"
-                                )),
-                            });
-                        }
-                        Err(crate::board_sim::PrepareError::Failed(e)) => {
-                            Err(TestError::Other(e.clone()))
-                        }
+                            )),
+                            Some(p) => Verdict::Failed(format!(
+                                "(not run on the board: {e}) emulator: {p}"
+                            )),
+                        });
+                    }
+                    Err(crate::board_sim::PrepareError::Failed(e)) => {
+                        Err(TestError::Other(e.clone()))
                     }
                 }
-                (Ok((c, dir)), None) => run_test(a, &self.toolchain, c, dir, t, &emu.outputs, wave),
-            };
+            }
+            (Ok((c, dir)), None) => run_test(a, &self.toolchain, c, dir, t, &emu.outputs, wave),
+        };
         Ok(match judge(outcome, t.expect_test_fail, emu.problem) {
             Ok(summary) => Verdict::Passed(summary),
             Err(why) => Verdict::Failed(why),
@@ -733,6 +781,17 @@ pub(crate) enum TestError {
 impl From<String> for TestError {
     fn from(s: String) -> TestError {
         TestError::Other(s)
+    }
+}
+
+impl TestError {
+    /// The error with `what` before its message when it is not a mismatch of outputs
+    /// (`board simulation: no answer ...`).
+    pub(crate) fn context(self, what: &str) -> TestError {
+        match self {
+            TestError::Other(m) => TestError::Other(format!("{what}: {m}")),
+            m => m,
+        }
     }
 }
 

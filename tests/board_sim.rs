@@ -86,3 +86,78 @@ fn a_kernel_over_its_budget_times_out_with_its_status() {
         "{stdout}"
     );
 }
+
+/// `oclhls run` over a serial port: the simulated board of vadd served on a pseudo-terminal
+/// (`oclhls sim --pty`) and driven through it by `oclhls run --no-program` exactly as a board
+/// on /dev/ttyUSB0 would be (termios, the UARTBone bridge, the build id check, the SDRAM init).
+#[test]
+fn oclhls_run_drives_a_board_over_a_serial_port() {
+    use std::io::BufRead;
+    let tc = Toolchain::new(false);
+    if let Err(e) = tc.locate(Tool::Litex) {
+        eprintln!("skipping `oclhls run` over a pseudo-terminal: LiteX cannot be provisioned: {e}");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_oclhls"))
+        .current_dir(root())
+        .args(["sim", "examples/vadd.cl", "--board", "ulx3s", "--pty", "-o"])
+        .arg(tmp.path().join("served"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed on every path out of the test, also a failed assertion.
+    struct Kill(std::process::Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let stdout = server.stdout.take().unwrap();
+    let server = Kill(server);
+    let line = std::io::BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .find(|l| l.starts_with("serving the simulated board"))
+        .expect("the server names its pseudo-terminal");
+    let port = line
+        .split_whitespace()
+        .find(|w| w.starts_with("/dev/"))
+        .unwrap()
+        .to_string();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_oclhls"))
+            .current_dir(root())
+            .args(["run", "examples/vadd.cl", "--no-program", "-o"])
+            .arg(tmp.path().join("run"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--port", &port, "--timeout", "300"]);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("3 passed, 0 failed"), "{text}");
+    assert!(
+        text.contains("cycles for 1024 work-items on the board")
+            && text.contains("the emulator agrees"),
+        "{text}"
+    );
+    drop(server);
+    // No such port: the first test says what to check, the others that the board is not ready.
+    let out = run(&["--port", "/dev/oclhls-no-such-port"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("no such port: is the board plugged in?"),
+        "{text}"
+    );
+    assert!(text.contains("not run: the board is not ready"), "{text}");
+    assert!(text.contains("0 passed, 3 failed"), "{text}");
+}

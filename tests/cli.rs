@@ -223,6 +223,7 @@ fn doctor_lists_every_tool() {
         "ecppack",
         "sby",
         "yices-smt2",
+        "openFPGALoader",
     ] {
         let line = o
             .stdout

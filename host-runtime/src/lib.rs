@@ -15,6 +15,8 @@
 //!   `sdram_init.json` (LiteDRAM's SDRAM init sequence), plus the expected build id.
 //! - [`Device`]: the API a program uses (`open`, `init_memory`, `alloc`, `write`, `read`,
 //!   `kernel`, `set_input`, `start`, `wait`, `cycles`).
+//! - [`pty`]: a [`SimBoard`] served on a pseudo-terminal, so the serial path (`SerialPort`,
+//!   `oclhls run --port`, `litex_server --uart`) runs end to end against the simulation.
 //!
 //! Invariants: every wait on the board has a timeout and its error names what was being
 //! waited for; a board answering with the wrong magic or build id is refused before anything
@@ -22,6 +24,7 @@
 
 mod board_info;
 mod device;
+pub mod pty;
 mod serial;
 mod sim_board;
 mod transport;

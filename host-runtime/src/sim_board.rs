@@ -117,6 +117,16 @@ impl SimBoard {
         self.opts.cycles_per_byte = n.max(1);
     }
 
+    /// Runs `n` clock cycles, offering the bytes sent so far; returns what the board sent
+    /// meanwhile (and any bytes received before and not read). For a free-running board
+    /// (`pty::serve`).
+    pub fn run_free(&mut self, n: u64) -> Result<Vec<u8>> {
+        for _ in 0..n {
+            self.step()?;
+        }
+        Ok(self.from_board.drain(..).collect())
+    }
+
     fn cycles_of(&self, d: Duration) -> u64 {
         (d.as_secs_f64() * self.opts.clock_hz as f64).ceil() as u64
     }

