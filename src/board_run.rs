@@ -10,9 +10,9 @@
 //! drives a board: how the serial path is tested without one.
 
 use crate::board::{BoardBuilt, BoardRequest};
-use crate::board_sim::{run_on_device, BoardSim, PrepareError};
+use crate::board_sim::{bind_test, run_on_device, BoardSim, PrepareError};
 use crate::compile::Compiled;
-use crate::simulate::{kernel_shape, IrResults, SimArgs, TestError};
+use crate::simulate::{SimArgs, TestError};
 use anyhow::Result;
 use clap::Parser;
 use host_runtime::{BoardInfo, Device, SerialPort};
@@ -173,13 +173,7 @@ impl RealBoard {
         emu_outputs: &BTreeMap<u32, Vec<u8>>,
     ) -> std::result::Result<String, TestError> {
         let wall = Instant::now();
-        let k = c
-            .kernels
-            .iter()
-            .find(|k| k.ir.name == t.kernel_name)
-            .ok_or_else(|| format!("no kernel named `{}` (line {})", t.kernel_name, t.line))?;
-        let b = sim::bind(t, &kernel_shape(k)).map_err(|e| e.to_string())?;
-        let ir = IrResults::of(k, &b)?;
+        let (k, b, ir) = bind_test(c, t)?;
         self.dev.free_all();
         let run = run_on_device(&mut self.dev, k, &b, &ir, emu_outputs, real.timeout)
             .map_err(|e| e.context("board"))?;

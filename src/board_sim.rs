@@ -105,13 +105,7 @@ impl BoardSim {
         wave: &mut Waveform,
     ) -> Result<String, TestError> {
         let wall = Instant::now();
-        let k = c
-            .kernels
-            .iter()
-            .find(|k| k.ir.name == t.kernel_name)
-            .ok_or_else(|| format!("no kernel named `{}` (line {})", t.kernel_name, t.line))?;
-        let b = sim::bind(t, &kernel_shape(k)).map_err(|e| e.to_string())?;
-        let ir = IrResults::of(k, &b)?;
+        let (k, b, ir) = bind_test(c, t)?;
         let rt = |e: host_runtime::Error| TestError::Other(format!("board simulation: {e}"));
         let model = wave.instantiate(&self.built)?;
         let board = SimBoard::new(model, SimBoardOptions::new(self.info.clock_hz)).map_err(rt)?;
@@ -134,6 +128,22 @@ impl BoardSim {
             wall.elapsed().as_secs_f64()
         ))
     }
+}
+
+/// The kernel of single-kernel test `t`, the test bound to its ports, and the IR
+/// interpreter's results for it.
+pub(crate) fn bind_test<'c>(
+    c: &'c Compiled,
+    t: &TestCase,
+) -> Result<(&'c crate::compile::CompiledKernel, sim::Binding, IrResults), TestError> {
+    let k = c
+        .kernels
+        .iter()
+        .find(|k| k.ir.name == t.kernel_name)
+        .ok_or_else(|| format!("no kernel named `{}` (line {})", t.kernel_name, t.line))?;
+    let b = sim::bind(t, &kernel_shape(k)).map_err(|e| e.to_string())?;
+    let ir = IrResults::of(k, &b)?;
+    Ok((k, b, ir))
 }
 
 /// Runs the test bound in `b` on the kernel `k` of an open board: its buffers written, its

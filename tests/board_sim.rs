@@ -13,11 +13,20 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Whether LiteX can be provisioned; if not, says which test is skipped and why.
+fn litex_available(what: &str) -> bool {
+    match Toolchain::new(false).locate(Tool::Litex) {
+        Ok(_) => true,
+        Err(e) => {
+            eprintln!("{what}: LiteX cannot be provisioned: {e}");
+            false
+        }
+    }
+}
+
 #[test]
 fn vadd_runs_on_the_simulated_board_through_the_host_runtime() {
-    let tc = Toolchain::new(false);
-    if let Err(e) = tc.locate(Tool::Litex) {
-        eprintln!("skipping the board simulation of vadd: LiteX cannot be provisioned: {e}");
+    if !litex_available("skipping the board simulation of vadd") {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -57,9 +66,7 @@ fn vadd_runs_on_the_simulated_board_through_the_host_runtime() {
 /// registers, not a hang (vadd's 1024 work-items take about 13 000 cycles; the budget is 100).
 #[test]
 fn a_kernel_over_its_budget_times_out_with_its_status() {
-    let tc = Toolchain::new(false);
-    if let Err(e) = tc.locate(Tool::Litex) {
-        eprintln!("skipping the board simulation timeout test: LiteX cannot be provisioned: {e}");
+    if !litex_available("skipping the board simulation timeout test") {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -93,9 +100,7 @@ fn a_kernel_over_its_budget_times_out_with_its_status() {
 #[test]
 fn oclhls_run_drives_a_board_over_a_serial_port() {
     use std::io::BufRead;
-    let tc = Toolchain::new(false);
-    if let Err(e) = tc.locate(Tool::Litex) {
-        eprintln!("skipping `oclhls run` over a pseudo-terminal: LiteX cannot be provisioned: {e}");
+    if !litex_available("skipping `oclhls run` over a pseudo-terminal") {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
