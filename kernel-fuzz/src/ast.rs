@@ -734,8 +734,34 @@ pub struct Group {
     pub copy: Option<u32>,
 }
 
+/// How a kernel writes or reads its pipe's packets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PipeForm {
+    /// `write_pipe_block` / `read_pipe_block`.
+    Block,
+    /// The portable retry loop: `while (write_pipe(p, &v) != 0);`.
+    Retry,
+    /// A reservation of one packet retried until valid, then the access and the commit.
+    Reserve,
+}
+
+/// A pipe from `fuzz` to a second kernel, `sink`: each work-item of `fuzz` writes its `out0`
+/// value as a packet (`pout`), each work-item of `sink` reads one into `dst[gid]`. The order
+/// of the packets is not defined, so the test compares `dst` as a multiset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PipeOut {
+    pub write: PipeForm,
+    pub read: PipeForm,
+    /// The pipe's `max_packets` (small: the writer often waits for the reader).
+    pub capacity: u32,
+}
+
+/// The name of the kernel reading the pipe of a [`PipeOut`] case.
+pub const SINK_NAME: &str = "sink";
+
 /// A generated kernel: parameters `in0.. (global const)`, `out0.. (global)`, then `acc`
-/// (`global uint *`, atomics), `ctr` (`counter32_t`), `n` (`uint`, small) as present.
+/// (`global uint *`, atomics), `ctr` (`counter32_t`), `pout` (a pipe), `n` (`uint`, small)
+/// as present.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Kernel {
     pub inputs: Vec<Ty>,
@@ -744,6 +770,8 @@ pub struct Kernel {
     pub acc: Option<u32>,
     pub counter: bool,
     pub group: Option<Group>,
+    /// A pipe to the kernel `sink` (only without a work-group part).
+    pub pipe: Option<PipeOut>,
     /// The statements after the loads (and the exchange, for work-group kernels).
     pub body: Vec<Stmt>,
 }
@@ -772,8 +800,18 @@ impl Kernel {
         if self.counter {
             p.push(("counter32_t ctr".into(), Param::Counter));
         }
+        if let Some(t) = self.pipe_ty() {
+            p.push((format!("write_only pipe {} pout", t.name()), Param::Pipe(t)));
+        }
         p.push(("uint n".into(), Param::N));
         p
+    }
+
+    /// The packet type of the pipe: `out0`'s type.
+    pub fn pipe_ty(&self) -> Option<Ty> {
+        self.pipe
+            .and_then(|_| self.outputs.first())
+            .map(|(t, _)| *t)
     }
 
     pub fn source(&self) -> String {
@@ -812,14 +850,47 @@ impl Kernel {
         if self.group.as_ref().is_some_and(|g| g.hist) {
             o.push_str("  barrier(CLK_LOCAL_MEM_FENCE);\n  lhout[gid] = lh[lid];\n");
         }
-        for (i, (_, e)) in self.outputs.iter().enumerate() {
-            let _ = write!(o, "  out{i}[gid] = ");
-            e.print(&mut o);
-            o.push_str(";\n");
+        for (i, (t, e)) in self.outputs.iter().enumerate() {
+            match self.pipe {
+                Some(p) if i == 0 => {
+                    let _ = write!(o, "  {} pv = ", t.name());
+                    e.print(&mut o);
+                    o.push_str(";\n  out0[gid] = pv;\n");
+                    pipe_access(&mut o, p.write, "pout", "write", "pv");
+                }
+                _ => {
+                    let _ = write!(o, "  out{i}[gid] = ");
+                    e.print(&mut o);
+                    o.push_str(";\n");
+                }
+            }
         }
         o.push_str("}\n");
+        if let (Some(p), Some(t)) = (self.pipe, self.pipe_ty()) {
+            let t = t.name();
+            let _ = writeln!(
+                o,
+                "\nkernel void {SINK_NAME}(read_only pipe {t} pin, global {t} *dst) {{\n  {t} v;"
+            );
+            pipe_access(&mut o, p.read, "pin", "read", "v");
+            o.push_str("  dst[get_global_id(0)] = v;\n}\n");
+        }
         o
     }
+}
+
+/// One packet written or read (`dir`) through pipe `pipe` from or into variable `v`.
+fn pipe_access(o: &mut String, form: PipeForm, pipe: &str, dir: &str, v: &str) {
+    let _ = match form {
+        PipeForm::Block => writeln!(o, "  {dir}_pipe_block({pipe}, &{v});"),
+        PipeForm::Retry => writeln!(o, "  while ({dir}_pipe({pipe}, &{v}) != 0);"),
+        PipeForm::Reserve => writeln!(
+            o,
+            "  reserve_id_t rid;\n  do {{\n    rid = reserve_{dir}_pipe({pipe}, 1U);\n  }} while \
+             (!is_valid_reserve_id(rid));\n  {dir}_pipe({pipe}, rid, 0U, &{v});\n  \
+             commit_{dir}_pipe({pipe}, rid);"
+        ),
+    };
 }
 
 /// What a kernel parameter is, for the test vectors.
@@ -829,6 +900,8 @@ pub enum Param {
     Out(Ty),
     Acc(u32),
     Counter,
+    /// The pipe to `sink`, of this packet type.
+    Pipe(Ty),
     N,
 }
 

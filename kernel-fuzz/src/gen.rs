@@ -6,10 +6,14 @@
 //! `float` scalars and vectors with `+ - * /`, comparisons, `fmin`/`fmax`/`fabs`/`sqrt`,
 //! conversions to and from the integers and `as_` reinterpretation (special values
 //! included: NaNs, infinities, signed zeros, denormals).
+//!
+//! Some NDRange kernels also write each work-item's `out0` value into a pipe read by a second
+//! kernel, `sink` (blocking built-ins, the portable retry loops or reservations retried until
+//! valid, on both sides; a capacity of 1 to 8 packets), run together as a multi-kernel test.
 
 use crate::ast::*;
 use rand::rngs::StdRng;
-use rand::{Rng, RngCore};
+use rand::{Rng, RngCore, SeedableRng};
 
 /// A variable in scope.
 #[derive(Clone)]
@@ -195,12 +199,26 @@ pub fn generate(r: &mut StdRng) -> Kernel {
             (t, g.expr(t, 3))
         })
         .collect();
+    // Drawn from a generator of its own, so that the kernels and test inputs of earlier
+    // generator versions stay as they were (only a pipe is added to some).
+    let mut pr = StdRng::seed_from_u64(g.r.clone().next_u64() ^ 0x9e37_79b9_7f4a_7c15);
+    let pipe = (group.is_none() && pr.random_bool(0.2)).then(|| {
+        let mut form =
+            || [PipeForm::Block, PipeForm::Retry, PipeForm::Reserve][pr.random_range(0..3)];
+        let (write, read) = (form(), form());
+        PipeOut {
+            write,
+            read,
+            capacity: pr.random_range(1..=8),
+        }
+    });
     Kernel {
         inputs,
         outputs,
         acc,
         counter,
         group,
+        pipe,
         body,
     }
 }
@@ -658,5 +676,26 @@ mod tests {
                 panic!("seed {seed}: {e}\n{}", case.kernel.source());
             }
         }
+    }
+
+    #[test]
+    fn pipe_cases_are_multi_kernel_tests_with_every_form() {
+        let mut forms = std::collections::BTreeSet::new();
+        let mut cases = 0;
+        for seed in 0..400 {
+            let mut r = StdRng::seed_from_u64(seed);
+            let k = generate(&mut r);
+            let Some(p) = k.pipe else { continue };
+            let case = crate::case::Case::new(k, &mut r);
+            let text = case
+                .file_text(seed, 0)
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", case.kernel.source()));
+            assert!(text.contains("launch: sink ") && text.contains("unordered"), "{text}");
+            assert!(!text.contains("arg_in:"), "{text}");
+            forms.insert(format!("{:?} {:?}", p.write, p.read));
+            cases += 1;
+        }
+        assert!(cases >= 20, "{cases} pipe cases in 400");
+        assert_eq!(forms.len(), 9, "every write and read form together: {forms:?}");
     }
 }

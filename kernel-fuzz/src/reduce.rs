@@ -1,6 +1,6 @@
 //! Reducing a failing case over the generator's AST: greedy delta debugging that keeps a
 //! change while the same failure (class and key, `check::Failure`) persists. Candidates go
-//! from coarse to fine — fewer tests, fewer outputs, no atomics/counter/work-group part,
+//! from coarse to fine — fewer tests, fewer outputs, no atomics/counter/work-group part/pipe,
 //! chunks of statements, single statements, `if` replaced by a branch, expressions replaced
 //! by a subexpression of their type or a zero — and the whole reduction stops at a deadline.
 //! A candidate the front end or the emulator rejects (a removed declaration still used) costs
@@ -63,6 +63,9 @@ pub fn reduce(case: &Case, oracle: &mut dyn Oracle, deadline: Instant) -> (Case,
         try_it(&mut cur, c, &mut st);
         let mut c = cur.clone();
         c.kernel.counter = false;
+        try_it(&mut cur, c, &mut st);
+        let mut c = cur.clone();
+        c.kernel.pipe = None;
         try_it(&mut cur, c, &mut st);
         if let Some(hist) = cur.kernel.group.as_ref().map(|g| g.hist) {
             let mut c = cur.clone();
