@@ -469,3 +469,76 @@ fn print_summary(
         started.elapsed().as_secs_f64()
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bitstream_is_kept_only_for_the_same_system() {
+        let d = tempfile::tempdir().unwrap();
+        let bit = d.path().join("soc.bit");
+        std::fs::write(&bit, b"bits").unwrap();
+        let stamp = d.path().join("implemented.json");
+        let req = BoardRequest {
+            board: "ulx3s".into(),
+            sdram: litex::Sdram::Mt48lc16m16a2,
+            clock_mhz: 50.0,
+            offline: true,
+            seed: 1,
+        };
+        let sdram = req.sdram.name();
+        let write = |timing_met: bool| {
+            let r = serde_json::json!({
+                "board": "ulx3s-85f",
+                "build_id": format!("{:#010x}", 0x1234_5678u32),
+                "sdram": sdram,
+                "clock_mhz": 50.0,
+                "seed": 1,
+                "timing_met": timing_met,
+                "files": { "bit": bit },
+            });
+            std::fs::write(&stamp, r.to_string()).unwrap();
+        };
+        assert!(
+            earlier_build(&stamp, "ulx3s-85f", &req, 0x1234_5678).is_none(),
+            "no stamp"
+        );
+        write(true);
+        assert!(earlier_build(&stamp, "ulx3s-85f", &req, 0x1234_5678).is_some());
+        assert!(
+            earlier_build(&stamp, "ulx3s-85f", &req, 0x1234_5679).is_none(),
+            "other id"
+        );
+        assert!(
+            earlier_build(&stamp, "ulx3s-12f", &req, 0x1234_5678).is_none(),
+            "other board"
+        );
+        let other_seed = BoardRequest { seed: 2, ..req };
+        assert!(earlier_build(&stamp, "ulx3s-85f", &other_seed, 0x1234_5678).is_none());
+        let req = BoardRequest {
+            seed: 1,
+            ..other_seed
+        };
+        let faster = BoardRequest {
+            clock_mhz: 60.0,
+            ..req
+        };
+        assert!(earlier_build(&stamp, "ulx3s-85f", &faster, 0x1234_5678).is_none());
+        let req = BoardRequest {
+            clock_mhz: 50.0,
+            ..faster
+        };
+        write(false);
+        assert!(
+            earlier_build(&stamp, "ulx3s-85f", &req, 0x1234_5678).is_none(),
+            "timing"
+        );
+        write(true);
+        std::fs::remove_file(&bit).unwrap();
+        assert!(
+            earlier_build(&stamp, "ulx3s-85f", &req, 0x1234_5678).is_none(),
+            "no bit"
+        );
+    }
+}

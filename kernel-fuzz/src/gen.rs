@@ -690,12 +690,19 @@ mod tests {
             let text = case
                 .file_text(seed, 0)
                 .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", case.kernel.source()));
-            assert!(text.contains("launch: sink ") && text.contains("unordered"), "{text}");
+            assert!(
+                text.contains("launch: sink ") && text.contains("unordered"),
+                "{text}"
+            );
             assert!(!text.contains("arg_in:"), "{text}");
             forms.insert(format!("{:?} {:?}", p.write, p.read));
             cases += 1;
         }
         assert!(cases >= 20, "{cases} pipe cases in 400");
-        assert_eq!(forms.len(), 9, "every write and read form together: {forms:?}");
+        assert_eq!(
+            forms.len(),
+            9,
+            "every write and read form together: {forms:?}"
+        );
     }
 }
