@@ -44,7 +44,7 @@ fn parse_args() -> Result<Opts, String> {
         oclhls: PathBuf::from("target/release/oclhls"),
         work: PathBuf::from("target/kernel-fuzz"),
         save: PathBuf::from("tests/fuzz-regressions"),
-        timeout: 300,
+        timeout: 600,
         reduce_secs: 600,
         print: false,
         only: None,
