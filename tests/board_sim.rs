@@ -109,7 +109,7 @@ fn oclhls_run_drives_a_board_over_a_serial_port() {
         .args(["sim", "examples/vadd.cl", "--board", "ulx3s", "--pty", "-o"])
         .arg(tmp.path().join("served"))
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::fs::File::create(tmp.path().join("server.err")).unwrap())
         .spawn()
         .unwrap();
     // Killed on every path out of the test, also a failed assertion.
@@ -122,11 +122,21 @@ fn oclhls_run_drives_a_board_over_a_serial_port() {
     }
     let stdout = server.stdout.take().unwrap();
     let server = Kill(server);
-    let line = std::io::BufReader::new(stdout)
+    let Some(line) = std::io::BufReader::new(stdout)
         .lines()
         .map_while(Result::ok)
         .find(|l| l.starts_with("serving the simulated board"))
-        .expect("the server names its pseudo-terminal");
+    else {
+        drop(server);
+        let err = std::fs::read_to_string(tmp.path().join("server.err")).unwrap_or_default();
+        // A machine without pseudo-terminals (no /dev/ptmx) cannot run this test.
+        assert!(
+            err.contains("creating a pseudo-terminal"),
+            "the server stopped: {err}"
+        );
+        eprintln!("skipping `oclhls run` over a pseudo-terminal: {err}");
+        return;
+    };
     let port = line
         .split_whitespace()
         .find(|w| w.starts_with("/dev/"))
