@@ -19,6 +19,10 @@ pub(super) fn function(f: MathFn, ak: ScalarKind) -> Option<fn(f64, f64, f64) ->
         M::Atan => |x, _, _| x.atan(),
         M::Atanh => |x, _, _| x.atanh(),
         M::Atan2 => |x, y, _| x.atan2(y),
+        M::Asinpi => |x, _, _| x.asin() / std::f64::consts::PI,
+        M::Acospi => |x, _, _| x.acos() / std::f64::consts::PI,
+        M::Atanpi => |x, _, _| x.atan() / std::f64::consts::PI,
+        M::Atan2pi => |x, y, _| x.atan2(y) / std::f64::consts::PI,
         M::Cbrt => |x, _, _| x.cbrt(),
         M::Ceil => |x, _, _| x.ceil(),
         M::Copysign => |x, y, _| x.copysign(y),
@@ -158,6 +162,31 @@ fn remainder(x: f64, y: f64) -> f64 {
     }
 }
 
+/// `remquo(x, y)`: the IEEE remainder (exact) and the low seven bits of the integer `k`
+/// nearest `x / y` (ties to even), with the sign of `x / y`. NaN and a quotient of 0 for a NaN
+/// operand, an infinite `x` or a zero `y` (OpenCL C 7.5.1); `x` and 0 for an infinite `y`.
+/// Exact for `float` operands: `|x| mod 128|y|` is exact, below `128|y|`, and of at most 31
+/// significant bits, so the quotient's floor by `|y|` in a double is exact too.
+pub(super) fn remquo(x: f64, y: f64) -> (f64, i32) {
+    if x.is_nan() || y.is_nan() || x.is_infinite() || y == 0.0 {
+        return (f64::NAN, 0);
+    }
+    if y.is_infinite() {
+        return (x, 0);
+    }
+    let ay = y.abs();
+    let r1 = x.abs() % (128.0 * ay);
+    let mut n = (r1 / ay).floor();
+    let mut r = r1 - n * ay;
+    if 2.0 * r > ay || (2.0 * r == ay && n % 2.0 == 1.0) {
+        r -= ay;
+        n += 1.0;
+    }
+    let k = (n as i32) & 127;
+    let k = if (x < 0.0) != (y < 0.0) { -k } else { k };
+    (if x < 0.0 { -r } else { r }, k)
+}
+
 /// erf by its Taylor series for |x| < 3 (at most ~13 digits lost to cancellation), through
 /// `erfc` beyond.
 fn erf(x: f64) -> f64 {
@@ -286,5 +315,30 @@ mod tests {
         assert!(close(erfc(4.0), 1.541_725_790_028_002e-8));
         assert!(close(erf(-3.5), -0.999_999_256_901_627_7));
         assert!(close(erfc(-3.5), 1.999_999_256_901_627_7));
+    }
+
+    #[test]
+    fn remquo_gives_the_remainder_and_seven_quotient_bits() {
+        assert_eq!(remquo(7.0, 2.0), (-1.0, 4));
+        assert_eq!(remquo(5.0, 2.0), (1.0, 2));
+        assert_eq!(remquo(-7.0, 2.0), (1.0, -4));
+        assert_eq!(remquo(7.0, -2.0), (-1.0, -4));
+        // 1000 = 7 * 128 + 104
+        assert_eq!(remquo(1000.0, 1.0), (0.0, 104));
+        assert_eq!(remquo(1.0, 3.0), (1.0, 0));
+        assert_eq!(remquo(2.0, 3.0), (-1.0, 1));
+        // 1.5 / 1 = 1.5: tie to the even 2; 2.5: to 2
+        assert_eq!(remquo(1.5, 1.0), (-0.5, 2));
+        assert_eq!(remquo(2.5, 1.0), (0.5, 2));
+        let (r, q) = remquo(-4.0, 2.0);
+        assert!(r == 0.0 && r.is_sign_negative() && q == -2);
+        assert_eq!(remquo(3.0, f64::INFINITY), (3.0, 0));
+        for (x, y) in [(f64::INFINITY, 1.0), (1.0, 0.0), (f64::NAN, 1.0)] {
+            let (r, q) = remquo(x, y);
+            assert!(r.is_nan() && q == 0);
+        }
+        // 2^100 mod 3 = 1 (2^even), quotient (2^100 - 1) / 3, whose low 7 bits are 85
+        let q = ((1u128 << 100) - 1) / 3;
+        assert_eq!(remquo(2f64.powi(100), 3.0), (1.0, (q & 127) as i32));
     }
 }
