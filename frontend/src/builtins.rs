@@ -379,7 +379,7 @@ pub enum MathClass {
     /// `intN f(F)`: the integer of the float type's shape (ilogb)
     IntOfF,
     /// `F f(F, P *)`: a second result written through the pointer, `P` being `F` (fract,
-    /// modf, sincos) or the `int` type of `F`'s shape (frexp)
+    /// modf, sincos) or the `int` type of `F`'s shape (frexp, lgamma_r)
     PtrOut,
     /// `F f(F, F, intN *)`: a second result written through the pointer to the `int` type of
     /// `F`'s shape (remquo)
@@ -405,6 +405,7 @@ math_fns! {
     Maxmag = "maxmag": F2, Minmag = "minmag": F2, Nextafter = "nextafter": F2,
     Ilogb = "ilogb": IntOfF, Fract = "fract": PtrOut, Modf = "modf": PtrOut, Frexp = "frexp": PtrOut,
     Sincos = "sincos": PtrOut, Remquo = "remquo": PtrOut2,
+    Tgamma = "tgamma": F1, Lgamma = "lgamma": F1, LgammaR = "lgamma_r": PtrOut,
     Mix = "mix": Mix, Step = "step": Step, Smoothstep = "smoothstep": SmoothStep,
     AbsDiff = "abs_diff": IU2, AddSat = "add_sat": I2, SubSat = "sub_sat": I2,
     Hadd = "hadd": I2, Rhadd = "rhadd": I2, MulHi = "mul_hi": I2, Rotate = "rotate": I2,

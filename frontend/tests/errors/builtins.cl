@@ -37,6 +37,9 @@ kernel void k(global int *a, global float *f, read_only pipe int rp, write_only 
             + remquo(f[1], f[2], a + 1) + remquo(f[1], f[2], &lq) + asinpi(f[0]) + acospi(0.5f)
             + atanpi(f[1]) + atan2pi(f[0], 1.0f);
   float4 ok7 = sincos((float4)(f[0]), &ip4) + remquo((float4)(f[0]), 1.0f, &iq4);
+  float lr = lgamma_r(f[0], &ip); //~ ERROR the second argument of `lgamma_r` must be a pointer to writable `int`, not `private float *`
+  float ok8 = tgamma(f[0]) + lgamma(f[1]) + lgamma_r(f[2], &ie) + lgamma_r(f[3], a + 2);
+  float4 ok9 = lgamma_r((float4)(f[0]), &iq4) + tgamma((float4)(f[1]));
 }
 
 struct S { int a; };

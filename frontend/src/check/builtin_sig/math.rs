@@ -258,7 +258,7 @@ impl Checker<'_> {
         }
     }
 
-    /// `fract`, `modf`, `sincos` (`F f(F x, F *p)`), `frexp` (`F f(F x, intN *p)`) and
+    /// `fract`, `modf`, `sincos` (`F f(F x, F *p)`), `frexp`, `lgamma_r` (`F f(F x, intN *p)`) and
     /// `remquo` (`F f(F x, F y, intN *p)`; `floats` is the number of float arguments): the
     /// pointer must point to writable memory of exactly that type, in any address space but
     /// `constant`.
@@ -274,7 +274,7 @@ impl Checker<'_> {
         let mut args = args;
         let p = args.pop().expect("arity");
         let (xs, t) = self.gentype(name, args, true, false, span)?;
-        let want = if matches!(m, MathFn::Frexp | MathFn::Remquo) {
+        let want = if matches!(m, MathFn::Frexp | MathFn::Remquo | MathFn::LgammaR) {
             t.with_elem(ScalarKind::Int)
         } else {
             t.clone()

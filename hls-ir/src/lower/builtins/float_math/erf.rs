@@ -132,9 +132,9 @@ impl Fb<'_, '_> {
         let u = self.sel(in_b, ub, t);
         let u = self.sel(in_a, ua, u);
         let mut c = Vec::new();
-        for k in 0..ERFC_B.len() {
+        for (k, &b) in ERFC_B.iter().enumerate() {
             let ck = self.f(ERFC_C.get(k).copied().unwrap_or(0.0));
-            let bk = self.f(ERFC_B[k]);
+            let bk = self.f(b);
             let ak = self.f(ERFC_A.get(k).copied().unwrap_or(0.0));
             let v = self.sel(in_b, bk, ck);
             c.push(self.sel(in_a, ak, v));

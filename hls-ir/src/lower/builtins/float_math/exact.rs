@@ -22,7 +22,7 @@
 //! bits and two selects). The last step's bit is the quotient's parity, which
 //! `remainder`'s halfway case needs. When `|x| < |y|` no step is needed: `fmod` is `x` and
 //! `remainder` is `x` or `x - y` (exact). `remquo` keeps the quotient bits of the last seven
-//! steps (about 30 ops more) and adds one when `remainder` reflects the remainder.
+//! steps (about 50 ops more) and adds one when `remainder` reflects the remainder.
 
 use super::Fb;
 use crate::ids::OpId;
