@@ -189,7 +189,12 @@ impl Fb<'_, '_> {
         let r0 = self.ibin(BinOp::Sub, mx, my);
         let mut r = self.sel(ge0, r0, mx);
         let mut last = ge0;
-        let mut q = self.l.resize(ge0, Ty::I32, false, self.span);
+        // The quotient bits (`remquo` only: no op for `fmod` and `remainder`).
+        let mut q = if quo {
+            self.l.resize(ge0, Ty::I32, false, self.span)
+        } else {
+            ge0
+        };
         for j in 1..=FMOD_STEPS {
             // The last `d` steps are active.
             let active = self.icmpc(CmpOp::GtS, d, FMOD_STEPS - j);
