@@ -86,7 +86,7 @@ fn unsupported_float_diagnostics() {
     let mut sm = SourceMap::new();
     let f = sm.add_file(
         "float.cl",
-        "kernel void f(global const float *restrict a, global float *restrict o) {\n  size_t i = get_global_id(0);\n  float x = a[i];\n  o[i] = x + 1.0f;\n  o[i + 1] = erf(x);\n  o[i + 2] = erfc(x);\n  o[i + 3] = erf(0.5f) < 2.0f ? x : -x;\n}\n",
+        "kernel void f(global const float *restrict a, global float *restrict o) {\n  size_t i = get_global_id(0);\n  float x = a[i];\n  o[i] = x + 1.0f;\n  o[i + 1] = tgamma(x);\n  o[i + 2] = lgamma(x);\n  o[i + 3] = tgamma(0.5f) < 2.0f ? x : -x;\n}\n",
     );
     let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default()).unwrap();
     let (id, _) = p.kernels().next().unwrap();

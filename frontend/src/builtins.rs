@@ -379,12 +379,16 @@ pub enum MathClass {
     /// `intN f(F)`: the integer of the float type's shape (ilogb)
     IntOfF,
     /// `F f(F, P *)`: a second result written through the pointer, `P` being `F` (fract,
-    /// modf) or the `int` type of `F`'s shape (frexp)
+    /// modf, sincos) or the `int` type of `F`'s shape (frexp, lgamma_r)
     PtrOut,
+    /// `F f(F, F, intN *)`: a second result written through the pointer to the `int` type of
+    /// `F`'s shape (remquo)
+    PtrOut2,
 }
 
 math_fns! {
     Acos = "acos": F1, Acosh = "acosh": F1, Asin = "asin": F1, Asinh = "asinh": F1,
+    Acospi = "acospi": F1, Asinpi = "asinpi": F1, Atanpi = "atanpi": F1, Atan2pi = "atan2pi": F2,
     Atan = "atan": F1, Atanh = "atanh": F1, Atan2 = "atan2": F2, Cbrt = "cbrt": F1,
     Ceil = "ceil": F1, Copysign = "copysign": F2, Cos = "cos": F1, Cosh = "cosh": F1,
     Cospi = "cospi": F1, Erf = "erf": F1, Erfc = "erfc": F1, Exp = "exp": F1,
@@ -400,6 +404,8 @@ math_fns! {
     Degrees = "degrees": F1, Radians = "radians": F1, Sign = "sign": F1,
     Maxmag = "maxmag": F2, Minmag = "minmag": F2, Nextafter = "nextafter": F2,
     Ilogb = "ilogb": IntOfF, Fract = "fract": PtrOut, Modf = "modf": PtrOut, Frexp = "frexp": PtrOut,
+    Sincos = "sincos": PtrOut, Remquo = "remquo": PtrOut2,
+    Tgamma = "tgamma": F1, Lgamma = "lgamma": F1, LgammaR = "lgamma_r": PtrOut,
     Mix = "mix": Mix, Step = "step": Step, Smoothstep = "smoothstep": SmoothStep,
     AbsDiff = "abs_diff": IU2, AddSat = "add_sat": I2, SubSat = "sub_sat": I2,
     Hadd = "hadd": I2, Rhadd = "rhadd": I2, MulHi = "mul_hi": I2, Rotate = "rotate": I2,

@@ -1,7 +1,7 @@
 //! The float math functions (`sin`, `pow`, `fma`, `ldexp`...): one `f64` function per
 //! [`MathFn`], evaluated in double precision and rounded once to the result type, and the
-//! double-precision functions `std` does not offer (`logb`, IEEE `remainder`, `erf`/`erfc`,
-//! `rootn`).
+//! double-precision functions `std` does not offer (`logb`, IEEE `remainder`, `remquo`,
+//! `erf`/`erfc`, `tgamma`/`lgamma` by Lanczos' approximation, `rootn`).
 
 use super::math::MathArgs;
 use crate::value::{self, int_value, Val};
@@ -19,6 +19,10 @@ pub(super) fn function(f: MathFn, ak: ScalarKind) -> Option<fn(f64, f64, f64) ->
         M::Atan => |x, _, _| x.atan(),
         M::Atanh => |x, _, _| x.atanh(),
         M::Atan2 => |x, y, _| x.atan2(y),
+        M::Asinpi => |x, _, _| x.asin() / std::f64::consts::PI,
+        M::Acospi => |x, _, _| x.acos() / std::f64::consts::PI,
+        M::Atanpi => |x, _, _| x.atan() / std::f64::consts::PI,
+        M::Atan2pi => |x, y, _| x.atan2(y) / std::f64::consts::PI,
         M::Cbrt => |x, _, _| x.cbrt(),
         M::Ceil => |x, _, _| x.ceil(),
         M::Copysign => |x, y, _| x.copysign(y),
@@ -87,6 +91,9 @@ pub(super) fn function(f: MathFn, ak: ScalarKind) -> Option<fn(f64, f64, f64) ->
         // accurate to ~3e-9 relative: far inside float's 16 ulp, not double's
         M::Erf if ak != ScalarKind::Double => |x, _, _| erf(x),
         M::Erfc if ak != ScalarKind::Double => |x, _, _| erfc(x),
+        // Lanczos, about 1e-15 relative (lgamma: 1e-15 absolute near its zeros at 1 and 2)
+        M::Tgamma if ak != ScalarKind::Double => |x, _, _| tgamma(x),
+        M::Lgamma if ak != ScalarKind::Double => |x, _, _| lgamma_r(x).0,
         _ => return None,
     };
     Some(g)
@@ -158,6 +165,31 @@ fn remainder(x: f64, y: f64) -> f64 {
     }
 }
 
+/// `remquo(x, y)`: the IEEE remainder (exact) and the low seven bits of the integer `k`
+/// nearest `x / y` (ties to even), with the sign of `x / y`. NaN and a quotient of 0 for a NaN
+/// operand, an infinite `x` or a zero `y` (OpenCL C 7.5.1); `x` and 0 for an infinite `y`.
+/// Exact for `float` operands: `|x| mod 128|y|` is exact, below `128|y|`, and of at most 31
+/// significant bits, so the quotient's floor by `|y|` in a double is exact too.
+pub(super) fn remquo(x: f64, y: f64) -> (f64, i32) {
+    if x.is_nan() || y.is_nan() || x.is_infinite() || y == 0.0 {
+        return (f64::NAN, 0);
+    }
+    if y.is_infinite() {
+        return (x, 0);
+    }
+    let ay = y.abs();
+    let r1 = x.abs() % (128.0 * ay);
+    let mut n = (r1 / ay).floor();
+    let mut r = r1 - n * ay;
+    if 2.0 * r > ay || (2.0 * r == ay && n % 2.0 == 1.0) {
+        r -= ay;
+        n += 1.0;
+    }
+    let k = (n as i32) & 127;
+    let k = if (x < 0.0) != (y < 0.0) { -k } else { k };
+    (if x < 0.0 { -r } else { r }, k)
+}
+
 /// erf by its Taylor series for |x| < 3 (at most ~13 digits lost to cancellation), through
 /// `erfc` beyond.
 fn erf(x: f64) -> f64 {
@@ -201,6 +233,83 @@ fn erfc_cf(x: f64) -> f64 {
         t = x + (k as f64 / 2.0) / t;
     }
     (-x * x).exp() / (std::f64::consts::PI.sqrt() * t)
+}
+
+/// The Lanczos coefficients for `g = 7`, nine terms (Numerical Recipes; Godfrey).
+const LANCZOS: [f64; 9] = [
+    0.999_999_999_999_809_9,
+    676.520_368_121_885_1,
+    -1_259.139_216_722_402_8,
+    771.323_428_777_653_1,
+    -176.615_029_162_140_6,
+    12.507_343_278_686_905,
+    -0.138_571_095_265_720_12,
+    9.984_369_578_019_572e-6,
+    1.505_632_735_149_311_6e-7,
+];
+
+/// `(ln A, t)` of Lanczos' `Gamma(x) = sqrt(2 pi) t^(x - 1/2) e^-t A` with `t = x + 6.5`,
+/// for `x >= 1/2`.
+fn lanczos(x: f64) -> (f64, f64) {
+    let x = x - 1.0;
+    let a = LANCZOS[1..]
+        .iter()
+        .enumerate()
+        .fold(LANCZOS[0], |s, (i, c)| s + c / (x + (i + 1) as f64));
+    (a.ln(), x + 7.5)
+}
+
+/// `tgamma`: Lanczos for `x >= 1/2`, the reflection `pi / (sin(pi x) Gamma(1 - x))` below;
+/// ±inf at ±0, NaN at the negative integers and -inf (C99 Annex F).
+fn tgamma(x: f64) -> f64 {
+    if x.is_nan() || x == f64::NEG_INFINITY || (x < 0.0 && x == x.floor()) {
+        return f64::NAN;
+    }
+    if x == 0.0 {
+        return f64::INFINITY.copysign(x);
+    }
+    if x > 172.0 {
+        return f64::INFINITY;
+    }
+    if x < 0.5 {
+        let s = (std::f64::consts::PI * (x - 2.0 * (x / 2.0).floor())).sin();
+        return std::f64::consts::PI / (s * tgamma(1.0 - x));
+    }
+    let (la, t) = lanczos(x);
+    // t^(x - 1/2) e^-t with the power in two halves, so that none overflows before the product
+    let p = t.powf((x - 0.5) / 2.0);
+    (2.0 * std::f64::consts::PI).sqrt() * p * (-t).exp() * p * la.exp()
+}
+
+/// `lgamma_r`: `(ln |Gamma(x)|, the sign of Gamma(x))`; +inf at the poles (the non-positive
+/// integers, sign 0 there but ±1 at ±0) and at ±inf (sign 1 at +inf, 0 at -inf); NaN with
+/// sign 0 for NaN.
+pub(super) fn lgamma_r(x: f64) -> (f64, i32) {
+    if x.is_nan() {
+        return (x, 0);
+    }
+    if x.is_infinite() {
+        return (f64::INFINITY, if x > 0.0 { 1 } else { 0 });
+    }
+    if x == 0.0 {
+        return (f64::INFINITY, if x.is_sign_negative() { -1 } else { 1 });
+    }
+    if x < 0.0 && x == x.floor() {
+        return (f64::INFINITY, 0);
+    }
+    if x == 1.0 || x == 2.0 {
+        return (0.0, 1);
+    }
+    if x < 0.5 {
+        // Gamma(x) Gamma(1 - x) = pi / sin(pi x); Gamma(1 - x) > 0 here.
+        let s = (std::f64::consts::PI * (x - 2.0 * (x / 2.0).floor())).sin();
+        let (l, _) = lgamma_r(1.0 - x);
+        let sign = if s < 0.0 { -1 } else { 1 };
+        return ((std::f64::consts::PI / s.abs()).ln() - l, sign);
+    }
+    let (la, t) = lanczos(x);
+    let l = 0.5 * (2.0 * std::f64::consts::PI).ln() + (x - 0.5) * t.ln() - t + la;
+    (l, 1)
 }
 
 /// `powr`: `pow` for `x >= 0` only, with OpenCL C's special values (7.5.1), which differ
@@ -286,5 +395,68 @@ mod tests {
         assert!(close(erfc(4.0), 1.541_725_790_028_002e-8));
         assert!(close(erf(-3.5), -0.999_999_256_901_627_7));
         assert!(close(erfc(-3.5), 1.999_999_256_901_627_7));
+    }
+
+    #[test]
+    fn gamma_functions_match_python() {
+        // (x, math.gamma(x), math.lgamma(x)) from python3
+        let table = [
+            (0.5, 1.772_453_850_905_516, 0.572_364_942_924_700_4),
+            (2.5, 1.329_340_388_179_137_2, 0.284_682_870_472_919_6),
+            (5.0, 24.0, 3.178_053_830_347_945),
+            (-0.5, -3.544_907_701_811_032, 1.265_512_123_484_645),
+            (-2.5, -0.945_308_720_482_941_7, -0.056_243_716_497_674_57),
+            (10.3, 716_430.689_062_376_5, 13.482_036_786_138_36),
+            (30.0, 8.841_761_993_739_703e30, 71.257_038_967_168),
+            (1e-3, 999.423_772_484_595_4, 6.907_178_885_383_854),
+            (-1e-3, -1_000.578_205_629_358_5, 6.908_333_317_515_027),
+            (35.5, 1.740_394_199_580_561e39, 90.354_930_265_818_38),
+            (-10.7, -2.016_385_504_788_362_5e-7, -15.416_789_096_416_638),
+        ];
+        for (x, g, l) in table {
+            let (lg, sign) = lgamma_r(x);
+            assert!(
+                ((tgamma(x) - g) / g).abs() < 1e-13,
+                "tgamma({x}) = {}",
+                tgamma(x)
+            );
+            assert!(
+                (lg - l).abs() < 1e-13 * l.abs().max(1.0),
+                "lgamma({x}) = {lg}"
+            );
+            assert_eq!(sign, if g < 0.0 { -1 } else { 1 }, "sign at {x}");
+        }
+        assert_eq!(tgamma(0.0), f64::INFINITY);
+        assert_eq!(tgamma(-0.0), f64::NEG_INFINITY);
+        assert!(tgamma(-3.0).is_nan() && tgamma(f64::NEG_INFINITY).is_nan());
+        assert_eq!(tgamma(f64::INFINITY), f64::INFINITY);
+        assert_eq!(lgamma_r(1.0), (0.0, 1));
+        assert_eq!(lgamma_r(-2.0), (f64::INFINITY, 0));
+        assert_eq!(lgamma_r(-0.0), (f64::INFINITY, -1));
+    }
+
+    #[test]
+    fn remquo_gives_the_remainder_and_seven_quotient_bits() {
+        assert_eq!(remquo(7.0, 2.0), (-1.0, 4));
+        assert_eq!(remquo(5.0, 2.0), (1.0, 2));
+        assert_eq!(remquo(-7.0, 2.0), (1.0, -4));
+        assert_eq!(remquo(7.0, -2.0), (-1.0, -4));
+        // 1000 = 7 * 128 + 104
+        assert_eq!(remquo(1000.0, 1.0), (0.0, 104));
+        assert_eq!(remquo(1.0, 3.0), (1.0, 0));
+        assert_eq!(remquo(2.0, 3.0), (-1.0, 1));
+        // 1.5 / 1 = 1.5: tie to the even 2; 2.5: to 2
+        assert_eq!(remquo(1.5, 1.0), (-0.5, 2));
+        assert_eq!(remquo(2.5, 1.0), (0.5, 2));
+        let (r, q) = remquo(-4.0, 2.0);
+        assert!(r == 0.0 && r.is_sign_negative() && q == -2);
+        assert_eq!(remquo(3.0, f64::INFINITY), (3.0, 0));
+        for (x, y) in [(f64::INFINITY, 1.0), (1.0, 0.0), (f64::NAN, 1.0)] {
+            let (r, q) = remquo(x, y);
+            assert!(r.is_nan() && q == 0);
+        }
+        // 2^100 mod 3 = 1 (2^even), quotient (2^100 - 1) / 3, whose low 7 bits are 85
+        let q = ((1u128 << 100) - 1) / 3;
+        assert_eq!(remquo(2f64.powi(100), 3.0), (1.0, (q & 127) as i32));
     }
 }

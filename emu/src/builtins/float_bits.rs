@@ -1,6 +1,6 @@
 //! The float built-ins defined on the representation rather than as a rounded real function:
-//! `maxmag`, `minmag`, `nextafter`, `ilogb`, and the two-result `fract`, `modf` and `frexp`
-//! (their second result written through the pointer argument). Arguments are read as the
+//! `maxmag`, `minmag`, `nextafter`, `ilogb`, and the two-result `fract`, `modf`, `frexp`,
+//! `sincos`, `remquo` and `lgamma_r` (their second result written through the pointer argument). Arguments are read as the
 //! device reads them (a `float` denormal is a zero of its sign) and results rounded and
 //! delivered as the device delivers them ([`MathArgs::out`]: canonical NaN, flushed denormals).
 
@@ -80,7 +80,8 @@ pub(super) fn ilogb(m: &MathArgs) -> Val {
     })
 }
 
-/// `fract`, `modf` and `frexp`: (the result, the value written through the pointer).
+/// `fract`, `modf`, `frexp`, `sincos`, `remquo` and `lgamma_r`: (the result, the value written through
+/// the pointer).
 pub(super) fn ptr_out(f: MathFn, m: &MathArgs) -> (Val, Val) {
     let n = m.an;
     let mut first = Vec::with_capacity(n);
@@ -117,6 +118,15 @@ pub(super) fn ptr_out(f: MathFn, m: &MathArgs) -> (Val, Val) {
                 };
                 (m.out(r), m.out(t))
             }
+            MathFn::Sincos => (m.out(x.sin()), m.out(x.cos())),
+            MathFn::LgammaR => {
+                let (r, sign) = super::float::lgamma_r(x);
+                (m.out(r), u64::from(sign as u32))
+            }
+            MathFn::Remquo => {
+                let (r, q) = super::float::remquo(x, m.fx(1, i));
+                (m.out(r), u64::from(q as u32))
+            }
             // x = r * 2^e with 0.5 <= |r| < 1; 0, inf and NaN keep x with e = 0
             _ => {
                 if x == 0.0 || !x.is_finite() {
@@ -137,7 +147,7 @@ pub(super) fn ptr_out(f: MathFn, m: &MathArgs) -> (Val, Val) {
         first.push(r);
         second.push(s);
     }
-    let sk = if f == MathFn::Frexp {
+    let sk = if matches!(f, MathFn::Frexp | MathFn::Remquo | MathFn::LgammaR) {
         ScalarKind::Int
     } else {
         m.rk

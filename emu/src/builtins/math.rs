@@ -101,14 +101,15 @@ impl Item<'_> {
         }
         Ok(match f.class() {
             MathClass::IntOfF => float_bits::ilogb(&m),
-            MathClass::PtrOut => {
+            MathClass::PtrOut | MathClass::PtrOut2 => {
                 let (r, second) = float_bits::ptr_out(f, &m);
-                let Type::Pointer { pointee, .. } = &args[1].ty else {
+                let p = args.len() - 1;
+                let Type::Pointer { pointee, .. } = &args[p].ty else {
                     return Err(
                         self.unsupported(span, &format!("`{}` without a pointer", f.name()))
                     );
                 };
-                self.store(vals[1].first() as u32, pointee, &second, span)?;
+                self.store(vals[p].first() as u32, pointee, &second, span)?;
                 r
             }
             MathClass::F1 | MathClass::F2 | MathClass::F3 | MathClass::FInt => {

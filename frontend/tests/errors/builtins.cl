@@ -23,6 +23,23 @@ kernel void k(global int *a, global float *f, read_only pipe int rp, write_only 
   float ok = fract(f[0], &ip) + modf(f[1], f + 2) + frexp(f[3], &ie) + nextafter(f[0], 1.0f);
   int4 ok4 = ilogb((float4)(f[0])) + FP_ILOGB0 + FP_ILOGBNAN;
   float4 ok5 = fract((float4)(f[0]), &ip4) + maxmag((float4)(f[0]), 1.0f) + minmag(f[0], f[1]);
+  float sc = sincos(f[0], &ie); //~ ERROR the second argument of `sincos` must be a pointer to writable `float`, not `private int *`
+  float4 sc4 = sincos((float4)(f[0]), &ip); //~ ERROR the second argument of `sincos` must be a pointer to writable `float4`
+  float rq = remquo(f[0], f[1], &ip); //~ ERROR the third argument of `remquo` must be a pointer to writable `int`, not `private float *`
+  float rq2 = remquo(f[0], f[1]); //~ ERROR `remquo` takes 3 arguments but 2 were given
+  float rq3 = remquo(f[0], f[1], (const int *)&ie); //~ ERROR the third argument of `remquo` must be a pointer to writable `int`
+  float4 rq4 = remquo((float4)(f[0]), 1.0f, &ie); //~ ERROR must be a pointer to writable `int4`
+  float ap = asinpi(a[0]); //~ ERROR `asinpi` needs floating-point arguments, found `int`
+  local int lq;
+  local float lc;
+  int4 iq4;
+  float ok6 = sincos(f[0], &ip) + sincos(f[1], f + 3) + sincos(f[2], &lc) + remquo(f[0], 2.0f, &ie)
+            + remquo(f[1], f[2], a + 1) + remquo(f[1], f[2], &lq) + asinpi(f[0]) + acospi(0.5f)
+            + atanpi(f[1]) + atan2pi(f[0], 1.0f);
+  float4 ok7 = sincos((float4)(f[0]), &ip4) + remquo((float4)(f[0]), 1.0f, &iq4);
+  float lr = lgamma_r(f[0], &ip); //~ ERROR the second argument of `lgamma_r` must be a pointer to writable `int`, not `private float *`
+  float ok8 = tgamma(f[0]) + lgamma(f[1]) + lgamma_r(f[2], &ie) + lgamma_r(f[3], a + 2);
+  float4 ok9 = lgamma_r((float4)(f[0]), &iq4) + tgamma((float4)(f[1]));
 }
 
 struct S { int a; };

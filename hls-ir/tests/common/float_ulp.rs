@@ -32,6 +32,7 @@ pub struct Func {
 
 /// Every function built, priority order; bounds of the full profile (OpenCL C 1.2 §7.4).
 pub fn functions() -> Vec<Func> {
+    use std::f64::consts::PI;
     use Arity::*;
     let f = |name, arity, reference, bound| Func {
         name,
@@ -83,6 +84,17 @@ pub fn functions() -> Vec<Func> {
         f("asinh", One, |x, _| x.asinh(), 4.0),
         f("acosh", One, |x, _| x.acosh(), 4.0),
         f("atanh", One, |x, _| x.atanh(), 5.0),
+        f("asinpi", One, |x, _| x.asin() / PI, 5.0),
+        f("acospi", One, |x, _| x.acos() / PI, 5.0),
+        f("atanpi", One, |x, _| x.atan() / PI, 5.0),
+        f("atan2pi", Two, |y, x| y.atan2(x) / PI, 6.0),
+        // The two results of `sincos` and of `remquo` (its quotient as a float, exact).
+        f("sincos", One, |x, _| x.sin(), 4.0),
+        f("sincos_cos", One, |x, _| x.cos(), 4.0),
+        f("remquo", Two, remainder_ref, 0.0),
+        f("remquo_quo", Two, remquo_quo_ref, 0.0),
+        f("erf", One, |x, _| erf_ref(x), 16.0),
+        f("erfc", One, |x, _| erfc_ref(x), 16.0),
     ]
 }
 
@@ -142,6 +154,78 @@ fn remainder_ref(x: f64, y: f64) -> f64 {
     } else {
         r
     }
+}
+
+/// `remquo`'s quotient: the low seven bits of `k`, the integer nearest `x / y` (ties to even),
+/// with the sign of `x / y`; 0 where the remainder is NaN or `y` infinite. `|x| mod 128|y|`
+/// is exact for float operands and has at most 31 significant bits, so its floor quotient by
+/// `|y|` in a double is exact.
+fn remquo_quo_ref(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() || x.is_infinite() || y == 0.0 || y.is_infinite() {
+        return 0.0;
+    }
+    let ay = y.abs();
+    let r1 = x.abs() % (128.0 * ay);
+    let mut n = (r1 / ay).floor();
+    let r = r1 - n * ay;
+    if 2.0 * r > ay || (2.0 * r == ay && n % 2.0 == 1.0) {
+        n += 1.0;
+    }
+    let k = n % 128.0;
+    if (x < 0.0) != (y < 0.0) {
+        -k
+    } else {
+        k
+    }
+}
+
+/// `erf x` in double precision: its Taylor series below 2.5 (about 14 digits: the terms grow
+/// to `e^6.25`), `1 - erfc x` above. Checked against mpmath at 40 digits (within 1e-13
+/// relative; `docs/benchmarks.md`).
+fn erf_ref(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    let a = x.abs();
+    let r = if a < 2.5 {
+        let (mut sum, mut term, mut n) = (0.0f64, a, 0);
+        loop {
+            let t = term / (2 * n + 1) as f64;
+            sum += t;
+            if t.abs() <= 1e-18 * sum {
+                break;
+            }
+            term *= -a * a / (n + 1) as f64;
+            n += 1;
+        }
+        sum * 2.0 / std::f64::consts::PI.sqrt()
+    } else {
+        1.0 - erfc_cf_ref(a)
+    };
+    r.copysign(x)
+}
+
+/// `erfc x`: `1 - erf x` below 2.5, the continued fraction beyond, `2 - erfc|x|` below -2.5.
+fn erfc_ref(x: f64) -> f64 {
+    if x.is_nan() {
+        x
+    } else if x >= 2.5 {
+        erfc_cf_ref(x)
+    } else if x > -2.5 {
+        1.0 - erf_ref(x)
+    } else {
+        2.0 - erfc_cf_ref(-x)
+    }
+}
+
+/// `erfc x` for `x >= 2.5`: `e^(-x^2) / (sqrt(pi) (x + (1/2) / (x + 1 / (x + (3/2) / ...))))`,
+/// 2,000 terms evaluated backwards.
+fn erfc_cf_ref(x: f64) -> f64 {
+    let mut t = x;
+    for k in (1..=2000).rev() {
+        t = x + (k as f64 / 2.0) / t;
+    }
+    (-x * x).exp() / (std::f64::consts::PI.sqrt() * t)
 }
 
 /// `sin(pi x)` with `x` reduced exactly modulo 2 first; `±0` at the integers (OpenCL C).
@@ -275,10 +359,16 @@ pub fn ulp_error(got: f32, want: f64) -> f64 {
 }
 
 /// A kernel computing `o[i] = name(a[i] [, b[i]])`.
+/// `sincos`, `sincos_cos`: the two results of `sincos`; `remquo`, `remquo_quo`: the two of
+/// `remquo`, the quotient converted to a float.
 pub fn kernel_of(name: &str, arity: Arity) -> Kernel {
-    let call = match arity {
-        Arity::One => format!("{name}(a[i])"),
-        Arity::Three => format!("{name}(a[i], b[i], c[i])"),
+    let call = match (name, arity) {
+        ("sincos", _) => "sincos(a[i], &t)".to_string(),
+        ("sincos_cos", _) => "(sincos(a[i], &t), t)".to_string(),
+        ("remquo", _) => "remquo(a[i], b[i], &q)".to_string(),
+        ("remquo_quo", _) => "(remquo(a[i], b[i], &q), (float)q)".to_string(),
+        (_, Arity::One) => format!("{name}(a[i])"),
+        (_, Arity::Three) => format!("{name}(a[i], b[i], c[i])"),
         _ => format!("{name}(a[i], b[i])"),
     };
     kernel_of_expr(&call, arity)
@@ -292,8 +382,15 @@ fn kernel_of_expr(expr: &str, arity: Arity) -> Kernel {
         Arity::FloatInt => ", global const int *b",
         Arity::Three => ", global const float *b, global const float *c",
     };
+    let decl = if expr.contains("&t") {
+        "float t; "
+    } else if expr.contains("&q") {
+        "int q; "
+    } else {
+        ""
+    };
     let src = format!(
-        "kernel void k(global float *o, global const float *a{b}) {{ size_t i = get_global_id(0); o[i] = {expr}; }}"
+        "kernel void k(global float *o, global const float *a{b}) {{ size_t i = get_global_id(0); {decl}o[i] = {expr}; }}"
     );
     let mut sm = SourceMap::new();
     let f = sm.add_file("k.cl", &src);
@@ -517,7 +614,7 @@ fn sample(f: &Func, rng: &mut Rng, raw: bool) -> (u32, u32) {
             let d = (rng.uniform(-30.0, 30.0) as i32) << 23;
             (x, (x & 0x7fff_ffff).wrapping_add(d as u32) & 0x7fff_ffff)
         }
-        "sin" | "cos" | "tan" => match rng.bits() % 3 {
+        "sin" | "cos" | "tan" | "sincos" | "sincos_cos" => match rng.bits() % 3 {
             0 => (v(rng.uniform(-10.0, 10.0)), 0),
             // Next to a multiple of pi/2 (the reduction's cancellation).
             1 => {
@@ -535,7 +632,7 @@ fn sample(f: &Func, rng: &mut Rng, raw: bool) -> (u32, u32) {
                 0,
             ),
         },
-        "asin" | "acos" => match rng.bits() % 3 {
+        "asin" | "acos" | "asinpi" | "acospi" => match rng.bits() % 3 {
             0 => (v(rng.uniform(-1.0, 1.0)), 0),
             1 => {
                 let x = 1.0 - rng.uniform(-24.0, -1.0).exp2();
@@ -546,9 +643,9 @@ fn sample(f: &Func, rng: &mut Rng, raw: bool) -> (u32, u32) {
                 0,
             ),
         },
-        "atan" | "asinh" | "sinh" | "tanh" | "cosh" | "atanh" => {
+        "atan" | "atanpi" | "asinh" | "sinh" | "tanh" | "cosh" | "atanh" => {
             let (lo, hi) = match f.name {
-                "atan" | "asinh" => (-40.0, 60.0),
+                "atan" | "atanpi" | "asinh" => (-40.0, 60.0),
                 "sinh" | "cosh" => (-30.0, 6.5),
                 "tanh" => (-30.0, 4.0),
                 _ => (-30.0, 0.0),
@@ -562,13 +659,17 @@ fn sample(f: &Func, rng: &mut Rng, raw: bool) -> (u32, u32) {
             (v(if rng.bits() & 1 == 0 { m } else { -m }), 0)
         }
         "acosh" => (v(1.0 + rng.uniform(-24.0, 40.0).exp2()), 0),
-        "atan2" => {
+        "atan2" | "atan2pi" => {
             let s = |r: &mut Rng| if r.bits() & 1 == 0 { 1.0 } else { -1.0 };
             let y = s(rng) * rng.uniform(-60.0, 60.0).exp2();
             let x = s(rng) * rng.uniform(-60.0, 60.0).exp2();
             (v(y), v(x))
         }
-        "fmod" | "remainder" => {
+        "erf" | "erfc" => {
+            let m = rng.uniform(-20.0, 3.5).exp2();
+            (v(if rng.bits() & 1 == 0 { m } else { -m }), 0)
+        }
+        "fmod" | "remainder" | "remquo" | "remquo_quo" => {
             let x = rng.bits();
             let d = (rng.bits() % 40) << 23;
             (

@@ -148,6 +148,7 @@ impl Checker<'_> {
             | MathClass::FInt
             | MathClass::PtrOut => 2,
             MathClass::F3
+            | MathClass::PtrOut2
             | MathClass::I3
             | MathClass::Bitsel
             | MathClass::Mix
@@ -220,7 +221,8 @@ impl Checker<'_> {
                 let r = t.with_elem(ScalarKind::Int);
                 self.bi(b, xs, r, span)
             }
-            MathClass::PtrOut => self.ptr_out(name, b, m, args, span),
+            MathClass::PtrOut => self.ptr_out(name, b, m, args, 1, span),
+            MathClass::PtrOut2 => self.ptr_out(name, b, m, args, 2, span),
             MathClass::FInt => {
                 let mut it = args.into_iter();
                 let x = it.next().expect("arity");
@@ -256,25 +258,28 @@ impl Checker<'_> {
         }
     }
 
-    /// `fract`, `modf` (`F f(F x, F *p)`) and `frexp` (`F f(F x, intN *p)`): the pointer must
-    /// point to writable memory of exactly that type.
+    /// `fract`, `modf`, `sincos` (`F f(F x, F *p)`), `frexp`, `lgamma_r` (`F f(F x, intN *p)`) and
+    /// `remquo` (`F f(F x, F y, intN *p)`; `floats` is the number of float arguments): the
+    /// pointer must point to writable memory of exactly that type, in any address space but
+    /// `constant`.
     fn ptr_out(
         &mut self,
         name: &str,
         b: Builtin,
         m: MathFn,
         args: Vec<Expr>,
+        floats: usize,
         span: Span,
     ) -> Option<Option<Expr>> {
-        let mut it = args.into_iter();
-        let x = it.next().expect("arity");
-        let (xs, t) = self.gentype(name, vec![x], true, false, span)?;
-        let want = if m == MathFn::Frexp {
+        let mut args = args;
+        let p = args.pop().expect("arity");
+        let (xs, t) = self.gentype(name, args, true, false, span)?;
+        let want = if matches!(m, MathFn::Frexp | MathFn::Remquo | MathFn::LgammaR) {
             t.with_elem(ScalarKind::Int)
         } else {
             t.clone()
         };
-        let p = self.decay(it.next().expect("arity"));
+        let p = self.decay(p);
         let ok = match &p.ty {
             Type::Pointer {
                 pointee,
@@ -289,8 +294,11 @@ impl Checker<'_> {
             self.err(
                 p.span,
                 format!(
-                    "the second argument of `{}` must be a pointer to writable `{}`, not `{}`",
-                    name, wn, pn
+                    "the {} argument of `{}` must be a pointer to writable `{}`, not `{}`",
+                    if floats == 1 { "second" } else { "third" },
+                    name,
+                    wn,
+                    pn
                 ),
             );
             return Some(None);

@@ -21,7 +21,8 @@
 //! steps; a step is inactive when the difference is smaller: a compare, a subtraction of 25
 //! bits and two selects). The last step's bit is the quotient's parity, which
 //! `remainder`'s halfway case needs. When `|x| < |y|` no step is needed: `fmod` is `x` and
-//! `remainder` is `x` or `x - y` (exact).
+//! `remainder` is `x` or `x - y` (exact). `remquo` keeps the quotient bits of the last seven
+//! steps (about 50 ops more) and adds one when `remainder` reflects the remainder.
 
 use super::Fb;
 use crate::ids::OpId;
@@ -167,6 +168,20 @@ impl Fb<'_, '_> {
 
     /// `fmod(x, y)` or (`rem`) `remainder(x, y)`, exactly (see the module documentation).
     pub(super) fn fmod_rem(&mut self, x: OpId, y: OpId, rem: bool) -> OpId {
+        self.fmod_rem_quo(x, y, rem, false).0
+    }
+
+    /// `remquo(x, y)`: `remainder(x, y)` and the `int` written through the pointer.
+    pub(super) fn remquo(&mut self, x: OpId, y: OpId) -> (OpId, OpId) {
+        let (r, q) = self.fmod_rem_quo(x, y, true, true);
+        (r, q.expect("asked for"))
+    }
+
+    /// `fmod` or `remainder` of `x` and `y`, and with `quo` the low seven bits of the
+    /// quotient with the sign of `x / y` (`remquo`, for `rem` only): the bits of the last
+    /// seven division steps (with the first step's bit above them: when fewer steps are
+    /// active, they are the whole quotient), plus one when the remainder is reflected.
+    fn fmod_rem_quo(&mut self, x: OpId, y: OpId, rem: bool, quo: bool) -> (OpId, Option<OpId>) {
         let (ex, mx) = self.exp_sig(x);
         let (ey, my) = self.exp_sig(y);
         let d = self.ibin(BinOp::Sub, ex, ey);
@@ -174,6 +189,12 @@ impl Fb<'_, '_> {
         let r0 = self.ibin(BinOp::Sub, mx, my);
         let mut r = self.sel(ge0, r0, mx);
         let mut last = ge0;
+        // The quotient bits (`remquo` only: no op for `fmod` and `remainder`).
+        let mut q = if quo {
+            self.l.resize(ge0, Ty::I32, false, self.span)
+        } else {
+            ge0
+        };
         for j in 1..=FMOD_STEPS {
             // The last `d` steps are active.
             let active = self.icmpc(CmpOp::GtS, d, FMOD_STEPS - j);
@@ -185,9 +206,16 @@ impl Fb<'_, '_> {
             if j == FMOD_STEPS {
                 last = self.sel(active, ge, ge0);
             }
+            if quo && j > FMOD_STEPS - 7 {
+                let bit = self.l.resize(ge, Ty::I32, false, self.span);
+                let q2 = self.ibinc(BinOp::Shl, q, 1);
+                let q2 = self.ibin(BinOp::Or, q2, bit);
+                q = self.sel(active, q2, q);
+            }
         }
         let sx = self.sign_bit(x);
         let mut sign = sx;
+        let mut flip_q = None;
         if rem {
             // Past half of y, or at half with an odd quotient: r - y.
             let r2 = self.ibin(BinOp::Add, r, r);
@@ -198,6 +226,7 @@ impl Fb<'_, '_> {
             let nr = self.ibin(BinOp::Sub, my, r);
             r = self.sel(flip, nr, r);
             sign = self.ibin(BinOp::Xor, sx, flip);
+            flip_q = Some(flip);
         }
         // r 2^(ey-150) with its sign; below the normal range it flushes to zero.
         let rf = self.sitof(r);
@@ -218,11 +247,13 @@ impl Fb<'_, '_> {
         let big = self.float_of_bits(mb);
         // |x| < |y|: x itself, or for `remainder` x - y when 2|x| > |y| (exact).
         let xz = self.ftz(x, ex);
+        let mut past_q = None;
         let small = if rem {
             let ax = self.un(UnOp::FAbs, xz);
             let ay = self.un(UnOp::FAbs, y);
             let ax2 = self.add(ax, ax);
             let past = self.fcmp(CmpOp::FGt, ax2, ay);
+            past_q = Some(past);
             let dlt = self.sub(ax, ay);
             let dn = self.un(UnOp::FNeg, dlt);
             let dd = self.sel(sx, dn, dlt);
@@ -243,6 +274,24 @@ impl Fb<'_, '_> {
         let bad = self.or1(x_special, y_zero);
         let bad = self.or1(bad, y_nan);
         let nan = self.nan();
-        self.sel(bad, nan, v)
+        let v = self.sel(bad, nan, v);
+        if !quo {
+            return (v, None);
+        }
+        // k mod 128: |x| < |y| gives 0 or 1; zero, infinite y and NaN results 0.
+        let (flip, past) = (flip_q.expect("rem"), past_q.expect("rem"));
+        let f32b = self.l.resize(flip, Ty::I32, false, self.span);
+        let k = self.ibin(BinOp::Add, q, f32b);
+        let k = self.ibinc(BinOp::And, k, 127);
+        let ks = self.l.resize(past, Ty::I32, false, self.span);
+        let k = self.sel(is_small, ks, k);
+        let zero_q = self.or1(x_zero, y_inf);
+        let zero_q = self.or1(zero_q, bad);
+        let z = self.i(0);
+        let k = self.sel(zero_q, z, k);
+        let sy = self.sign_bit(y);
+        let neg = self.ibin(BinOp::Xor, sx, sy);
+        let nk = self.ibin(BinOp::Sub, z, k);
+        (v, Some(self.sel(neg, nk, k)))
     }
 }

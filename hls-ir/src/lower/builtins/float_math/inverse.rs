@@ -31,7 +31,7 @@ const ATAN_P: [f64; 7] = [
 ];
 
 /// `(asin(sqrt z) - sqrt z) / z^1.5` on `[0, 1/4]`.
-const ASIN_P: [f64; 7] = [
+pub(super) const ASIN_P: [f64; 7] = [
     0.166_666_666_860_856_43,
     0.074_999_924_044_018_38,
     0.044_647_663_888_134_85,
@@ -43,7 +43,7 @@ const ASIN_P: [f64; 7] = [
 
 impl Fb<'_, '_> {
     /// The pair of constant `c`.
-    fn dd_const(&mut self, c: f64) -> Dd {
+    pub(super) fn dd_const(&mut self, c: f64) -> Dd {
         let h = c as f32;
         (self.f(h as f64), self.f(c - h as f64))
     }
@@ -57,7 +57,7 @@ impl Fb<'_, '_> {
     }
 
     /// `u + u^3 P(u^2)` as a pair `(u, u^3 P(u^2))`.
-    fn odd_poly(&mut self, u: OpId, p: &[f64]) -> Dd {
+    pub(super) fn odd_poly(&mut self, u: OpId, p: &[f64]) -> Dd {
         let z = self.mul(u, u);
         let q = self.poly(z, p);
         let u3 = self.mul(z, u);
@@ -66,7 +66,7 @@ impl Fb<'_, '_> {
     }
 
     /// `atan t` as a pair for `t` in `[0, 1]`.
-    fn atan_unit(&mut self, t: OpId) -> Dd {
+    pub(super) fn atan_unit(&mut self, t: OpId) -> Dd {
         let big = self.fcmpc(CmpOp::FGt, t, 0.414_213_562_373_095_1);
         let num = self.addc(t, -1.0);
         let den = self.addc(t, 1.0);
@@ -137,14 +137,14 @@ impl Fb<'_, '_> {
         self.sel(isnan, nan, v)
     }
 
-    fn or1_nan(&mut self, x: OpId, y: OpId) -> OpId {
+    pub(super) fn or1_nan(&mut self, x: OpId, y: OpId) -> OpId {
         let a = self.is_nan(x);
         let b = self.is_nan(y);
         self.or1(a, b)
     }
 
     /// `asin |x|` as a pair, for `|x| <= 1`.
-    fn asin_abs(&mut self, ax: OpId) -> Dd {
+    pub(super) fn asin_abs(&mut self, ax: OpId) -> Dd {
         let small = self.odd_poly(ax, &ASIN_P);
         let (h, l) = self.asin_half(ax);
         let h2 = self.mulc(h, 2.0);
@@ -161,13 +161,13 @@ impl Fb<'_, '_> {
     }
 
     /// `a - b` as an exact pair for `|a| >= |b|`.
-    fn sub_pair(&mut self, a: OpId, b: OpId) -> Dd {
+    pub(super) fn sub_pair(&mut self, a: OpId, b: OpId) -> Dd {
         let nb = self.un(UnOp::FNeg, b);
         self.fast_two_sum(a, nb)
     }
 
     /// `asin s` as a pair for `s = sqrt((1 - ax) / 2)`, `ax` in `[1/2, 1]`.
-    fn asin_half(&mut self, ax: OpId) -> Dd {
+    pub(super) fn asin_half(&mut self, ax: OpId) -> Dd {
         let one = self.f(1.0);
         let om = self.sub(one, ax);
         let z = self.mulc(om, 0.5);
@@ -188,7 +188,7 @@ impl Fb<'_, '_> {
     }
 
     /// NaN for `|x| > 1` and NaN `x`, else `v`.
-    fn unit_domain(&mut self, x: OpId, v: OpId) -> OpId {
+    pub(super) fn unit_domain(&mut self, x: OpId, v: OpId) -> OpId {
         let ax = self.un(UnOp::FAbs, x);
         let ok = self.fcmpc(CmpOp::FLe, ax, 1.0);
         let nan = self.nan();

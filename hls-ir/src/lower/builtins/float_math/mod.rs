@@ -13,13 +13,17 @@
 //! `docs/benchmarks.md` ("Float math accuracy"). Denormal inputs count as zeros and denormal
 //! results flush to zero, as the float units do (docs/hardware-interface.md).
 //!
-//! The trigonometric (`trig`, `inverse`) and hyperbolic (`hyperbolic`) functions reuse these
-//! blocks; `exact` builds `fma`, `fmod` and `remainder` exactly from integer operations.
+//! The trigonometric (`trig`, `inverse`, `inverse_pi`) and hyperbolic (`hyperbolic`) functions reuse these
+//! blocks; `exact` builds `fma`, `fmod`, `remainder` and `remquo` exactly from integer
+//! operations. `sincos` and `remquo` write their second result through their pointer; `erf`
+//! builds `erf` and `erfc` on the exponential's reduction.
 
+mod erf;
 mod exact;
 mod exp_log;
 mod hyperbolic;
 mod inverse;
+mod inverse_pi;
 mod pow;
 mod trig;
 
@@ -72,6 +76,14 @@ pub(super) fn is_built(f: MathFn) -> bool {
             | M::Acos
             | M::Atan
             | M::Atan2
+            | M::Asinpi
+            | M::Acospi
+            | M::Atanpi
+            | M::Atan2pi
+            | M::Sincos
+            | M::Remquo
+            | M::Erf
+            | M::Erfc
             | M::Sinh
             | M::Cosh
             | M::Tanh
@@ -105,10 +117,50 @@ impl Lower<'_> {
             );
             return self.dummy(ty, span);
         }
+        if matches!(f, MathFn::Sincos | MathFn::Remquo) {
+            return self.float_math_ptr_out(f, args, ty, span);
+        }
         self.lane_map(args, ty, span, |l, x| {
             let mut b = Fb { l, span };
             b.apply(f, x)
         })
+    }
+
+    /// `sincos` and `remquo`: the result lanes, and the second result's lanes written through
+    /// the pointer (the last argument).
+    fn float_math_ptr_out(&mut self, f: MathFn, args: &[Expr], ty: &Type, span: Span) -> Val {
+        let (p, xs) = args.split_last().expect("a pointer argument");
+        let lanes: Vec<Vec<OpId>> = xs.iter().map(|a| self.lanes_of_expr(a)).collect();
+        let (mut first, mut second) = (Vec::new(), Vec::new());
+        for i in 0..ty.lanes() as usize {
+            let x: Vec<OpId> = lanes.iter().map(|l| l[i.min(l.len() - 1)]).collect();
+            let mut b = Fb { l: self, span };
+            let (r, s) = if f == MathFn::Sincos {
+                b.sincos(x[0])
+            } else {
+                b.remquo(x[0], x[1])
+            };
+            first.push(r);
+            second.push(s);
+        }
+        let Type::Pointer { pointee, .. } = &p.ty else {
+            self.unsupported(span, format!("`{}` without a pointer argument", f.name()));
+            return self.dummy(ty, span);
+        };
+        let pointee = (**pointee).clone();
+        if let Some(place) = self.pointer_place(p) {
+            let v = if ty.is_vector() {
+                self.vector(second)
+            } else {
+                Val::Scalar(second[0])
+            };
+            self.write_place(place, v, &pointee, span);
+        }
+        if ty.is_vector() {
+            self.vector(first)
+        } else {
+            Val::Scalar(first[0])
+        }
     }
 }
 
@@ -149,6 +201,12 @@ impl Fb<'_, '_> {
             M::Acos => self.acos(x[0]),
             M::Atan => self.atan(x[0]),
             M::Atan2 => self.atan2(x[0], x[1]),
+            M::Asinpi => self.asinpi(x[0]),
+            M::Acospi => self.acospi(x[0]),
+            M::Atanpi => self.atanpi(x[0]),
+            M::Atan2pi => self.atan2pi(x[0], x[1]),
+            M::Erf => self.erf(x[0]),
+            M::Erfc => self.erfc(x[0]),
             M::Sinh => self.sinh(x[0]),
             M::Cosh => self.cosh(x[0]),
             M::Tanh => self.tanh(x[0]),

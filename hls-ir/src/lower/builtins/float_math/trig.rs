@@ -1,4 +1,4 @@
-//! `sin`, `cos`, `tan` and their `pi` forms.
+//! `sin`, `cos`, `tan`, `sincos` and the `pi` forms.
 //!
 //! **Argument reduction** ([`Fb::reduce_pio2`]) over the whole float range, Payne-Hanek style
 //! in integers: for `|x| > pi/4`, `x = mx 2^e` (24-bit `mx`), and `x * 2/pi mod 4` needs the
@@ -178,6 +178,11 @@ impl Fb<'_, '_> {
     /// `f` of `|x| = q pi/2 + r` for quadrant `q`.
     fn quadrant(&mut self, f: Trig, q: OpId, r: Dd) -> OpId {
         let (s, c) = self.sin_cos_kernel(r);
+        self.pick(f, q, s, c)
+    }
+
+    /// `f` of `|x| = q pi/2 + r` from `s = sin r`, `c = cos r`.
+    fn pick(&mut self, f: Trig, q: OpId, s: OpId, c: OpId) -> OpId {
         let ns = self.un(UnOp::FNeg, s);
         let nc = self.un(UnOp::FNeg, c);
         let odd = self.ibinc(BinOp::And, q, 1);
@@ -226,6 +231,20 @@ impl Fb<'_, '_> {
         let fin = self.fcmpc(CmpOp::FLt, ax, f64::INFINITY);
         let nan = self.nan();
         self.sel(fin, v, nan)
+    }
+
+    /// `(sin x, cos x)` from one reduction and one kernel (`sincos`).
+    pub(super) fn sincos(&mut self, x: OpId) -> (OpId, OpId) {
+        let ax = self.un(UnOp::FAbs, x);
+        let (q, r) = self.reduce_pio2(ax);
+        let (s, c) = self.sin_cos_kernel(r);
+        let sv = self.pick(Trig::Sin, q, s, c);
+        let cv = self.pick(Trig::Cos, q, s, c);
+        let sx = self.sign_bit(x);
+        let sv = self.neg_when(sx, sv);
+        let fin = self.fcmpc(CmpOp::FLt, ax, f64::INFINITY);
+        let nan = self.nan();
+        (self.sel(fin, sv, nan), self.sel(fin, cv, nan))
     }
 
     /// `sinpi`, `cospi` or `tanpi` of `x`.
