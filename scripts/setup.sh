@@ -5,11 +5,10 @@
 set -euo pipefail
 
 need_apt=()
-# HiGHS (the ILP solver) is C++ built by cmake; its Rust bindings are made by bindgen (libclang).
-if ! command -v cmake >/dev/null 2>&1; then
-  echo "setup: installing cmake from PyPI" >&2
-  python3 -m pip install --quiet --disable-pip-version-check cmake
-fi
+# HiGHS (the ILP solver) is C++ built by cmake (3.15 or later; bookworm has 3.25); its Rust
+# bindings are made by bindgen (libclang). cmake comes from Debian: a fresh Debian has no pip,
+# and its system Python refuses `pip install` (PEP 668).
+command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
 # clang-sys loads `libclang.so[.N]` or `libclang-N.so`; `libclang-cpp.so` (which LLVM's other
 # packages bring) is a different library and does not count.
 has_libclang() {
