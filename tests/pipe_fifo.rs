@@ -41,21 +41,28 @@ fn build(p: &PipeFifoParams) -> BuiltModel {
 }
 
 const fn params(width: u32, depth: u32, max_res: u32) -> PipeFifoParams {
+    slacked(width, depth, max_res, 0)
+}
+
+/// With `slack` places of storage beyond `depth` (`hwcontract::pipe::reservation_slack`).
+const fn slacked(width: u32, depth: u32, max_res: u32, slack: u32) -> PipeFifoParams {
     PipeFifoParams {
         width,
         depth,
         max_res,
+        slack,
     }
 }
 
-/// The CI parameter sets: a tiny FIFO with a non-power-of-two depth and a 2-entry table, the
-/// usual 16 x 32 with 4 entries, a block-RAM-sized one (100 > LUTRAM_DEPTH_MAX) with 3 entries and
-/// 128-bit packets, the smallest FIFO with a 1-entry table, and the FIFO without reservations.
+/// The CI parameter sets: a tiny FIFO with a non-power-of-two depth, a 2-entry table and
+/// slack for reservations in flight, the usual 16 x 32 with 4 entries, a block-RAM-sized one
+/// (100 > LUTRAM_DEPTH_MAX) with 3 entries and 128-bit packets, the smallest FIFO with a
+/// 1-entry table and one place of slack, and the FIFO without reservations.
 const CI_SETS: [PipeFifoParams; 5] = [
-    params(8, 5, 2),
+    slacked(8, 5, 2, 3),
     params(32, 16, 4),
     params(128, 100, 3),
-    params(4, 2, 1),
+    slacked(4, 2, 1, 1),
     params(16, 8, 0),
 ];
 
@@ -116,6 +123,7 @@ fn random_operations_long_run() {
         params(16, 8, 0),
         params(32, 64, 8),
         params(8, 3, 4),
+        slacked(8, 3, 4, 12),
     ];
     let started = std::time::Instant::now();
     let mut total = RunCounts::default();
@@ -165,7 +173,12 @@ fn random_operations_long_run() {
 #[test]
 fn lint_clean_for_every_parameter_set() {
     let v = toolchain().locate(Tool::Verilator).unwrap();
-    let extra = [params(1, 2, 1), params(128, 4096, 8), params(32, 512, 5)];
+    let extra = [
+        params(1, 2, 1),
+        params(128, 4096, 8),
+        params(32, 512, 5),
+        slacked(32, 16, 4, 64),
+    ];
     for p in CI_SETS.iter().chain(&extra) {
         let dir = tempfile::tempdir().unwrap();
         let files = render(dir.path(), p);

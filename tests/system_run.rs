@@ -86,6 +86,7 @@ fn system_source(depth: u32) -> ModelSource {
     ports.extend([
         PortSpec::output("pipe__p__count", cw),
         PortSpec::output("pipe__p__max", cw),
+        PortSpec::output("pipe__p__space", cw),
         PortSpec::output("pipe__p__wr_wait", 1),
         PortSpec::output("pipe__p__rd_wait", 1),
         PortSpec::output("pipe__p__active", 1),

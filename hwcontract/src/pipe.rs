@@ -98,10 +98,29 @@ pub const fn id_width(max_res: u32) -> u32 {
     }
 }
 
-/// Width of the packet counts (`num_packets`, `max_packets`) of a FIFO of `depth` packets:
-/// the template's `CW`, `clog2(DEPTH + 1)`.
+/// Width of the packet counts (`num_packets`, `max_packets`) of a FIFO of `depth` packets of
+/// storage: the template's `CW`, `clog2(DEPTH + SLACK + 1)`.
 pub const fn count_width(depth: u32) -> u32 {
     clog2(depth + 1)
+}
+
+/// The storage a FIFO of `depth` packets needs beyond `depth` so that reservations cannot
+/// deadlock it: `max_res` entries per side, each holding at most `reserved_at_once` packets of
+/// that side (0: the side makes no reservations; at most `depth`, since a larger reservation
+/// never succeeds in the emulator).
+///
+/// Why: a pipelined kernel keeps several work-items between a reservation and its commit.
+/// When the next work-item's blocking reservation waits, the pipeline stalls and those
+/// work-items cannot commit, so the packets they hold stay claimed. Were they counted against
+/// `DEPTH`, a pipe holding `DEPTH` packets would deadlock where the emulator, which finishes
+/// each work-item before the next, does not (the kernel fuzzer's case: a reader reserving
+/// one packet at a time from a pipe of two). With this slack the other side always finds the
+/// `DEPTH` packets (or free places) the emulator's order would give it.
+pub fn reservation_slack(depth: u32, max_res: u32, reserved_at_once: [u32; 2]) -> u32 {
+    reserved_at_once
+        .iter()
+        .map(|&n| max_res.saturating_mul(n.min(depth)))
+        .fold(0, u32::saturating_add)
 }
 
 /// Width of a port, fixed or given by the FIFO's parameters.
@@ -189,6 +208,9 @@ pub struct FifoParams {
     /// `MAX_RES`: reservation table entries per side, in [`MAX_RESERVATIONS_RANGE`]; `None`
     /// for the FIFO without reservation logic ([`MODULE_PLAIN`]).
     pub max_res: Option<u32>,
+    /// `SLACK` (with reservation logic only, else 0): storage beyond `DEPTH` for the packets
+    /// that reservations of work-items in flight hold ([`reservation_slack`]).
+    pub slack: u32,
 }
 
 impl FifoParams {
@@ -207,6 +229,7 @@ impl FifoParams {
         let mut v = vec![("WIDTH", self.width), ("DEPTH", self.depth)];
         if let Some(n) = self.max_res {
             v.push(("MAX_RES", n));
+            v.push(("SLACK", self.slack));
         }
         v
     }
@@ -217,7 +240,7 @@ impl FifoParams {
             Width::Fixed(n) => n,
             Width::Packet => self.width,
             Width::ResId => id_width(self.max_res.unwrap_or(1)),
-            Width::Count => count_width(self.depth),
+            Width::Count => count_width(self.depth + self.slack),
         }
     }
 
@@ -269,6 +292,7 @@ mod tests {
             width: 8,
             depth: 4,
             max_res: None,
+            slack: 0,
         };
         let names: Vec<&str> = plain.module_ports().map(|p| p.name).collect();
         assert_eq!(
@@ -296,5 +320,25 @@ mod tests {
         assert_eq!(res.bits(Width::ResId), 2);
         assert_eq!(res.bits(Width::Count), 3);
         assert_eq!(res.bits(Width::Packet), 8);
+        let slack = FifoParams { slack: 4, ..res };
+        assert_eq!(slack.bits(Width::Count), 4);
+        assert_eq!(
+            slack.overrides(),
+            [("WIDTH", 8), ("DEPTH", 4), ("MAX_RES", 4), ("SLACK", 4)]
+        );
+    }
+
+    #[test]
+    fn slack_covers_the_reservations_in_flight() {
+        // Nobody reserves: no slack. One packet per reservation, four entries: 4.
+        assert_eq!(reservation_slack(2, 4, [0, 0]), 0);
+        assert_eq!(reservation_slack(2, 4, [0, 1]), 4);
+        // Both sides; an unknown count (u32::MAX) is bounded by the depth.
+        assert_eq!(reservation_slack(16, 4, [2, 3]), 20);
+        assert_eq!(reservation_slack(16, 4, [u32::MAX, 0]), 64);
+        assert_eq!(
+            reservation_slack(u32::MAX, u32::MAX, [u32::MAX, 1]),
+            u32::MAX
+        );
     }
 }

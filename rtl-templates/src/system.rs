@@ -2,16 +2,17 @@
 //! system's topology (docs/hardware-interface.md, "System top").
 //!
 //! Ports: `clk`, `rst`; each kernel's own ports except its pipe ports, with the prefix
-//! `<kernel>__`; per pipe `pipe__<name>__count`/`__max` (the FIFO's `num_packets` and depth),
+//! `<kernel>__`; per pipe `pipe__<name>__count`/`__max`/`__space` (the FIFO's `num_packets`,
+//! depth, and depth with its slack for reservations),
 //! `__wr_wait`/`__rd_wait` (this cycle a side offered an operation that was refused) and
 //! `__active` (some operation on the pipe takes effect at the coming edge), which simulators
 //! use for statistics and deadlock reports.
 
-use crate::kernel::{Interface, Port, PortDir};
+use crate::kernel::{Interface, PipeIface, Port, PortDir};
 use crate::namer::legal;
 use crate::shared_counter::{self, SharedCounter};
 use crate::writer::{range, VWriter};
-use hwcontract::pipe::{count_width, FifoParams, MIN_DEPTH};
+use hwcontract::pipe::{reservation_slack, FifoParams, Width, MIN_DEPTH};
 
 /// One pipe of the system.
 #[derive(Clone, Debug)]
@@ -75,8 +76,9 @@ pub fn emit_system(
     w.indented(1);
     let mut unused: Vec<String> = Vec::new();
     // Pipes: one FIFO each; every FIFO port gets a wire `p_<pipe>_<port>`.
-    for p in pipes {
-        emit_pipe(&mut w, kernels, p, &mut unused);
+    let fifos: Vec<FifoParams> = pipes.iter().map(|p| fifo_params(kernels, p)).collect();
+    for (p, fifo) in pipes.iter().zip(&fifos) {
+        emit_pipe(&mut w, kernels, (p, fifo), &mut unused);
     }
     let names: Vec<String> = kernels.iter().map(|k| k.module.clone()).collect();
     for c in counters {
@@ -89,7 +91,7 @@ pub fn emit_system(
             k,
             m: modules[ki],
         };
-        emit_kernel_instance(&mut w, &inst, pipes, counters);
+        emit_kernel_instance(&mut w, &inst, (pipes, &fifos), counters);
         unused_inputs.extend(tie_off_replaced(&mut w, &inst));
     }
     for c in counters {
@@ -146,10 +148,11 @@ fn top_ports(
         }
     }
     for p in pipes {
-        let cw = count_width(p.depth);
+        let cw = fifo_params(kernels, p).bits(Width::Count);
         let n = legal(&p.name);
         ports.push((format!("pipe__{n}__count"), PortDir::Out, cw));
         ports.push((format!("pipe__{n}__max"), PortDir::Out, cw));
+        ports.push((format!("pipe__{n}__space"), PortDir::Out, cw));
         ports.push((format!("pipe__{n}__wr_wait"), PortDir::Out, 1));
         ports.push((format!("pipe__{n}__rd_wait"), PortDir::Out, 1));
         ports.push((format!("pipe__{n}__active"), PortDir::Out, 1));
@@ -160,9 +163,52 @@ fn top_ports(
     ports
 }
 
+/// The ends of pipe `p`: each kernel's pipe interface and its reader or writer kernel.
+fn pipe_ends<'k>(kernels: &[&'k Interface], p: &SystemPipe) -> Vec<(&'k PipeIface, usize)> {
+    [&p.writer, &p.reader]
+        .into_iter()
+        .flatten()
+        .filter_map(|(ki, pre)| {
+            let q = kernels[*ki].pipes.iter().find(|q| q.prefix == *pre)?;
+            Some((q, *ki))
+        })
+        .collect()
+}
+
+/// The FIFO instance of pipe `p`: with reservation logic when an end reserves or accesses
+/// reserved slots, and then with the slack its reservations in flight need
+/// ([`hwcontract::pipe::reservation_slack`]).
+fn fifo_params(kernels: &[&Interface], p: &SystemPipe) -> FifoParams {
+    let ends = pipe_ends(kernels, p);
+    let reservations = ends.iter().any(|(q, _)| {
+        ["wr_res_req", "rd_res_req", "wr_slot", "rd_slot"]
+            .iter()
+            .any(|s| q.ports.iter().any(|x| x == s))
+    });
+    let mut at_once = [0, 0];
+    for (i, (q, _)) in ends.iter().enumerate() {
+        at_once[i] = q.reserved_at_once;
+    }
+    FifoParams {
+        width: p.packet_bits,
+        depth: p.depth,
+        max_res: reservations.then_some(p.max_reservations),
+        slack: if reservations {
+            reservation_slack(p.depth, p.max_reservations, at_once)
+        } else {
+            0
+        },
+    }
+}
+
 /// One pipe's FIFO (`fifo_<pipe>`), its wires, and its observation outputs; FIFO outputs no
 /// kernel reads are added to `unused`.
-fn emit_pipe(w: &mut VWriter, kernels: &[&Interface], p: &SystemPipe, unused: &mut Vec<String>) {
+fn emit_pipe(
+    w: &mut VWriter,
+    kernels: &[&Interface],
+    (p, fifo): (&SystemPipe, &FifoParams),
+    unused: &mut Vec<String>,
+) {
     debug_assert!(
         p.depth >= MIN_DEPTH,
         "pipe `{}` of depth {}",
@@ -170,21 +216,12 @@ fn emit_pipe(w: &mut VWriter, kernels: &[&Interface], p: &SystemPipe, unused: &m
         p.depth
     );
     let n = legal(&p.name);
-    let ends: Vec<(&Interface, &str)> = [&p.writer, &p.reader]
-        .into_iter()
-        .flatten()
-        .map(|(k, pre)| (kernels[*k], pre.as_str()))
-        .collect();
+    let ends = pipe_ends(kernels, p);
     let kernel_has = |suffix: &str| {
-        ends.iter().any(|(k, pre)| {
-            k.pipes
-                .iter()
-                .any(|q| q.prefix == *pre && q.ports.iter().any(|s| s == suffix))
-        })
+        ends.iter()
+            .any(|(q, _)| q.ports.iter().any(|s| s == suffix))
     };
-    let reservations = ["wr_res_req", "rd_res_req", "wr_slot", "rd_slot"]
-        .iter()
-        .any(|s| kernel_has(s));
+    let reservations = fifo.max_res.is_some();
     w.line("");
     w.comment(format!(
         "---- Pipe `{}`: {} packets of {} bits{}; writer {}, reader {}",
@@ -192,7 +229,10 @@ fn emit_pipe(w: &mut VWriter, kernels: &[&Interface], p: &SystemPipe, unused: &m
         p.depth,
         p.packet_bits,
         if reservations {
-            format!(", reservations ({} per side)", p.max_reservations)
+            format!(
+                ", reservations ({} per side, {} packets of slack)",
+                p.max_reservations, fifo.slack
+            )
         } else {
             String::new()
         },
@@ -205,11 +245,6 @@ fn emit_pipe(w: &mut VWriter, kernels: &[&Interface], p: &SystemPipe, unused: &m
             .map(|(k, _)| format!("`{}`", kernels[*k].module))
             .unwrap_or_else(|| "none".into()),
     ));
-    let fifo = FifoParams {
-        width: p.packet_bits,
-        depth: p.depth,
-        max_res: reservations.then_some(p.max_reservations),
-    };
     let mut conns = Vec::new();
     for fp in fifo.ports() {
         let port = fp.name;
@@ -260,6 +295,11 @@ fn emit_pipe(w: &mut VWriter, kernels: &[&Interface], p: &SystemPipe, unused: &m
     };
     w.assign(&format!("pipe__{n}__count"), &format!("p_{n}_num_packets"));
     w.assign(&format!("pipe__{n}__max"), &format!("p_{n}_max_packets"));
+    let cw = fifo.bits(Width::Count);
+    w.assign(
+        &format!("pipe__{n}__space"),
+        &format!("{cw}'d{}", fifo.depth + fifo.slack),
+    );
     w.assign(&format!("pipe__{n}__wr_wait"), &wait("wr"));
     w.assign(&format!("pipe__{n}__rd_wait"), &wait("rd"));
     let mut act = vec![
@@ -288,7 +328,7 @@ struct Instance<'a> {
 fn emit_kernel_instance(
     w: &mut VWriter,
     inst: &Instance,
-    pipes: &[SystemPipe],
+    pipes: (&[SystemPipe], &[FifoParams]),
     counters: &[SharedCounter],
 ) {
     let Instance { ki, k, m } = *inst;
@@ -334,21 +374,21 @@ fn pipe_target(
     k: &Interface,
     q: &crate::kernel::PipeIface,
     port: &Port,
-    pipes: &[SystemPipe],
+    (pipes, fifos): (&[SystemPipe], &[FifoParams]),
 ) -> String {
     let suffix = &port.name[q.prefix.len() + 1..];
-    let bound = pipes.iter().find(|sp| {
+    let bound = pipes.iter().zip(fifos).find(|(sp, _)| {
         [&sp.writer, &sp.reader]
             .into_iter()
             .flatten()
             .any(|(kk, pre)| *kk == ki && *pre == q.prefix)
     });
     match bound {
-        Some(sp) => {
+        Some((sp, fifo)) => {
             let n = legal(&sp.name);
             let wire = format!("p_{n}_{suffix}");
             if suffix == "num_packets" || suffix == "max_packets" {
-                let cw = count_width(sp.depth);
+                let cw = fifo.bits(Width::Count);
                 if cw < 32 {
                     format!("{{{}'d0, {wire}}}", 32 - cw)
                 } else {

@@ -6,21 +6,29 @@
 // side's inputs of the same cycle, never on the other side's inputs, and never on their own
 // request strobe. The datapath never waits: a failed operation has no effect. Read data comes
 // one cycle after the read (registered, so large FIFOs map to block RAM) and holds until the
-// next read. Capacity is DEPTH packets (any DEPTH >= 2; storage is rounded up to a power of
-// two); storage is distributed RAM when DEPTH <= LUTRAM_DEPTH_MAX, otherwise block RAM.
+// next read. Capacity is DEPTH packets (any DEPTH >= 2), plus SLACK with reservations:
+// places for the packets reserved by work-items in flight, which the emulator's order would
+// have committed already (hwcontract::pipe::reservation_slack); max_packets is DEPTH,
+// num_packets can reach DEPTH + SLACK. Storage is DEPTH + SLACK rounded up to a power of two,
+// distributed RAM up to LUTRAM_DEPTH_MAX places, otherwise block RAM.
 `default_nettype none
 module {{ module_name }} #(
     parameter integer WIDTH = 32,
     parameter integer DEPTH = 16,
 {%- if reservations %}
     parameter integer MAX_RES = 4,
+    parameter integer SLACK = 0,
 {%- endif %}
     parameter integer LUTRAM_DEPTH_MAX = 64,
     // Derived widths; leave them at their defaults.
 {%- if reservations %}
     parameter integer IDW = (MAX_RES > 1) ? $clog2(MAX_RES) : 1,
 {%- endif %}
+{%- if reservations %}
+    parameter integer CW = $clog2(DEPTH + SLACK + 1)
+{%- else %}
     parameter integer CW = $clog2(DEPTH + 1)
+{%- endif %}
 ) (
     input  wire             clk,
     input  wire             rst,
@@ -62,7 +70,12 @@ module {{ module_name }} #(
     output wire [CW-1:0]    num_packets,
     output wire [CW-1:0]    max_packets
 );
-    localparam integer AW = $clog2(DEPTH);
+{%- if reservations %}
+    localparam integer SPACE = DEPTH + SLACK;
+{%- else %}
+    localparam integer SPACE = DEPTH;
+{%- endif %}
+    localparam integer AW = $clog2(SPACE);
     localparam integer STORE = 1 << AW;
     localparam integer PW = AW + 1;
 
@@ -89,12 +102,12 @@ module {{ module_name }} #(
     assign max_packets = DEPTH[CW-1:0];
     generate
         if (CW < PW) begin : g_num_high
-            // num_packets <= DEPTH < 2^CW: the high bits of the count are always zero.
+            // num_packets <= SPACE < 2^CW: the high bits of the count are always zero.
             wire unused_num_high = &{1'b0, r_avail[PW-1:CW]};
         end
     endgenerate
 
-    oclhls_pipe_side #(.MAX_RES(MAX_RES), .PW(PW), .IDW(IDW), .OFFSET(DEPTH)) wside (
+    oclhls_pipe_side #(.MAX_RES(MAX_RES), .PW(PW), .IDW(IDW), .OFFSET(SPACE)) wside (
         .clk(clk), .rst(rst), .other_com(r_com), .other_step(r_step), .avail(w_avail),
         .op_valid(wr_valid), .op_slot(wr_slot), .op_id(wr_slot_id), .op_idx(wr_slot_idx),
         .op_ok(wr_ok), .op_pos(wr_pos),
@@ -140,7 +153,7 @@ module {{ module_name }} #(
     reg [WIDTH-1:0] rd_q;
     assign rd_data = rd_q;
     generate
-        if (DEPTH <= LUTRAM_DEPTH_MAX) begin : g_lutram
+        if (SPACE <= LUTRAM_DEPTH_MAX) begin : g_lutram
             // Distributed RAM (TRELLIS_DPR16X4 on ECP5): asynchronous read into rd_q.
             (* ram_style = "distributed" *) reg [WIDTH-1:0] mem [0:STORE-1];
             always @(posedge clk) begin
@@ -166,7 +179,7 @@ module {{ module_name }} #(
 
 `ifdef FORMAL
     // Properties for SymbiYosys (rtl-templates/formal/); never seen by simulation or synthesis.
-    localparam [PW-1:0] F_DEPTH = DEPTH[PW-1:0];
+    localparam [PW-1:0] F_DEPTH = SPACE[PW-1:0];
     reg f_past_valid = 1'b0;
     always @(posedge clk) f_past_valid <= 1'b1;
     always @* if (!f_past_valid) assume(rst);
@@ -186,8 +199,8 @@ module {{ module_name }} #(
     end
 
     // No overflow or underflow: r_seen <= r_com <= r_res <= w_seen <= w_com <= w_res <=
-    // r_seen + DEPTH in the stream, so r_com <= r_res <= w_com <= w_res <= r_com + DEPTH and
-    // the packet count num_packets stays within [0, DEPTH]; each side's count is exactly what
+    // r_seen + SPACE in the stream, so r_com <= r_res <= w_com <= w_res <= r_com + SPACE and
+    // the packet count num_packets stays within [0, SPACE]; each side's count is exactly what
     // it has seen of the other side minus what it has claimed.
     always @* begin
         if (f_past_valid && !rst) begin
@@ -198,7 +211,7 @@ module {{ module_name }} #(
             assert(w_res - f_r_seen <= F_DEPTH);
             assert(w_avail == F_DEPTH - (w_res - f_r_seen));
             assert(r_avail == f_w_seen - r_res);
-            assert(num_packets <= DEPTH[CW-1:0]);
+            assert(num_packets <= SPACE[CW-1:0]);
             assert(max_packets == DEPTH[CW-1:0]);
         end
     end

@@ -32,6 +32,8 @@ pub struct PipeFifoParams {
     pub depth: u32,
     /// Reservation table entries per side; 0 = no reservation logic.
     pub max_res: u32,
+    /// Storage beyond `depth` for reservations in flight (`SLACK`; with reservations only).
+    pub slack: u32,
 }
 
 impl PipeFifoParams {
@@ -41,6 +43,7 @@ impl PipeFifoParams {
             width: self.width,
             depth: self.depth,
             max_res: (self.max_res > 0).then_some(self.max_res),
+            slack: if self.max_res > 0 { self.slack } else { 0 },
         }
     }
 
@@ -273,7 +276,10 @@ pub struct FifoOut {
 /// The reference model of the FIFO.
 #[derive(Clone, Debug)]
 pub struct RefFifo {
+    /// `DEPTH`, what `max_packets` reports.
     depth: u64,
+    /// `DEPTH + SLACK`: the positions the writer may claim.
+    space: u64,
     wr: RefSide,
     rd: RefSide,
     /// Packets written, by position, from the read side's commit pointer on; absent = never
@@ -286,6 +292,7 @@ impl RefFifo {
     pub fn new(p: &PipeFifoParams) -> RefFifo {
         RefFifo {
             depth: u64::from(p.depth),
+            space: u64::from(p.depth + p.contract().slack),
             wr: RefSide::new(p.max_res),
             rd: RefSide::new(p.max_res),
             data: HashMap::new(),
@@ -297,7 +304,7 @@ impl RefFifo {
     /// reader has committed as far as the writer sees it), visible packets for the reader.
     fn avail(&self) -> (u64, u64) {
         (
-            self.depth - (self.wr.res - self.rd.visible),
+            self.space - (self.wr.res - self.rd.visible),
             self.wr.visible - self.rd.res,
         )
     }

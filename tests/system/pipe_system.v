@@ -41,6 +41,7 @@ module pipe_system #(
 
     output wire [CW-1:0] pipe__p__count,
     output wire [CW-1:0] pipe__p__max,
+    output wire [CW-1:0] pipe__p__space,
     output wire          pipe__p__wr_wait,
     output wire          pipe__p__rd_wait,
     output wire          pipe__p__active
@@ -110,6 +111,8 @@ module pipe_system #(
         .max_packets(pipe__p__max)
     );
 
+    // No reservations, no slack: the FIFO has DEPTH places.
+    assign pipe__p__space = DEPTH[CW-1:0];
     assign pipe__p__wr_wait = p_wr_valid && !p_wr_ok;
     assign pipe__p__rd_wait = p_rd_valid && !p_rd_ok;
     assign pipe__p__active = (p_wr_valid && p_wr_ok) || (p_rd_valid && p_rd_ok);

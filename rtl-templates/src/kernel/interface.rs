@@ -7,7 +7,7 @@ use super::plan::Plan;
 use super::{memory::Mem, pipes};
 use crate::namer::legal;
 use crate::writer::{range, VWriter};
-use hls_ir::{ArgKind, Kernel, MemKind, PipeId, PipeSide};
+use hls_ir::{ArgKind, Kernel, MemKind, OpKind, PipeId, PipeSide};
 use std::collections::BTreeSet;
 
 pub use hwcontract::PortDir;
@@ -102,6 +102,10 @@ pub struct PipeIface {
     pub depth: Option<u32>,
     /// Reservation table entries the kernel's reserve ids can name.
     pub max_reservations: u32,
+    /// The most packets one reservation of the kernel on this pipe takes: 0 when it makes
+    /// none, `u32::MAX` when a packet count is not a constant (the FIFO's slack,
+    /// `system::reservation_slack`).
+    pub reserved_at_once: u32,
     /// Port suffixes the kernel has (`wr_valid`, `wr_data`, `wr_ok`, ...).
     pub ports: Vec<String>,
 }
@@ -378,10 +382,25 @@ fn pipe_ifaces(p: &Plan, ports: &mut Vec<Port>) -> Vec<PipeIface> {
                 .any(|a| matches!(a.kind, ArgKind::Pipe(q) if q == id)),
             depth: pipe.depth,
             max_reservations: pipe.max_reservations,
+            reserved_at_once: reserved_at_once(k, id),
             ports: list.into_iter().map(|q| q.suffix).collect(),
         });
     }
     ifaces
+}
+
+/// The most packets one reservation of `k` on `pipe` takes: 0 when it makes none, `u32::MAX`
+/// when a packet count (the first operand) is not a constant.
+fn reserved_at_once(k: &Kernel, pipe: PipeId) -> u32 {
+    k.op_ids()
+        .into_iter()
+        .filter(|&o| matches!(k.op(o).kind, OpKind::PipeReserve { pipe: q, .. } if q == pipe))
+        .map(|o| match k.op(k.operands(o)[0]).kind {
+            OpKind::Const(n) => u32::try_from(n).unwrap_or(u32::MAX),
+            _ => u32::MAX,
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// The head of the module: the generator's note and the port list.

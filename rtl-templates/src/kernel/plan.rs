@@ -279,10 +279,14 @@ impl<'a> Plan<'a> {
                 }
                 self.use_in(x, r, start);
             }
-            let pops = !super::memory::drops_response(self.k, o);
-            if let (OpKind::Load { .. } | OpKind::Atomic { .. }, true) = (&kind, pops) {
-                let pred = *operands.last().expect("loads have a predicate");
-                self.use_in(pred, r, start + self.load_latency(o));
+            // A global port pops the response under the predicate; an on-chip read uses it
+            // only in its read enable, at the start (on-chip atomics: below).
+            if let OpKind::Load { mem } | OpKind::Atomic { mem, .. } = kind {
+                let global = self.k.mem(mem).onchip_len().is_none();
+                if global && !super::memory::drops_response(self.k, o) {
+                    let pred = *operands.last().expect("loads have a predicate");
+                    self.use_in(pred, r, start + self.load_latency(o));
+                }
             }
             // An on-chip atomic computes its new value one cycle after its read, from the
             // operands of then, and writes it one cycle later, to the address of then

@@ -167,11 +167,13 @@ impl PipeMonitor {
         let p = &self.ports;
         let count = model.get(p.count);
         let max = model.get(p.max);
-        if count > max {
+        let space = model.get(p.space);
+        if count > space || space < max {
             return Err(SimError::Protocol {
                 cycle,
                 message: format!(
-                    "pipe `{}` holds {count} packets, more than its depth {max}",
+                    "pipe `{}` holds {count} packets, more than its {space} places (depth \
+                     {max} and slack for reservations)",
                     p.name
                 ),
             });

@@ -31,6 +31,8 @@ pub(super) struct PipePorts {
     pub(super) name: String,
     pub(super) count: PortId,
     pub(super) max: PortId,
+    /// `pipe__P__space`: the places the FIFO has (`DEPTH + SLACK`), the most it can hold.
+    pub(super) space: PortId,
     pub(super) wr_wait: PortId,
     pub(super) rd_wait: PortId,
     pub(super) active: PortId,
@@ -46,7 +48,7 @@ pub(super) struct SystemPorts {
     pub(super) top: TopPorts,
 }
 
-const PIPE_PORTS: [&str; 5] = ["count", "max", "wr_wait", "rd_wait", "active"];
+const PIPE_PORTS: [&str; 6] = ["count", "max", "space", "wr_wait", "rd_wait", "active"];
 
 impl SystemPorts {
     pub(super) fn discover(model: &Model) -> Result<SystemPorts, SimError> {
@@ -78,31 +80,44 @@ impl SystemPorts {
             let port = |s: &str| format!("pipe__{q}__{s}");
             let count = c.want(&port("count"), Dir::Out, None);
             let max = c.want(&port("max"), Dir::Out, None);
+            let space = c.want(&port("space"), Dir::Out, None);
             let wr_wait = c.want(&port("wr_wait"), Dir::Out, Some(1));
             let rd_wait = c.want(&port("rd_wait"), Dir::Out, Some(1));
             let active = c.want(&port("active"), Dir::Out, Some(1));
-            if let (Some(count), Some(max)) = (count, max) {
-                let (cw, mw) = (model.spec(count).width, model.spec(max).width);
-                if cw != mw {
-                    c.problems.push(format!(
-                        "`{}` ({cw} bits) and `{}` ({mw} bits) differ in width",
-                        port("count"),
-                        port("max")
-                    ));
-                } else if cw > 64 {
+            if let Some(count) = count {
+                let cw = model.spec(count).width;
+                for (other, name) in [(max, "max"), (space, "space")] {
+                    let Some(o) = other else { continue };
+                    let ow = model.spec(o).width;
+                    if ow != cw {
+                        c.problems.push(format!(
+                            "`{}` ({cw} bits) and `{}` ({ow} bits) differ in width",
+                            port("count"),
+                            port(name)
+                        ));
+                    }
+                }
+                if cw > 64 {
                     c.problems.push(format!(
                         "`{}` has {cw} bits; a pipe count has at most 64",
                         port("count")
                     ));
                 }
             }
-            if let (Some(count), Some(max), Some(wr_wait), Some(rd_wait), Some(active)) =
-                (count, max, wr_wait, rd_wait, active)
+            if let (
+                Some(count),
+                Some(max),
+                Some(space),
+                Some(wr_wait),
+                Some(rd_wait),
+                Some(active),
+            ) = (count, max, space, wr_wait, rd_wait, active)
             {
                 pipes.push(PipePorts {
                     name: q.clone(),
                     count,
                     max,
+                    space,
                     wr_wait,
                     rd_wait,
                     active,
