@@ -225,6 +225,20 @@ _DFII = {
 }
 
 
+def sdram_geometry(soc):
+    """How byte addresses map to SDRAM banks, as LiteDRAM's crossbar maps them
+    (ROW_BANK_COL, litedram/core/crossbar.py): `banks` banks, each run of
+    `bank_stripe_bytes` consecutive bytes in one bank, the next run in the next bank. The
+    host places buffers in different banks with it (host-runtime, Device::alloc)."""
+    ctrl = soc.sdram.controller.interface
+    word = ctrl.data_width // 8
+    shift = ctrl.settings.geom.colbits - ctrl.address_align
+    align = getattr(ctrl.settings, "bank_byte_alignment", 0) // word
+    if align > 1:
+        shift = max(shift, align.bit_length() - 1)
+    return {"banks": 1 << ctrl.settings.geom.bankbits, "bank_stripe_bytes": (1 << shift) * word}
+
+
 def write_sdram_init(soc, path):
     """LiteDRAM's init sequence as JSON: each step writes `address` and `bank` to
     sdram_dfii_pi0_address/baddress, then either `control` to sdram_dfii_control (a
@@ -243,7 +257,7 @@ def write_sdram_init(soc, path):
                       "control": cmd.startswith("DFII_CONTROL"), "value": value,
                       "delay": delay})
     out = {"memtype": phy.memtype, "software_control": 0x0e, "hardware_control": 0x01,
-           "steps": steps}
+           "steps": steps, "geometry": sdram_geometry(soc)}
     with open(path, "w") as f:
         json.dump(out, f, indent=1)
 

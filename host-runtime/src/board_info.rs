@@ -33,6 +33,19 @@ pub struct SdramInit {
     /// `sdram_dfii_control` after them (SEL: the controller drives the DFI).
     pub hardware_control: u32,
     pub steps: Vec<SdramInitStep>,
+    /// How addresses map to banks (absent in builds before session 12: buffers are then
+    /// packed without regard to banks).
+    #[serde(default)]
+    pub geometry: Option<SdramGeometry>,
+}
+
+/// How byte addresses of the SDRAM map to its banks, as LiteDRAM's crossbar maps them
+/// (`ROW_BANK_COL`): each run of `bank_stripe_bytes` consecutive bytes lies in one bank, the
+/// next run in the next bank, and after `banks` runs the next row begins.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+pub struct SdramGeometry {
+    pub banks: u32,
+    pub bank_stripe_bytes: u32,
 }
 
 /// A board system as its build describes it.
@@ -139,7 +152,7 @@ memory_region,csr,0x00000000,65536,io\n";
   {"comment": "Bring CKE high", "address": 0, "bank": 0, "control": true, "value": 14, "delay": 20000},
   {"comment": "Precharge All", "address": 1024, "bank": 0, "control": false, "value": 11, "delay": 0},
   {"comment": "Load Mode Register / CL=2, BL=1", "address": 32, "bank": 0, "control": false, "value": 15, "delay": 200}
- ]}"#;
+ ], "geometry": {"banks": 4, "bank_stripe_bytes": 1024}}"#;
 
     #[test]
     fn reads_registers_memory_clock_and_init() {
@@ -149,6 +162,8 @@ memory_region,csr,0x00000000,65536,io\n";
         assert_eq!(b.clock_hz, 50_000_000);
         assert_eq!(b.sdram_init.steps.len(), 3);
         assert_eq!(b.sdram_init.steps[2].address, 32);
+        let g = b.sdram_init.geometry.unwrap();
+        assert_eq!((g.banks, g.bank_stripe_bytes), (4, 1024));
         let e = b.register("k_nope_ctrl").unwrap_err().to_string();
         assert!(e.contains("no register `k_nope_ctrl`"), "{e}");
     }

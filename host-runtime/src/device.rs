@@ -24,6 +24,8 @@ pub struct Device<T: Transport> {
     info: BoardInfo,
     /// Next free SDRAM offset of [`Device::alloc`].
     heap: u64,
+    /// Buffers allocated since the last [`Device::free_all`].
+    buffers: u32,
 }
 
 const CTRL_BUSY: u32 = 1;
@@ -37,6 +39,7 @@ impl<T: Transport> Device<T> {
             bridge: Bridge::new(link),
             info,
             heap: 0,
+            buffers: 0,
         };
         let magic = d.read_reg("oclhls_magic")?;
         if magic != MAGIC {
@@ -118,9 +121,27 @@ impl<T: Transport> Device<T> {
 
     /// Reserves `len` bytes of SDRAM aligned to `align` (a power of two, at least 4) and
     /// returns their offset: the value of a pointer argument. Offset 0 is never returned.
+    ///
+    /// When the build says how addresses map to banks, the k-th buffer starts in bank
+    /// `k mod banks`, at the start of a bank stripe: a kernel streaming through several
+    /// buffers at the same index (`c[i] = a[i] + b[i]`) then finds each stream in a bank of
+    /// its own, whose open row it keeps, instead of closing another stream's row at every
+    /// access (docs/benchmarks.md, "Board simulation"). At most `banks` stripes (4 KB on the
+    /// ULX3S) are left between buffers.
     pub fn alloc(&mut self, len: usize, align: u32) -> Result<u32> {
         let align = u64::from(align.max(4));
-        let start = self.heap.max(64).next_multiple_of(align);
+        let mut start = self.heap.max(64).next_multiple_of(align);
+        if let Some(g) = self.info.sdram_init.geometry {
+            let stripe = u64::from(g.bank_stripe_bytes.max(1));
+            let round = stripe * u64::from(g.banks.max(1));
+            let bank = u64::from(self.buffers % g.banks.max(1));
+            // The first start of a stripe of that bank at or after `start`.
+            let mut at = start - start % round + bank * stripe;
+            if at < start {
+                at += round;
+            }
+            start = at.next_multiple_of(align);
+        }
         let size = u64::from(self.info.main_ram.1);
         if start + len as u64 > size {
             return Err(Error::OutOfMemory {
@@ -129,12 +150,14 @@ impl<T: Transport> Device<T> {
             });
         }
         self.heap = start + len as u64;
+        self.buffers += 1;
         Ok(start as u32)
     }
 
     /// Forgets every allocation.
     pub fn free_all(&mut self) {
         self.heap = 0;
+        self.buffers = 0;
     }
 
     fn check_range(&self, offset: u32, len: usize) -> Result<()> {
@@ -374,6 +397,27 @@ mod tests {
         let b = d.alloc(4, 64).unwrap();
         assert!(a >= 64 && a.is_multiple_of(4) && b >= a + 10 && b.is_multiple_of(64));
         assert!(d.alloc(64 << 20, 4).is_err());
+    }
+
+    #[test]
+    fn buffers_start_in_successive_banks() {
+        // 4 banks of 1 KB stripes (INIT's geometry): buffer k starts in bank k mod 4.
+        let mut d = Device::open(board(), info(None)).unwrap();
+        let starts: Vec<u32> = [4096, 4096, 100, 10, 5000]
+            .iter()
+            .map(|&n| d.alloc(n, 4).unwrap())
+            .collect();
+        assert_eq!(starts, [4096, 9216, 14336, 15360, 16384]);
+        let banks: Vec<u32> = starts.iter().map(|s| s / 1024 % 4).collect();
+        assert_eq!(banks, [0, 1, 2, 3, 0]);
+        d.free_all();
+        assert_eq!(d.alloc(8, 4).unwrap(), 4096);
+        // Without a geometry (builds before it was recorded) buffers are packed.
+        let mut plain = info(None);
+        plain.sdram_init.geometry = None;
+        let mut d = Device::open(board(), plain).unwrap();
+        assert_eq!(d.alloc(10, 4).unwrap(), 64);
+        assert_eq!(d.alloc(10, 4).unwrap(), 76);
     }
 
     #[test]

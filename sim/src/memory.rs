@@ -4,6 +4,11 @@
 //! allocated, so a null (or small) pointer faults. Only bytes inside an allocation are
 //! accessible, to the kernel and to the host helpers alike: an access that strays into a gap
 //! is an error rather than silently touching a neighbouring buffer.
+//!
+//! The k-th buffer starts in SDRAM bank `k mod BANKS` (at a bank stripe), as the board's host
+//! runtime places them (`host_runtime::Device::alloc`): a kernel streaming through several
+//! buffers at the same index then finds each stream in a bank of its own, in the SDRAM
+//! timing model (`run::sdram`) and on the board, where the same addresses are used.
 
 use crate::{FaultKind, SimError};
 
@@ -12,6 +17,11 @@ const BASE: u64 = 0x1000;
 /// Unallocated bytes after every buffer, so overruns fault.
 const GUARD: u64 = 64;
 const LIMIT: u64 = 1 << 32;
+/// Bytes of one bank's run of consecutive addresses, and banks: the ULX3S SDRAM's
+/// (MT48LC16M16A2, 512 columns of 16 bits, 4 banks) through LiteDRAM's `ROW_BANK_COL`
+/// mapping, and `run::sdram::SdramConfig`'s default.
+const BANK_STRIPE: u64 = 1024;
+const BANKS: u64 = 4;
 
 #[derive(Clone, Copy, Debug)]
 struct Alloc {
@@ -52,7 +62,13 @@ impl GlobalMemory {
             align.is_power_of_two(),
             "alignment {align} is not a power of two"
         );
-        let start = self.next.next_multiple_of(u64::from(align));
+        let round = BANK_STRIPE * BANKS;
+        let bank = self.allocs.len() as u64 % BANKS;
+        let mut start = self.next - self.next % round + bank * BANK_STRIPE;
+        if start < self.next {
+            start += round;
+        }
+        let start = start.next_multiple_of(u64::from(align));
         let end = start + len as u64;
         if end > LIMIT {
             return Err(SimError::HostAccess {
@@ -213,6 +229,21 @@ mod tests {
         assert!(m.read::<u32>(a, 5).is_err());
         let e = m.write(b + 8, &[0u32]).unwrap_err().to_string();
         assert!(e.contains("runs past the end"), "{e}");
+    }
+
+    #[test]
+    fn buffers_start_in_successive_banks() {
+        let mut m = GlobalMemory::new();
+        let starts: Vec<u32> = [4096, 4096, 100, 10, 8]
+            .iter()
+            .map(|&n| m.alloc(n, 4).unwrap())
+            .collect();
+        assert_eq!(starts, [0x1000, 0x2400, 0x3800, 0x3c00, 0x4000]);
+        let banks: Vec<u64> = starts
+            .iter()
+            .map(|&s| u64::from(s) / BANK_STRIPE % BANKS)
+            .collect();
+        assert_eq!(banks, [0, 1, 2, 3, 0]);
     }
 
     #[test]
