@@ -259,6 +259,12 @@ fn lanczos(x: f64) -> (f64, f64) {
     (a.ln(), x + 7.5)
 }
 
+/// `sin(pi x)` for a finite `x`, reduced exactly (`x % 2` is exact), so that a tiny `x` keeps
+/// its digits (`x - 2 floor(x / 2)` would give `2 - |x|`, rounded to 2, for a tiny negative `x`).
+fn sin_pi(x: f64) -> f64 {
+    (std::f64::consts::PI * (x % 2.0)).sin()
+}
+
 /// `tgamma`: Lanczos for `x >= 1/2`, the reflection `pi / (sin(pi x) Gamma(1 - x))` below;
 /// ±inf at ±0, NaN at the negative integers and -inf (C99 Annex F).
 fn tgamma(x: f64) -> f64 {
@@ -272,7 +278,7 @@ fn tgamma(x: f64) -> f64 {
         return f64::INFINITY;
     }
     if x < 0.5 {
-        let s = (std::f64::consts::PI * (x - 2.0 * (x / 2.0).floor())).sin();
+        let s = sin_pi(x);
         return std::f64::consts::PI / (s * tgamma(1.0 - x));
     }
     let (la, t) = lanczos(x);
@@ -302,7 +308,7 @@ pub(super) fn lgamma_r(x: f64) -> (f64, i32) {
     }
     if x < 0.5 {
         // Gamma(x) Gamma(1 - x) = pi / sin(pi x); Gamma(1 - x) > 0 here.
-        let s = (std::f64::consts::PI * (x - 2.0 * (x / 2.0).floor())).sin();
+        let s = sin_pi(x);
         let (l, _) = lgamma_r(1.0 - x);
         let sign = if s < 0.0 { -1 } else { 1 };
         return ((std::f64::consts::PI / s.abs()).ln() - l, sign);
@@ -412,6 +418,8 @@ mod tests {
             (-1e-3, -1_000.578_205_629_358_5, 6.908_333_317_515_027),
             (35.5, 1.740_394_199_580_561e39, 90.354_930_265_818_38),
             (-10.7, -2.016_385_504_788_362_5e-7, -15.416_789_096_416_638),
+            // A tiny negative x: the reduction of sin(pi x) must keep its digits.
+            (-1e-30, -1e30, 69.077_552_789_821_37),
         ];
         for (x, g, l) in table {
             let (lg, sign) = lgamma_r(x);

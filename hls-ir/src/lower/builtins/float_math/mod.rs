@@ -15,12 +15,14 @@
 //!
 //! The trigonometric (`trig`, `inverse`, `inverse_pi`) and hyperbolic (`hyperbolic`) functions reuse these
 //! blocks; `exact` builds `fma`, `fmod`, `remainder` and `remquo` exactly from integer
-//! operations. `sincos` and `remquo` write their second result through their pointer; `erf`
-//! builds `erf` and `erfc` on the exponential's reduction.
+//! operations. `sincos`, `remquo` and `lgamma_r` write their second result through their
+//! pointer; `erf` builds `erf` and `erfc` on the exponential's reduction; `gamma` builds
+//! `tgamma`, `lgamma` and `lgamma_r` on Stirling's series.
 
 mod erf;
 mod exact;
 mod exp_log;
+mod gamma;
 mod hyperbolic;
 mod inverse;
 mod inverse_pi;
@@ -90,6 +92,9 @@ pub(super) fn is_built(f: MathFn) -> bool {
             | M::Asinh
             | M::Acosh
             | M::Atanh
+            | M::Tgamma
+            | M::Lgamma
+            | M::LgammaR
     )
 }
 
@@ -117,7 +122,7 @@ impl Lower<'_> {
             );
             return self.dummy(ty, span);
         }
-        if matches!(f, MathFn::Sincos | MathFn::Remquo) {
+        if matches!(f, MathFn::Sincos | MathFn::Remquo | MathFn::LgammaR) {
             return self.float_math_ptr_out(f, args, ty, span);
         }
         self.lane_map(args, ty, span, |l, x| {
@@ -126,7 +131,7 @@ impl Lower<'_> {
         })
     }
 
-    /// `sincos` and `remquo`: the result lanes, and the second result's lanes written through
+    /// `sincos`, `remquo` and `lgamma_r`: the result lanes, and the second result's lanes written through
     /// the pointer (the last argument).
     fn float_math_ptr_out(&mut self, f: MathFn, args: &[Expr], ty: &Type, span: Span) -> Val {
         let (p, xs) = args.split_last().expect("a pointer argument");
@@ -135,10 +140,10 @@ impl Lower<'_> {
         for i in 0..ty.lanes() as usize {
             let x: Vec<OpId> = lanes.iter().map(|l| l[i.min(l.len() - 1)]).collect();
             let mut b = Fb { l: self, span };
-            let (r, s) = if f == MathFn::Sincos {
-                b.sincos(x[0])
-            } else {
-                b.remquo(x[0], x[1])
+            let (r, s) = match f {
+                MathFn::Sincos => b.sincos(x[0]),
+                MathFn::LgammaR => b.lgamma_r(x[0]),
+                _ => b.remquo(x[0], x[1]),
             };
             first.push(r);
             second.push(s);
@@ -213,6 +218,8 @@ impl Fb<'_, '_> {
             M::Asinh => self.asinh(x[0]),
             M::Acosh => self.acosh(x[0]),
             M::Atanh => self.atanh(x[0]),
+            M::Tgamma => self.tgamma(x[0]),
+            M::Lgamma => self.lgamma_r(x[0]).0,
             _ => self.rsqrt(x[0]),
         }
     }
