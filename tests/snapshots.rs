@@ -78,15 +78,15 @@ fn loop_load_after_store_is_ordered() {
     );
 }
 
-/// Single-precision `+ - *`, compares and conversions build on the float units; what the
-/// hardware path does not build yet (here the common functions `mix` and `smoothstep`) is a
-/// spanned diagnostic, each one, not only the first.
+/// Single-precision arithmetic builds on the float units; what the hardware path does not
+/// build yet (here unions: every float built-in is built) is a spanned diagnostic, each one,
+/// not only the first.
 #[test]
-fn unsupported_float_diagnostics() {
+fn unsupported_union_diagnostics() {
     let mut sm = SourceMap::new();
     let f = sm.add_file(
         "float.cl",
-        "kernel void f(global const float *restrict a, global float *restrict o) {\n  size_t i = get_global_id(0);\n  float x = a[i];\n  o[i] = x + 1.0f;\n  o[i + 1] = mix(x, 1.0f, 0.5f);\n  o[i + 2] = smoothstep(0.0f, 1.0f, x);\n  o[i + 3] = mix(0.5f, 1.0f, 0.5f) < 2.0f ? x : -x;\n}\n",
+        "kernel void f(global const float *restrict a, global float *restrict o) {\n  size_t i = get_global_id(0);\n  float x = a[i];\n  o[i] = x + 1.0f;\n  union { float f; uint u; } w;\n  w.f = x;\n  o[i + 1] = (float)w.u;\n  union { int n; float g; } z = { 3 };\n  o[i + 2] = z.g;\n}\n",
     );
     let (p, _) = frontend::compile(&mut sm, f, &frontend::Options::default()).unwrap();
     let (id, _) = p.kernels().next().unwrap();

@@ -42,6 +42,15 @@ pub enum Builtin {
     /// `select(a, b, c)`: `c ? b : a` per lane (scalar: c != 0; vector: MSB of each lane of c).
     /// `a`, `b` have the result type; `c` is an integer type of the same element size.
     Select,
+    /// `shuffle(x, mask)`: lane `i` of the result is lane `mask[i] % n` of `x` (`n`, `m` in
+    /// 2, 4, 8, 16; `mask` an unsigned vector of `m` lanes of `x`'s element size; only the
+    /// low `log2 n` bits of a mask lane count). The result has `m` lanes of `x`'s type.
+    Shuffle,
+    /// `shuffle2(x, y, mask)`: as `Shuffle` over the `2n` lanes of `x` then `y`.
+    Shuffle2,
+    /// `nan(code)`: a quiet NaN of the `float` shape of the `uint` (vector) `code`, its low 22
+    /// bits in the significand.
+    Nan,
     /// Other math / integer / relational / geometric functions by name.
     Math(MathFn),
     /// `native_*` and `half_*` variants: same signatures, precision is implementation-defined.

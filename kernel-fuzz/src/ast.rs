@@ -196,6 +196,10 @@ pub enum Func {
     Fmax,
     Fabs,
     Sqrt,
+    /// `sign(x)` and `step(edge, x)`: exact, so the emulator and the hardware agree bit for
+    /// bit.
+    Sign,
+    Step,
 }
 
 impl Func {
@@ -217,12 +221,14 @@ impl Func {
             Func::Fmax => "fmax",
             Func::Fabs => "fabs",
             Func::Sqrt => "sqrt",
+            Func::Sign => "sign",
+            Func::Step => "step",
         }
     }
     pub fn unary(self) -> bool {
         matches!(
             self,
-            Func::Popcount | Func::Clz | Func::Abs | Func::Fabs | Func::Sqrt
+            Func::Popcount | Func::Clz | Func::Abs | Func::Fabs | Func::Sqrt | Func::Sign
         )
     }
 }

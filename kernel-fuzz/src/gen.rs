@@ -384,7 +384,14 @@ impl Gen<'_> {
                 ty: t,
             },
             4 | 5 => {
-                let fs = [Func::Fmin, Func::Fmax, Func::Fabs, Func::Sqrt];
+                let fs = [
+                    Func::Fmin,
+                    Func::Fmax,
+                    Func::Fabs,
+                    Func::Sqrt,
+                    Func::Sign,
+                    Func::Step,
+                ];
                 let f = fs[self.r.random_range(0..fs.len())];
                 let n = if f.unary() { 1 } else { 2 };
                 let args = (0..n).map(|_| self.expr(t, d)).collect();

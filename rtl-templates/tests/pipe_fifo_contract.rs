@@ -61,6 +61,7 @@ fn check(reservations: bool) {
         width: 32,
         depth: DEFAULT_DEPTH,
         max_res: reservations.then_some(DEFAULT_MAX_RESERVATIONS),
+        slack: 0,
     };
     let module = contract.module();
     assert_eq!(files[0].0, format!("{module}.v"));

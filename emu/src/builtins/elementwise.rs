@@ -1,5 +1,5 @@
 //! The element-wise built-ins outside the math table: `min`, `max`, `clamp`, `mad`, `abs`,
-//! `select`, `convert_*` and `as_type`. Their arguments are evaluated first (left to right);
+//! `select`, `shuffle`, `shuffle2`, `nan`, `convert_*` and `as_type`. Their arguments are evaluated first (left to right);
 //! `Math`/`NativeMath` built-ins continue in `math.rs`.
 
 use super::lane;
@@ -75,6 +75,27 @@ impl Item<'_> {
                     }
                 }))
             }
+            Builtin::Shuffle | Builtin::Shuffle2 => {
+                // The data lanes (x, then y for shuffle2); a mask lane's low bits pick one.
+                let data: Vec<u64> = vals[..vals.len() - 1]
+                    .iter()
+                    .flat_map(|v| v.lanes().to_vec())
+                    .collect();
+                let mask = vals[vals.len() - 1].lanes();
+                let pick = data.len() as u64 - 1;
+                Ok(Val::Lanes(
+                    rk,
+                    mask.iter().map(|&m| data[(m & pick) as usize]).collect(),
+                ))
+            }
+            Builtin::Nan => Ok(Val::Lanes(
+                rk,
+                vals[0]
+                    .lanes()
+                    .iter()
+                    .map(|&c| 0x7fc0_0000 | (c & 0x003f_ffff))
+                    .collect(),
+            )),
             Builtin::Convert { sat, rounding } => {
                 Ok(self.convert(vals[0].clone(), at, rt, sat, rounding))
             }

@@ -24,6 +24,15 @@ pub(super) fn geometric(f: MathFn, m: &MathArgs) -> Val {
             Val::scalar(rk, m.out(dot(&d, &d).sqrt()))
         }
         _ => {
+            // With an infinite lane, the lanes become copysign(1, x) (infinite) or 0 * x (the
+            // others) first (OpenCL C 6.13.5).
+            let x: Vec<f64> = if x.iter().any(|p| p.is_infinite()) {
+                x.iter()
+                    .map(|p| if p.is_infinite() { p.signum() } else { 0.0 * p })
+                    .collect()
+            } else {
+                x
+            };
             let l = dot(&x, &x).sqrt();
             Val::Lanes(
                 rk,

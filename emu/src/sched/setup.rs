@@ -369,6 +369,9 @@ fn synchronises(prog: &Program, f: FuncId, seen: &mut Vec<FuncId>) -> bool {
                         | Builtin::Mad
                         | Builtin::Abs
                         | Builtin::Select
+                        | Builtin::Shuffle
+                        | Builtin::Shuffle2
+                        | Builtin::Nan
                         | Builtin::Math(_)
                         | Builtin::NativeMath(_)
                         | Builtin::Convert { .. }

@@ -250,7 +250,7 @@ pub fn lower_kernel_with_warnings(
     Ok(l.k)
 }
 
-fn scalar_ty(k: ScalarKind) -> Ty {
+pub(super) fn scalar_ty(k: ScalarKind) -> Ty {
     match k {
         ScalarKind::Bool => Ty::BOOL,
         ScalarKind::Half => Ty::Float(16),

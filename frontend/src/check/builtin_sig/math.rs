@@ -360,6 +360,86 @@ impl Checker<'_> {
         self.bi(b, vec![hi, lo], t, span)
     }
 
+    /// `shuffle(x, mask)` and `shuffle2(x, y, mask)` (OpenCL C 6.13.12).
+    pub(super) fn shuffle(
+        &mut self,
+        name: &str,
+        args: Vec<Expr>,
+        span: Span,
+    ) -> Option<Option<Expr>> {
+        let two = name == "shuffle2";
+        if !self.arity(name, &args, &[if two { 3 } else { 2 }], span) {
+            return Some(None);
+        }
+        let args: Vec<Expr> = args.into_iter().map(|a| self.decay(a)).collect();
+        let (data, mask) = args.split_at(args.len() - 1);
+        let mask = &mask[0];
+        let lanes_ok = |n: u8| matches!(n, 2 | 4 | 8 | 16);
+        let Type::Vector(k, n) = data[0].ty.clone() else {
+            let t = self.type_name(&data[0].ty);
+            self.error(
+                Diagnostic::error(
+                    data[0].span,
+                    format!("`{name}` shuffles a vector, not `{t}`"),
+                )
+                .note("its data argument is a vector of 2, 4, 8 or 16 components"),
+            );
+            return Some(None);
+        };
+        if !lanes_ok(n) || (two && data[1].ty != data[0].ty) {
+            let t = self.type_name(&data[0].ty);
+            self.error(
+                Diagnostic::error(span, format!("`{name}` is not defined for `{t}` here"))
+                    .note("its data arguments are vectors of 2, 4, 8 or 16 components, both of the same type for `shuffle2`"),
+            );
+            return Some(None);
+        }
+        let mask_ok = match &mask.ty {
+            Type::Vector(mk, m) => {
+                lanes_ok(*m)
+                    && mk.is_integer()
+                    && !mk.is_signed()
+                    && mk.size_bytes() == k.size_bytes()
+            }
+            _ => false,
+        };
+        if !mask_ok {
+            let (x, y) = (self.type_name(&mask.ty), self.type_name(&data[0].ty));
+            self.error(
+                Diagnostic::error(mask.span, format!("the mask `{x}` of `{name}` does not fit `{y}`"))
+                    .note("the mask is an unsigned integer vector of 2, 4, 8 or 16 components, each the size of a data component (e.g. `uint4` for `float4`)"),
+            );
+            return Some(None);
+        }
+        let Type::Vector(_, m) = mask.ty else {
+            return Some(None);
+        };
+        let b = if two {
+            Builtin::Shuffle2
+        } else {
+            Builtin::Shuffle
+        };
+        self.bi(b, args, Type::Vector(k, m), span)
+    }
+
+    /// `nan(code)`: `uint` (vector) to the `float` of its shape.
+    pub(super) fn nan_fn(&mut self, args: Vec<Expr>, span: Span) -> Option<Option<Expr>> {
+        if !self.arity("nan", &args, &[1], span) {
+            return Some(None);
+        }
+        let a = self.decay(args.into_iter().next().expect("arity"));
+        if a.ty.elem_kind() != Some(ScalarKind::UInt) {
+            let t = self.type_name(&a.ty);
+            self.error(
+                Diagnostic::error(a.span, format!("`nan` is not defined for `{t}`"))
+                    .note("its argument is a `uint` or `uintN` (the NaN's code); `ulong` (for `double`) and `ushort` (for `half`) need those types"),
+            );
+            return Some(None);
+        }
+        let t = a.ty.with_elem(ScalarKind::Float);
+        self.bi(Builtin::Nan, vec![a], t, span)
+    }
+
     pub(super) fn select(&mut self, args: Vec<Expr>, span: Span) -> Option<Option<Expr>> {
         if !self.arity("select", &args, &[3], span) {
             return Some(None);

@@ -52,6 +52,9 @@ const OTHER_NAMES: &[&str] = &[
     "mad",
     "abs",
     "select",
+    "shuffle",
+    "shuffle2",
+    "nan",
     "async_work_group_copy",
     "async_work_group_strided_copy",
     "wait_group_events",
@@ -276,6 +279,8 @@ impl Checker<'_> {
             | "write_mem_fence" => return self.fence(name, args, span),
             "min" | "max" | "clamp" | "mad" | "abs" => return self.common_fn(name, args, span),
             "select" => return self.select(args, span),
+            "shuffle" | "shuffle2" => return self.shuffle(name, args, span),
+            "nan" => return self.nan_fn(args, span),
             "async_work_group_copy" | "async_work_group_strided_copy" => {
                 return self.async_copy(name, args, span)
             }

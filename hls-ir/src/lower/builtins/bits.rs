@@ -1,8 +1,9 @@
 //! Bit plumbing built-ins, for integer and floating-point lanes alike: `select`,
-//! `bitselect`, and `any`/`all` on integer vectors.
+//! `bitselect`, `shuffle`/`shuffle2`, `nan`, and `any`/`all` on integer vectors.
 
+use crate::ids::OpId;
 use crate::lower::{Lower, Val};
-use crate::ops::BinOp;
+use crate::ops::{BinOp, CmpOp};
 use crate::types::Ty;
 use frontend::ast::{Expr, MathFn, Type};
 use frontend::span::Span;
@@ -33,6 +34,42 @@ impl Lower<'_> {
         } else {
             out[0]
         }
+    }
+
+    /// `shuffle(x, mask)` / `shuffle2(x, y, mask)`: each result lane a multiplexer over the
+    /// data lanes (`x`, then `y`), driven by the low bits of its mask lane (a constant mask
+    /// folds to wires).
+    pub(super) fn shuffle(&mut self, args: &[Expr], ty: &Type, span: Span) -> Val {
+        let (data, mask) = args.split_at(args.len() - 1);
+        let lanes: Vec<OpId> = data.iter().flat_map(|a| self.lanes_of_expr(a)).collect();
+        let masks = self.lanes_of_expr(&mask[0]);
+        let mt = self.k.op(masks[0]).ty;
+        let pick = self.konst(lanes.len() as u64 - 1, mt, span);
+        let mut out = Vec::new();
+        for m in masks {
+            let idx = self.bin(BinOp::And, m, pick, span);
+            let mut v = lanes[0];
+            for (j, &x) in lanes.iter().enumerate().skip(1) {
+                let jc = self.konst(j as u64, mt, span);
+                let hit = self.cmp(CmpOp::Eq, idx, jc, span);
+                v = self.select(hit, x, v, span);
+            }
+            out.push(v);
+        }
+        debug_assert_eq!(out.len(), ty.lanes() as usize);
+        self.vector(out)
+    }
+
+    /// `nan(code)`: the quiet NaN `0x7fc00000` with the code's low 22 bits, lane by lane.
+    pub(super) fn nan_builtin(&mut self, args: &[Expr], ty: &Type, span: Span) -> Val {
+        self.lane_map(args, ty, span, |l, x| {
+            let low = l.konst(0x003f_ffff, Ty::I32, span);
+            let c = l.fit(x[0], Ty::I32, span);
+            let c = l.bin(BinOp::And, c, low, span);
+            let q = l.konst(0x7fc0_0000, Ty::I32, span);
+            let b = l.bin(BinOp::Or, c, q, span);
+            l.fit(b, Ty::Float(32), span)
+        })
     }
 
     /// `any`/`all`: 1 if the most significant bit of any (all) lanes is set.

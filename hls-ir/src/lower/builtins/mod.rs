@@ -12,6 +12,7 @@ mod fence;
 mod float;
 mod float_exact;
 mod float_math;
+mod half;
 mod integer;
 mod vector_memory;
 mod wide_mul;
@@ -23,6 +24,26 @@ use super::{Lower, Val};
 use crate::ids::OpId;
 use frontend::ast::{Builtin, Expr, MathClass, MathFn, Type};
 use frontend::span::Span;
+
+/// How the source spells built-in `b` (for diagnostics), as far as the name says it.
+fn source_name(b: Builtin) -> String {
+    let n = |base: &str, k: u8| {
+        if k == 1 {
+            base.to_string()
+        } else {
+            format!("{base}{k}")
+        }
+    };
+    match b {
+        Builtin::VLoadHalf(k) => n("vload_half", k),
+        Builtin::VStoreHalf(k) => n("vstore_half", k),
+        Builtin::VLoad(k) => n("vload", k),
+        Builtin::VStore(k) => n("vstore", k),
+        Builtin::Printf => "printf".into(),
+        Builtin::Math(f) => f.name().into(),
+        other => format!("{other:?}"),
+    }
+}
 
 impl Lower<'_> {
     pub(super) fn builtin(&mut self, b: Builtin, args: &[Expr], ty: &Type, span: Span) -> Val {
@@ -44,6 +65,9 @@ impl Lower<'_> {
         if let Some(f) = work_item::work_item_fn(b) {
             return self.work_item(f, args, ty, span);
         }
+        if matches!(b, Builtin::GetGlobalLinearId | Builtin::GetLocalLinearId) {
+            return self.linear_id(b == Builtin::GetGlobalLinearId, ty, span);
+        }
         let float_args = args.iter().any(|a| a.ty.is_float());
         match b {
             // `mad` is a floating-point built-in whatever its arguments.
@@ -55,6 +79,8 @@ impl Lower<'_> {
                 self.integer_builtin(b, args, ty, span)
             }
             Builtin::Select => self.select_builtin(args, ty, span),
+            Builtin::Shuffle | Builtin::Shuffle2 => self.shuffle(args, ty, span),
+            Builtin::Nan => self.nan_builtin(args, ty, span),
             Builtin::Atomic(_) if counter::is_counter_update(b, args) => {
                 self.counter_update(b, args, span)
             }
@@ -68,12 +94,14 @@ impl Lower<'_> {
                 v
             }
             Builtin::VLoad(n) => self.vload(n, args, ty, span),
+            Builtin::VLoadHalf(n) => self.vload_half(n, args, span),
+            Builtin::VStoreHalf(n) => self.vstore_half(n, args, span),
             Builtin::VStore(n) => self.vstore(n, args, span),
             Builtin::Math(f) | Builtin::NativeMath(f) => {
                 self.math_builtin(f, args, ty, float_args, span)
             }
             other => {
-                self.unsupported(span, format!("the built-in `{other:?}`"));
+                self.unsupported(span, format!("the built-in `{}`", source_name(other)));
                 self.dummy(ty, span)
             }
         }
@@ -103,6 +131,10 @@ impl Lower<'_> {
                 self.float_exact(f, args, ty, span)
             }
             _ if float_args && float_math::is_built(f) => self.float_math_fn(f, args, ty, span),
+            _ if float_args && float_math::is_common(f) => self.float_common_fn(f, args, ty, span),
+            _ if float_args && float_math::is_geometric(f) => {
+                self.float_geometric_fn(f, args, ty, span)
+            }
             _ if !float_args
                 && !ty.is_float()
                 && matches!(

@@ -58,14 +58,21 @@ impl Lower<'_> {
     }
 
     /// `offset * n`: the element index of a `vloadn`/`vstoren`'s first lane.
-    fn vload_index(&mut self, off: OpId, n: u8, span: Span) -> OpId {
+    pub(super) fn vload_index(&mut self, off: OpId, n: u8, span: Span) -> OpId {
         let off = self.resize(off, Ty::I32, false, span);
         let n = self.konst(n as u64, Ty::I32, span);
         self.bin(BinOp::Mul, off, n, span)
     }
 
     /// The place of element `first + i` (of type `elem`) from `base`.
-    fn lane_place(&mut self, base: Place, first: OpId, i: u64, elem: &Type, span: Span) -> Place {
+    pub(super) fn lane_place(
+        &mut self,
+        base: Place,
+        first: OpId,
+        i: u64,
+        elem: &Type,
+        span: Span,
+    ) -> Place {
         let i = self.konst(i, Ty::I32, span);
         let idx = self.bin(BinOp::Add, first, i, span);
         self.index_place(base, idx, elem, false, span)

@@ -2,8 +2,9 @@
 //! the values OpenCL gives out-of-range dimensions, a dimension known only at run time (a
 //! select over the three), and the ids of a kernel with barriers.
 
+use crate::ids::OpId;
 use crate::lower::{Lower, Val};
-use crate::ops::{CmpOp, OpKind, WorkItemFn};
+use crate::ops::{BinOp, CmpOp, OpKind, WorkItemFn};
 use crate::types::Ty;
 use frontend::ast::{Builtin, Expr, Type};
 use frontend::span::Span;
@@ -68,5 +69,38 @@ impl Lower<'_> {
             }
         }
         Val::Scalar(self.op(OpKind::WorkItem(f, dim as u8), t, span, &[]))
+    }
+
+    /// `get_global_linear_id()` (`global`) or `get_local_linear_id()`:
+    /// `((id2 - o2) * size1 + (id1 - o1)) * size0 + (id0 - o0)` with the global ids, offsets
+    /// and sizes, or the local ids and sizes without offsets (OpenCL C 6.13.1). Unused
+    /// dimensions have id 0 and size 1, so their terms fold away.
+    pub(super) fn linear_id(&mut self, global: bool, ty: &Type, span: Span) -> Val {
+        let t = self.ty_of(ty);
+        let (id, size) = if global {
+            (WorkItemFn::GlobalId, WorkItemFn::GlobalSize)
+        } else {
+            (WorkItemFn::LocalId, WorkItemFn::LocalSize)
+        };
+        let mut acc: Option<OpId> = None;
+        for dim in (0..3).rev() {
+            let v = self.work_item_dim(id, dim, t, span);
+            let mut x = self.scalar_of(v, ty, span);
+            if global {
+                let o = self.work_item_dim(WorkItemFn::GlobalOffset, dim, t, span);
+                let o = self.scalar_of(o, ty, span);
+                x = self.bin(BinOp::Sub, x, o, span);
+            }
+            acc = Some(match acc {
+                None => x,
+                Some(a) => {
+                    let sz = self.work_item_dim(size, dim, t, span);
+                    let sz = self.scalar_of(sz, ty, span);
+                    let m = self.bin(BinOp::Mul, a, sz, span);
+                    self.bin(BinOp::Add, m, x, span)
+                }
+            });
+        }
+        Val::Scalar(acc.expect("three dimensions"))
     }
 }

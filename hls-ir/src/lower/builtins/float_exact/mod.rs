@@ -124,18 +124,18 @@ impl Lower<'_> {
         })
     }
 
-    fn c32(&mut self, v: u64, span: Span) -> OpId {
+    pub(super) fn c32(&mut self, v: u64, span: Span) -> OpId {
         self.konst(v, Ty::I32, span)
     }
 
     /// `a op constant` on `i32` values.
-    fn bin_c(&mut self, op: BinOp, a: OpId, v: u64, span: Span) -> OpId {
+    pub(super) fn bin_c(&mut self, op: BinOp, a: OpId, v: u64, span: Span) -> OpId {
         let c = self.c32(v, span);
         self.bin(op, a, c, span)
     }
 
     /// `a cmp constant` on `i32` values.
-    fn cmp_c(&mut self, op: CmpOp, a: OpId, v: u64, span: Span) -> OpId {
+    pub(super) fn cmp_c(&mut self, op: CmpOp, a: OpId, v: u64, span: Span) -> OpId {
         let c = self.c32(v, span);
         self.cmp(op, a, c, span)
     }

@@ -29,7 +29,7 @@
 use super::{Dd, Fb};
 use crate::ids::OpId;
 use crate::lower::builtins::float_exact::Integral;
-use crate::ops::{BinOp, CmpOp, UnOp};
+use crate::ops::{CmpOp, UnOp};
 use std::f64::consts::{LN_2, LOG2_E, PI};
 
 /// `ln sqrt(2 pi)`.
@@ -193,7 +193,7 @@ impl Fb<'_, '_> {
         // Special values: ±0 -> ±inf, negative integers and -inf -> NaN, NaN -> NaN.
         let is_zero = self.fcmpc(CmpOp::FEq, x, 0.0);
         let inf = self.inf();
-        let sinf = self.copysign_f(inf, x);
+        let sinf = self.copysign_of(inf, x);
         let v = self.sel(is_zero, sinf, v);
         let pole = self.negative_integer(x);
         let bad = self.is_nan(x);
@@ -221,16 +221,6 @@ impl Fb<'_, '_> {
         let r = self.l.integral(x, Integral::Rint, self.span);
         let int = self.fcmp(CmpOp::FEq, r, x);
         self.and1(neg, int)
-    }
-
-    /// `copysign(v, x)` on the bits.
-    fn copysign_f(&mut self, v: OpId, x: OpId) -> OpId {
-        let vb = self.bits(v);
-        let vb = self.ibinc(BinOp::And, vb, 0x7fff_ffff);
-        let xb = self.bits(x);
-        let sb = self.ibinc(BinOp::And, xb, 0x8000_0000u32 as i32 as i64);
-        let b = self.ibin(BinOp::Or, vb, sb);
-        self.float_of_bits(b)
     }
 
     /// `ln Gamma(a)` for `a = (ah, al)` positive and finite (as a float).

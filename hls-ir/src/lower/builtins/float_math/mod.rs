@@ -19,6 +19,7 @@
 //! pointer; `erf` builds `erf` and `erfc` on the exponential's reduction; `gamma` builds
 //! `tgamma`, `lgamma` and `lgamma_r` on Stirling's series.
 
+mod common;
 mod erf;
 mod exact;
 mod exp_log;
@@ -29,6 +30,7 @@ mod inverse_pi;
 mod pow;
 mod trig;
 
+pub(in crate::lower::builtins) use common::{is_common, is_geometric};
 use trig::Trig;
 
 use crate::ids::OpId;
@@ -108,19 +110,8 @@ impl Lower<'_> {
         ty: &Type,
         span: Span,
     ) -> Val {
-        if ty.elem_kind() != Some(ScalarKind::Float) {
-            for a in args {
-                self.rvalue(a);
-            }
-            self.unsupported(
-                span,
-                format!(
-                    "`{}` of `{}` (only single-precision `float` is built in hardware)",
-                    f.name(),
-                    ty.elem_kind().map_or("?", |k| k.name())
-                ),
-            );
-            return self.dummy(ty, span);
+        if let Some(v) = self.not_single(f, args, ty, span) {
+            return v;
         }
         if matches!(f, MathFn::Sincos | MathFn::Remquo | MathFn::LgammaR) {
             return self.float_math_ptr_out(f, args, ty, span);
@@ -129,6 +120,83 @@ impl Lower<'_> {
             let mut b = Fb { l, span };
             b.apply(f, x)
         })
+    }
+
+    /// The relational and common functions of `float` ([`is_common`]) lane by lane; a
+    /// relational lane is 1 in a scalar, all ones in a vector.
+    pub(in crate::lower::builtins) fn float_common_fn(
+        &mut self,
+        f: MathFn,
+        args: &[Expr],
+        ty: &Type,
+        span: Span,
+    ) -> Val {
+        if let Some(v) = self.not_single(f, args, ty, span) {
+            return v;
+        }
+        let relational = matches!(
+            f.class(),
+            frontend::ast::MathClass::FRel1 | frontend::ast::MathClass::FRel2
+        );
+        let elem = crate::lower::scalar_ty(ty.elem_kind().unwrap_or(ScalarKind::Int));
+        let vector = ty.is_vector();
+        self.lane_map(args, ty, span, |l, x| {
+            let mut b = Fb { l, span };
+            if relational {
+                let t = b.relational(f, x);
+                let yes = b.l.konst(if vector { u64::MAX } else { 1 }, elem, span);
+                let no = b.l.konst(0, elem, span);
+                b.l.select(t, yes, no, span)
+            } else {
+                b.common(f, x)
+            }
+        })
+    }
+
+    /// The geometric functions of `float` ([`is_geometric`]): from all lanes of the
+    /// arguments, a scalar or a vector.
+    pub(in crate::lower::builtins) fn float_geometric_fn(
+        &mut self,
+        f: MathFn,
+        args: &[Expr],
+        ty: &Type,
+        span: Span,
+    ) -> Val {
+        if let Some(v) = self.not_single(f, args, ty, span) {
+            return v;
+        }
+        let x = self.lanes_of_expr(&args[0]);
+        let y = match args.get(1) {
+            Some(a) => self.lanes_of_expr(a),
+            None => x.clone(),
+        };
+        let mut b = Fb { l: self, span };
+        let r = b.geometric(f, &x, &y);
+        if ty.is_vector() {
+            self.vector(r)
+        } else {
+            Val::Scalar(r[0])
+        }
+    }
+
+    /// The diagnostic (and a dummy value) when the arguments of `f` are not `float`.
+    fn not_single(&mut self, f: MathFn, args: &[Expr], ty: &Type, span: Span) -> Option<Val> {
+        let kind = args.first().and_then(|a| a.ty.elem_kind());
+        if kind == Some(ScalarKind::Float) {
+            return None;
+        }
+        for a in args {
+            self.rvalue(a);
+        }
+        self.unsupported(
+            span,
+            format!(
+                "`{}` of `{}` (only single-precision `float` is built in hardware)",
+                f.name(),
+                kind.map_or("?", |k| k.name())
+            ),
+        );
+        Some(self.dummy(ty, span))
     }
 
     /// `sincos`, `remquo` and `lgamma_r`: the result lanes, and the second result's lanes written through
