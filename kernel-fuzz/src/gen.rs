@@ -9,7 +9,8 @@
 //!
 //! Some NDRange kernels also write each work-item's `out0` value into a pipe read by a second
 //! kernel, `sink` (blocking built-ins, the portable retry loops or reservations retried until
-//! valid, on both sides; a capacity of 1 to 8 packets), run together as a multi-kernel test.
+//! valid, on both sides; a capacity of 2 to 8 packets, the fewest a hardware FIFO holds being
+//! 2), run together as a multi-kernel test.
 
 use crate::ast::*;
 use rand::rngs::StdRng;
@@ -209,7 +210,7 @@ pub fn generate(r: &mut StdRng) -> Kernel {
         PipeOut {
             write,
             read,
-            capacity: pr.random_range(1..=8),
+            capacity: pr.random_range(2..=8),
         }
     });
     Kernel {

@@ -10,7 +10,7 @@ use crate::types::Ty;
 use frontend::ast::{Expr, Stmt, StmtKind, Type, VarId};
 use frontend::diag::Diagnostic;
 use frontend::span::Span;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Most iterations `#pragma unroll` may copy.
 const MAX_UNROLL: u32 = 1024;
@@ -138,7 +138,10 @@ impl Lower<'_> {
                 self.rvalue(st);
             }
             iterations += 1;
-            if !self.diags.is_empty() {
+            // Stop at an error (the kernel is not built); a warning (a pragma not honoured
+            // elsewhere) must not cut the unrolling short: the kernel fuzzer found that it
+            // did, silently dropping iterations.
+            if self.diags.iter().any(|d| d.is_error()) {
                 break;
             }
         }
@@ -473,6 +476,10 @@ impl Lower<'_> {
     /// leaf the body never changed is its value before the loop again; every other leaf gets a
     /// distance-1 edge and a `LoopResult` after `loop_op`, which the environment then reads.
     fn carry_out(&mut self, carried: Vec<Carry>, after: &Env, loop_op: OpId, span: Span) {
+        // Carried values never changed in the loop are replaced by their value from before
+        // it and removed; a later carry whose next value is one of them (`v = n;` in the
+        // loop, `n` unchanged) takes that value instead (`after` still names the removed op).
+        let mut replaced: HashMap<OpId, OpId> = HashMap::new();
         for cr in carried {
             let nexts: Vec<OpId> = match cr.what {
                 CarryOf::Var(v) => match after.vars.get(&v) {
@@ -500,10 +507,12 @@ impl Lower<'_> {
             };
             let mut results = Vec::new();
             for (&(c, init), next) in cr.leaves.iter().zip(nexts) {
+                let next = replaced.get(&next).copied().unwrap_or(next);
                 if next == c {
                     // Never changed in the loop: every use is the value from before the loop.
                     self.k.replace_uses(c, init);
                     self.k.remove_op(c);
+                    replaced.insert(c, init);
                     results.push(init);
                     continue;
                 }
