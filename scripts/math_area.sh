@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# ECP5 area, Fmax and latency of each float math built-in as its own kernel
+# (`o[i] = f(a[i] [, b[i]])`, one work-item per element, II = 1): writes one kernel file per
+# function into a work directory and runs the kernel benchmark on them (Yosys synth_ecp5 and
+# nextpnr-ecp5 next to a 32-bit counter; examples/kernel_bench.rs). Prints the benchmark's
+# Markdown rows, one per function (docs/benchmarks.md, "Float math on ECP5").
+# Takes hours: the larger functions (erf, tgamma, pow) synthesise for many minutes each.
+# Usage: scripts/math_area.sh [WORK_DIR] [FUNCTION...]   (default: target/math_area, all)
+set -euo pipefail
+work=${1:-target/math_area}
+shift || true
+one=(exp exp2 exp10 expm1 log log2 log10 log1p cbrt rsqrt sin cos tan sinpi cospi tanpi
+  asin acos atan asinpi acospi atanpi sinh cosh tanh asinh acosh atanh erf erfc tgamma lgamma
+  sqrt floor ceil round trunc rint logb fabs degrees radians sign)
+two=(pow powr hypot atan2 atan2pi fmod remainder fdim fmin fmax copysign nextafter maxmag
+  minmag)
+want=("$@")
+pick() { [ ${#want[@]} -eq 0 ] || printf '%s\n' "${want[@]}" | grep -qx "$1"; }
+mkdir -p "$work/kernels"
+write() { # NAME EXPR TWO(0/1)
+  local bparam="" barg="" out=1
+  if [ "$3" = 1 ]; then
+    bparam="global const float *b, "
+    barg="arg_in:  1 buffer float[64] iota 1.5 0.0625"
+    out=2
+  fi
+  cat > "$work/kernels/math_$1.cl" <<CL
+/*!
+[config]
+name: math_$1
+kernel_name: math_$1
+dimensions: 1
+
+[test]
+name: $1 of 64 values
+global_size: 64 1 1
+arg_in:  0 buffer float[64] iota 0.25 0.125
+$barg
+arg_in:  $out buffer float[64] repeat 0
+!*/
+kernel void math_$1(global const float *a, ${bparam}global float *o) {
+  size_t i = get_global_id(0);
+  o[i] = $2;
+}
+CL
+}
+for f in "${one[@]}"; do if pick "$f"; then write "$f" "$f(a[i])" 0; fi; done
+for f in "${two[@]}"; do if pick "$f"; then write "$f" "$f(a[i], b[i])" 1; fi; done
+cargo build --release --quiet
+cargo run --release --quiet --example kernel_bench -- --work "$work/bench" "$work/kernels"
