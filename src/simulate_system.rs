@@ -11,6 +11,33 @@ use rtl_templates::namer::legal;
 use std::path::{Path, PathBuf};
 use testfile::{MultiTest, TestCase};
 
+/// The system top's module name: `system_`, its kernels' names, and 8 hex digits of a hash of
+/// its Verilog. Tests that run the same kernels and pipes (most tests of a file) then write
+/// the same top and share one Verilator model (the model cache is by content), while two
+/// different systems never share a name in the `systems/` directory.
+fn module_name(c: &Compiled, m: &MultiTest) -> Result<String, String> {
+    use sha2::{Digest, Sha256};
+    let probe = crate::system::from_test(c, m, "system")?;
+    let mut h = Sha256::new();
+    h.update(probe.top(c).verilog.as_bytes());
+    for v in probe.modules(c) {
+        h.update(v.verilog.as_bytes());
+    }
+    let digest = h.finalize();
+    let mut kernels: Vec<String> = probe
+        .kernels
+        .iter()
+        .map(|&k| legal(&c.kernels[k].ir.name).to_lowercase())
+        .collect();
+    kernels.dedup();
+    let stem: String = format!("system_{}", kernels.join("_"))
+        .chars()
+        .take(48)
+        .collect();
+    let hex: String = digest[..4].iter().map(|b| format!("{b:02x}")).collect();
+    Ok(format!("{stem}_{hex}"))
+}
+
 /// Runs multi-kernel test `t` (its waveform into `wave`); the summary line, or why it failed.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run(
@@ -23,8 +50,7 @@ pub(crate) fn run(
     m: &MultiTest,
     wave: &mut Waveform,
 ) -> Result<String, String> {
-    let module = format!("system_{}", legal(&t.name).to_lowercase());
-    let module: String = module.chars().take(60).collect();
+    let module = module_name(c, m)?;
     let plan = crate::system::from_test(c, m, &module)?;
     let top = plan.top(c);
     let sys_dir = dir.join("systems");

@@ -49,7 +49,7 @@ kernel void hyper(global const float *h, global float *s, global float *c, globa
   size_t i = get_global_id(0);
   s[i] = sinh(h[i]);
   c[i] = cosh(h[i]);
-  t[i] = half_tanh(h[i]);
+  t[i] = tanh(h[i]);
 }
 
 kernel void ahyper(global const float *h, global const float *c, global const float *t,

@@ -139,12 +139,23 @@ pub(crate) fn unsupported_builtin(name: &str) -> Option<(&'static str, &'static 
     None
 }
 
+/// The functions that have `native_` and `half_` forms (OpenCL C 6.13.2, tables "half_ and
+/// native_ functions"); other names with those prefixes are not built-ins.
+const NATIVE_FNS: [&str; 14] = [
+    "cos", "divide", "exp", "exp2", "exp10", "log", "log2", "log10", "powr", "recip", "rsqrt",
+    "sin", "sqrt", "tan",
+];
+
+/// `name` without a `native_`/`half_` prefix, when it is one of [`NATIVE_FNS`] with it.
+fn native_base(name: &str) -> Option<&str> {
+    name.strip_prefix("native_")
+        .or_else(|| name.strip_prefix("half_"))
+        .filter(|b| NATIVE_FNS.contains(b))
+}
+
 /// Whether `name` is (reserved for) a built-in function.
 pub(crate) fn is_builtin_name(name: &str) -> bool {
-    let base = name
-        .strip_prefix("native_")
-        .or_else(|| name.strip_prefix("half_"))
-        .unwrap_or(name);
+    let base = native_base(name).unwrap_or(name);
     WORK_ITEM.iter().any(|w| w.0 == name)
         || PIPE_FNS.iter().any(|w| w.0 == name)
         || OTHER_NAMES.contains(&name)
@@ -303,12 +314,9 @@ impl Checker<'_> {
         if let Some((f, explicit)) = c11_atomic(name) {
             return self.c11_atomic_call(name, f, explicit, args, span);
         }
-        let (native, base) = if let Some(b) = name.strip_prefix("native_") {
-            (true, b)
-        } else if let Some(b) = name.strip_prefix("half_") {
-            (true, b)
-        } else {
-            (false, name)
+        let (native, base) = match native_base(name) {
+            Some(b) => (true, b),
+            None => (false, name),
         };
         if let Some(m) = MathFn::from_name(base) {
             return self.math(name, m, native, args, span);
