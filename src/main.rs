@@ -83,7 +83,7 @@ struct BuildArgs {
             ..=i64::from(*hwcontract::pipe::MAX_RESERVATIONS_RANGE.end())))]
     pipe_reservations: Option<u32>,
     /// Cycles between a global read's request and the use of its data that the schedule
-    /// allows (default 3): set it to your memory's read latency so that loads and atomics
+    /// allows (default 3, 16 with --board): set it to your memory's read latency so that loads and atomics
     /// whose results are used keep the pipeline's rate (1 to 256; each load's response buffer
     /// gets that many entries).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -200,9 +200,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if cli.board.is_some() && cli.build.clock_mhz.is_none() {
                 opts.clock_mhz = oclhls::board::DEFAULT_BOARD_CLOCK_MHZ;
             }
-            // The board's memory adapter serves single transfers (bursts through it are
-            // the next step of the board flow).
-            opts.bursts &= cli.board.is_none();
+            if cli.board.is_some() && opts.memory_latency.is_none() {
+                opts.memory_latency = Some(oclhls::board::DEFAULT_BOARD_MEMORY_LATENCY);
+            }
             if !(opts.clock_mhz > 0.0 && opts.clock_mhz.is_finite()) {
                 eprintln!(
                     "error: --clock-mhz must be a positive number of MHz, not {}",

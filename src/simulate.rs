@@ -74,7 +74,7 @@ pub struct SimArgs {
     #[arg(long, value_name = "F")]
     pub clock_mhz: Option<f64>,
     /// Cycles between a global read's request and the use of its data that the schedule
-    /// allows (default 3): set it to your memory's read latency so that loads and atomics
+    /// allows (default 3, or 16 with --board): set it to your memory's read latency so that loads and atomics
     /// whose results are used keep the pipeline's rate (1 to 256; each load's response buffer
     /// gets that many entries).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -115,6 +115,15 @@ impl SimArgs {
         } else {
             DEFAULT_MAX_CYCLES
         })
+    }
+
+    /// The read latency the kernels are scheduled for (`--memory-latency`; a board's default
+    /// with --board, the compiler's otherwise).
+    pub fn memory_latency(&self) -> Option<u32> {
+        self.memory_latency.or(self
+            .board
+            .is_some()
+            .then_some(crate::board::DEFAULT_BOARD_MEMORY_LATENCY))
     }
 
     /// The clock the kernels are scheduled for (and, with --board, the SoC's).
@@ -412,9 +421,8 @@ pub(crate) fn base_options(a: &SimArgs) -> CompileOptions {
             .collect(),
         include_dirs: a.include_dirs.clone(),
         clock_mhz: a.clock(),
-        memory_latency: a.memory_latency,
-        // The board's memory adapter serves single transfers (bursts through it come next).
-        bursts: !a.no_bursts && a.board.is_none(),
+        memory_latency: a.memory_latency(),
+        bursts: !a.no_bursts,
         ..Default::default()
     }
 }

@@ -377,6 +377,27 @@ impl Kernel {
         &mut self.graph[node(id)]
     }
 
+    /// The value of an integer constant (its bits, zero-extended), or `None` for any other op
+    /// (float constants included).
+    pub fn int_const(&self, id: OpId) -> Option<u64> {
+        let op = self.op(id);
+        match op.kind {
+            OpKind::Const(v) if !op.ty.is_float() => Some(v),
+            _ => None,
+        }
+    }
+
+    /// [`Kernel::int_const`] sign-extended from the constant's width.
+    pub fn int_const_signed(&self, id: OpId) -> Option<i64> {
+        let v = self.int_const(id)?;
+        let bits = self.op(id).ty.bits();
+        Some(if bits < 64 && (v >> (bits - 1)) & 1 == 1 {
+            (v as i64) - (1i64 << bits)
+        } else {
+            v as i64
+        })
+    }
+
     /// All ops in id order (deterministic).
     pub fn op_ids(&self) -> Vec<OpId> {
         let mut v: Vec<OpId> = self.graph.node_indices().map(op_id).collect();

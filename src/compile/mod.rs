@@ -48,8 +48,7 @@ pub struct CompileOptions {
     /// (`--memory-latency`; `None`: `OpLibrary`'s default). Each port's response buffer holds
     /// this many reads per load, so a pipeline keeps its rate with memory this slow.
     pub memory_latency: Option<u32>,
-    /// Global ports combine consecutive accesses into bursts (off for `--board` until the
-    /// board's memory adapter takes bursts).
+    /// Global ports combine consecutive accesses into bursts (off with `--no-bursts`).
     pub bursts: bool,
 }
 

@@ -33,7 +33,7 @@ use serde::Serialize;
 pub const LITEDRAM_PORT_V: &str = include_str!("../../rtl/oclhls_litedram_port.v");
 
 /// Data width of the SDRAM controller's native port on the ULX3S (both chips are x16, the PHY
-/// is full rate): narrower elements use part of a native word.
+/// is full rate): narrower elements use part of a native word, wider ones several.
 pub const SDRAM_NATIVE_BITS: u32 = 16;
 
 /// Magic value of the `oclhls_magic` register: `OCLH` in ASCII.
@@ -109,12 +109,18 @@ pub struct MemPort {
     pub prefix: String,
     /// Element width W of the kernel port.
     pub element_bits: u32,
-    /// Data width D of the native port (`max(W, SDRAM_NATIVE_BITS)`).
+    /// Data width D of the native port: the controller's own ([`SDRAM_NATIVE_BITS`]); the
+    /// adapter splits a wider element into native words itself, one command per cycle
+    /// (LiteDRAM's port down-converter spends three cycles on two words).
     pub data_bits: u32,
     pub read: bool,
     pub write: bool,
-    /// The kernel drives `<prefix>_wreq_strb`.
+    /// The kernel drives `<prefix>_wreq_strb` (`<prefix>_wdata_strb` when the writes burst).
     pub strb: bool,
+    /// The read channel carries bursts (`<prefix>_rreq_len`, `<prefix>_rresp_last`).
+    pub rburst: bool,
+    /// The write channel carries bursts (`<prefix>_wreq_len` and the `<prefix>_wdata_*` beats).
+    pub wburst: bool,
 }
 
 /// Everything the SoC needs besides the LiteX platform.
@@ -142,15 +148,6 @@ pub enum SocError {
         prefix: String,
     },
     #[error(
-        "kernel `{kernel}`: `{arg}` bursts (port `{port}`); the board adapter serves \
-         single-beat requests only so far"
-    )]
-    Bursts {
-        kernel: String,
-        arg: String,
-        port: String,
-    },
-    #[error(
         "kernel `{kernel}`: `{arg}` has {bits}-bit elements; on the board a global pointer's \
          element must be a power of two of whole bytes (8, 16, 32, 64, 128... bits) so that \
          it never straddles a memory word; pass a struct of another size as bytes for now"
@@ -165,7 +162,7 @@ pub enum SocError {
 }
 
 /// Memory channel suffixes and the direction they have on the kernel.
-const MEM_SUFFIXES: [(&str, PortDir); 13] = [
+const MEM_SUFFIXES: [(&str, PortDir); 21] = [
     ("rreq_valid", PortDir::Out),
     ("rreq_ready", PortDir::In),
     ("rreq_addr", PortDir::Out),
@@ -179,19 +176,18 @@ const MEM_SUFFIXES: [(&str, PortDir); 13] = [
     ("wreq_strb", PortDir::Out),
     ("wresp_valid", PortDir::In),
     ("wresp_ready", PortDir::Out),
+    ("rreq_len", PortDir::Out),
+    ("rresp_last", PortDir::In),
+    ("wreq_len", PortDir::Out),
+    ("wdata_valid", PortDir::Out),
+    ("wdata_ready", PortDir::In),
+    ("wdata_data", PortDir::Out),
+    ("wdata_strb", PortDir::Out),
+    ("wdata_last", PortDir::Out),
 ];
 
-/// Ports of revision 2 the adapter does not serve yet, with what they mean.
-const UNSERVED: [(&str, &str); 8] = [
-    ("rreq_op", "atomics"),
-    ("rreq_operand", "atomics"),
-    ("rreq_compare", "atomics"),
-    ("rreq_len", "bursts"),
-    ("rresp_last", "bursts"),
-    ("wreq_len", "bursts"),
-    ("wdata_valid", "bursts"),
-    ("wdata_ready", "bursts"),
-];
+/// Ports of revision 2 the adapter does not serve yet (the atomic request kind).
+const UNSERVED: [&str; 3] = ["rreq_op", "rreq_operand", "rreq_compare"];
 
 /// Who a core port belongs to: `(bank owner, prefix, rest)`.
 fn owner<'a>(spec: &'a CoreSpec, port: &'a str) -> Option<(&'a str, &'a str, &'a str)> {
@@ -231,27 +227,22 @@ pub fn plan(spec: &CoreSpec) -> Result<SocPlan, SocError> {
     let mut mem_ports = Vec::new();
     for (index, pre) in mem_prefixes.iter().enumerate() {
         let (kernel, _, arg) = owner(spec, pre).unwrap_or(("?", "", pre));
-        for (suffix, what) in UNSERVED {
-            if has(&format!("{pre}_{suffix}")) {
-                return Err(if what == "atomics" {
-                    SocError::Atomics {
-                        kernel: kernel.to_string(),
-                        arg: arg.to_string(),
-                        prefix: pre.clone(),
-                    }
-                } else {
-                    SocError::Bursts {
-                        kernel: kernel.to_string(),
-                        arg: arg.to_string(),
-                        port: format!("{pre}_{suffix}"),
-                    }
-                });
-            }
+        if UNSERVED
+            .iter()
+            .any(|suffix| has(&format!("{pre}_{suffix}")))
+        {
+            return Err(SocError::Atomics {
+                kernel: kernel.to_string(),
+                arg: arg.to_string(),
+                prefix: pre.clone(),
+            });
         }
         let read = has(&format!("{pre}_rreq_valid"));
         let write = has(&format!("{pre}_wreq_valid"));
+        let wburst = has(&format!("{pre}_wdata_valid"));
         let bits = width_of(&format!("{pre}_rresp_data"))
             .or_else(|| width_of(&format!("{pre}_wreq_data")))
+            .or_else(|| width_of(&format!("{pre}_wdata_data")))
             .unwrap_or(0);
         if bits < 8 || !bits.is_power_of_two() {
             return Err(SocError::ElementWidth {
@@ -264,10 +255,12 @@ pub fn plan(spec: &CoreSpec) -> Result<SocPlan, SocError> {
             index,
             prefix: pre.clone(),
             element_bits: bits,
-            data_bits: bits.max(SDRAM_NATIVE_BITS),
+            data_bits: SDRAM_NATIVE_BITS,
             read,
             write,
-            strb: has(&format!("{pre}_wreq_strb")),
+            strb: has(&format!("{pre}_wreq_strb")) || has(&format!("{pre}_wdata_strb")),
+            rburst: has(&format!("{pre}_rreq_len")),
+            wburst,
         });
     }
     let is_mem = |n: &str| {

@@ -99,10 +99,12 @@ fn register_map_of_one_kernel() {
                 index: 0,
                 prefix: "a".into(),
                 element_bits: 32,
-                data_bits: 32,
+                data_bits: 16,
                 read: true,
                 write: false,
-                strb: false
+                strb: false,
+                rburst: false,
+                wburst: false
             },
             MemPort {
                 index: 1,
@@ -111,7 +113,9 @@ fn register_map_of_one_kernel() {
                 data_bits: 16,
                 read: false,
                 write: true,
-                strb: true
+                strb: true,
+                rburst: false,
+                wburst: false
             },
         ]
     );
@@ -187,7 +191,7 @@ fn system_banks_counters_and_pipes() {
 }
 
 #[test]
-fn atomics_bursts_odd_widths_and_unknown_ports_are_refused() {
+fn atomics_odd_widths_and_unknown_ports_are_refused() {
     let mut spec = single();
     spec.ports.push(port("a_rreq_op", PortDir::Out, 4));
     let e = plan(&spec).unwrap_err();
@@ -200,10 +204,6 @@ fn atomics_bursts_odd_widths_and_unknown_ports_are_refused() {
         }
     );
     assert!(e.to_string().contains("atomic unit"), "{e}");
-
-    let mut spec = single();
-    spec.ports.push(port("s_wreq_len", PortDir::Out, 8));
-    assert!(matches!(plan(&spec), Err(SocError::Bursts { .. })));
 
     let mut spec = single();
     for p in &mut spec.ports {
@@ -236,7 +236,7 @@ fn wrapper_ports_and_verilog() {
     assert_eq!(find("k_vadd_ctrl_rdata"), Some((PortDir::Out, 32)));
     assert_eq!(find("k_vadd_arg_n_w1"), Some((PortDir::In, 32)));
     assert_eq!(find("k_vadd_cycles_hi"), Some((PortDir::Out, 32)));
-    assert_eq!(find("m0_cmd_addr"), Some((PortDir::Out, 23)));
+    assert_eq!(find("m0_cmd_addr"), Some((PortDir::Out, 24)));
     assert_eq!(find("m1_wdata_we"), Some((PortDir::Out, 2)));
     let v = core_verilog(&plan, &spec.ports, bytes);
     for part in [
@@ -247,10 +247,63 @@ fn wrapper_ports_and_verilog() {
         "assign c_arg_n = arg_n_words[63:0];",
         "wire k_vadd_start = k_vadd_ctrl_we && k_vadd_ctrl_wdata[0] && !c_busy;",
         "assign k_vadd_ctrl_rdata = {29'd0, !c_busy, k_vadd_done_r, c_busy};",
-        "oclhls_litedram_port #(.W(32), .D(32), .AW(23)) u_mem0 (",
-        "oclhls_litedram_port #(.W(16), .D(16), .AW(24)) u_mem1 (",
+        "oclhls_litedram_port #(.W(32), .D(16), .AW(24), .RBURST(0), .WBURST(0)) u_mem0 (",
+        "oclhls_litedram_port #(.W(16), .D(16), .AW(24), .RBURST(0), .WBURST(0)) u_mem1 (",
+        ".rreq_len(8'd0)",
+        ".kwdata_valid(1'b0), .kwdata_ready(m1_no_wdata_ready)",
         ".wreq_strb(c_s_wreq_strb)",
         ".rreq_valid(1'b0), .rreq_ready(m1_no_read_ready)",
+    ] {
+        assert!(v.contains(part), "{part:?} missing from:\n{v}");
+    }
+}
+
+/// A pointer whose reads and writes both burst (docs/hardware-interface.md, "Bursts").
+#[test]
+fn bursting_ports_are_connected() {
+    use PortDir::{In, Out};
+    let mut spec = single();
+    spec.ports.retain(|p| !p.name.starts_with("s_"));
+    for (n, d, w) in [
+        ("b_rreq_valid", Out, 1),
+        ("b_rreq_ready", In, 1),
+        ("b_rreq_addr", Out, 32),
+        ("b_rreq_len", Out, 8),
+        ("b_rresp_valid", In, 1),
+        ("b_rresp_ready", Out, 1),
+        ("b_rresp_data", In, 64),
+        ("b_rresp_last", In, 1),
+        ("b_wreq_valid", Out, 1),
+        ("b_wreq_ready", In, 1),
+        ("b_wreq_addr", Out, 32),
+        ("b_wreq_len", Out, 8),
+        ("b_wdata_valid", Out, 1),
+        ("b_wdata_ready", In, 1),
+        ("b_wdata_data", Out, 64),
+        ("b_wdata_strb", Out, 8),
+        ("b_wdata_last", Out, 1),
+        ("b_wresp_valid", In, 1),
+        ("b_wresp_ready", Out, 1),
+    ] {
+        spec.ports.push(port(n, d, w));
+    }
+    let plan = plan(&spec).unwrap();
+    let b = &plan.mem_ports[1];
+    assert_eq!(b.prefix, "b");
+    assert_eq!((b.element_bits, b.data_bits), (64, 16));
+    assert!(b.read && b.write && b.strb && b.rburst && b.wburst, "{b:?}");
+    assert!(!plan.mem_ports[0].rburst && !plan.mem_ports[0].wburst);
+    assert!(plan.unconnected.is_empty(), "{:?}", plan.unconnected);
+    let v = core_verilog(&plan, &spec.ports, 32 << 20);
+    for part in [
+        ".RBURST(1), .WBURST(1)) u_mem1 (",
+        ".rreq_len(c_b_rreq_len)",
+        ".rresp_last(c_b_rresp_last)",
+        ".wreq_len(c_b_wreq_len)",
+        ".wreq_data(64'd0), .wreq_strb(8'd0)",
+        ".kwdata_valid(c_b_wdata_valid), .kwdata_ready(c_b_wdata_ready)",
+        ".kwdata_data(c_b_wdata_data)",
+        ".kwdata_strb(c_b_wdata_strb), .kwdata_last(c_b_wdata_last)",
     ] {
         assert!(v.contains(part), "{part:?} missing from:\n{v}");
     }

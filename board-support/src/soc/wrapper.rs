@@ -218,26 +218,52 @@ fn emit_mem_port(s: &mut String, m: &MemPort, aw: u32, unused: &mut Vec<String>)
     } else {
         ("1'b0".into(), "32'd0".into(), "1'b1".into())
     };
-    let (wv, wa, wd, wr) = if m.write {
+    let (wv, wa, wr) = if m.write {
         (
             format!("c_{p}_wreq_valid"),
             format!("c_{p}_wreq_addr"),
-            format!("c_{p}_wreq_data"),
             format!("c_{p}_wresp_ready"),
         )
     } else {
+        ("1'b0".into(), "32'd0".into(), "1'b1".into())
+    };
+    let all_bytes = format!("{{{}{{1'b1}}}}", w / 8);
+    let no_data = (format!("{w}'d0"), format!("{}'d0", w / 8));
+    // Revision-1 write data (address and data together), or the burst's W channel.
+    let strb_of = |port: String| if m.strb { port } else { all_bytes.clone() };
+    let (wd, wreq_strb) = if m.write && !m.wburst {
         (
-            "1'b0".into(),
-            "32'd0".into(),
-            format!("{w}'d0"),
-            "1'b1".into(),
+            format!("c_{p}_wreq_data"),
+            strb_of(format!("c_{p}_wreq_strb")),
         )
-    };
-    let strb = if m.strb {
-        format!("c_{p}_wreq_strb")
     } else {
-        format!("{{{}{{1'b1}}}}", w / 8)
+        no_data.clone()
     };
+    let (kwv, kwd, kws, kwl) = if m.wburst {
+        (
+            format!("c_{p}_wdata_valid"),
+            format!("c_{p}_wdata_data"),
+            strb_of(format!("c_{p}_wdata_strb")),
+            format!("c_{p}_wdata_last"),
+        )
+    } else {
+        ("1'b0".into(), no_data.0, no_data.1, "1'b0".into())
+    };
+    let len_of = |burst: bool, port: String| if burst { port } else { "8'd0".into() };
+    let rlen = len_of(m.rburst, format!("c_{p}_rreq_len"));
+    let wlen = len_of(m.wburst, format!("c_{p}_wreq_len"));
+    // Outputs of the adapter a port without bursts leaves unread.
+    let mut sink = |burst: bool, port: String, name: &str| {
+        if burst {
+            return port;
+        }
+        let n = format!("m{i}_no_{name}");
+        let _ = writeln!(s, "    wire {n};");
+        unused.push(n.clone());
+        n
+    };
+    let kw_ready = sink(m.wburst, format!("c_{p}_wdata_ready"), "wdata_ready");
+    let rlast = sink(m.rburst, format!("c_{p}_rresp_last"), "rresp_last");
     let (rreq_ready, rresp_valid, rresp_data) = if m.read {
         (
             format!("c_{p}_rreq_ready"),
@@ -272,12 +298,16 @@ fn emit_mem_port(s: &mut String, m: &MemPort, aw: u32, unused: &mut Vec<String>)
     };
     let _ = writeln!(
         s,
-        "    oclhls_litedram_port #(.W({w}), .D({d}), .AW({aw})) u_mem{i} (
+        "    oclhls_litedram_port #(.W({w}), .D({d}), .AW({aw}), .RBURST({rb}), .WBURST({wb})) u_mem{i} (
         .clk(clk), .rst(rst),
-        .rreq_valid({rv}), .rreq_ready({rreq_ready}), .rreq_addr({ra}),
+        .rreq_valid({rv}), .rreq_ready({rreq_ready}), .rreq_addr({ra}), .rreq_len({rlen}),
         .rresp_valid({rresp_valid}), .rresp_ready({rr}), .rresp_data({rresp_data}),
-        .wreq_valid({wv}), .wreq_ready({wreq_ready}), .wreq_addr({wa}), .wreq_data({wd}),
-        .wreq_strb({strb}), .wresp_valid({wresp_valid}), .wresp_ready({wr}),
+        .rresp_last({rlast}),
+        .wreq_valid({wv}), .wreq_ready({wreq_ready}), .wreq_addr({wa}), .wreq_len({wlen}),
+        .wreq_data({wd}), .wreq_strb({wreq_strb}), .wresp_valid({wresp_valid}),
+        .wresp_ready({wr}),
+        .kwdata_valid({kwv}), .kwdata_ready({kw_ready}), .kwdata_data({kwd}),
+        .kwdata_strb({kws}), .kwdata_last({kwl}),
         .cmd_valid(m{i}_cmd_valid), .cmd_ready(m{i}_cmd_ready), .cmd_we(m{i}_cmd_we),
         .cmd_addr(m{i}_cmd_addr), .cmd_last(m{i}_cmd_last),
         .wdata_valid(m{i}_wdata_valid), .wdata_ready(m{i}_wdata_ready),
@@ -285,6 +315,8 @@ fn emit_mem_port(s: &mut String, m: &MemPort, aw: u32, unused: &mut Vec<String>)
         .rdata_valid(m{i}_rdata_valid), .rdata_ready(m{i}_rdata_ready),
         .rdata_data(m{i}_rdata_data)
     );",
-        d = m.data_bits
+        d = m.data_bits,
+        rb = u8::from(m.rburst),
+        wb = u8::from(m.wburst),
     );
 }

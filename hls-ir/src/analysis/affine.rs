@@ -22,21 +22,6 @@ pub struct Affine {
     pub offset: i64,
 }
 
-fn konst(k: &Kernel, o: OpId) -> Option<i64> {
-    match k.op(o).kind {
-        OpKind::Const(v) => {
-            let bits = k.op(o).ty.bits();
-            // Sign-extend from the value's width.
-            Some(if bits < 64 && (v >> (bits - 1)) & 1 == 1 {
-                (v as i64) - (1i64 << bits)
-            } else {
-                v as i64
-            })
-        }
-        _ => None,
-    }
-}
-
 /// The step of `c` when it is a counter of loop `l`: `next = c + step`.
 pub fn counter_step(k: &Kernel, c: OpId, l: LoopId) -> Option<i64> {
     if k.op(c).kind != OpKind::Carried || k.op(c).region != l {
@@ -50,13 +35,13 @@ pub fn counter_step(k: &Kernel, c: OpId, l: LoopId) -> Option<i64> {
         OpKind::Binary(BinOp::Add) => {
             let ops = k.operands(next);
             match (ops[0] == c, ops[1] == c) {
-                (true, _) => konst(k, ops[1]),
-                (_, true) => konst(k, ops[0]),
+                (true, _) => k.int_const_signed(ops[1]),
+                (_, true) => k.int_const_signed(ops[0]),
                 _ => None,
             }
         }
         OpKind::Binary(BinOp::Sub) if k.operands(next)[0] == c => {
-            konst(k, k.operands(next)[1]).map(|s| -s)
+            k.int_const_signed(k.operands(next)[1]).map(|s| -s)
         }
         _ => None,
     }
@@ -72,7 +57,7 @@ fn affine_d(k: &Kernel, o: OpId, l: LoopId, depth: u32) -> Option<Affine> {
         return None;
     }
     let rec = |x: OpId| affine_d(k, x, l, depth + 1);
-    if let Some(c) = konst(k, o) {
+    if let Some(c) = k.int_const_signed(o) {
         return Some(Affine {
             iv: None,
             coef: 0,
@@ -119,7 +104,7 @@ fn affine_d(k: &Kernel, o: OpId, l: LoopId, depth: u32) -> Option<Affine> {
             scale(x, c)
         }
         OpKind::Binary(BinOp::Shl) => {
-            let s = konst(k, ops[1])?;
+            let s = k.int_const_signed(ops[1])?;
             if !(0..32).contains(&s) {
                 return None;
             }

@@ -5,16 +5,9 @@
 //! signed or unsigned) to decide the exit, with no `break` or `return` in the exit condition.
 //! Everything else is "unknown" (`None`), never a guess.
 
-use crate::ids::{LoopId, OpId};
+use crate::ids::LoopId;
 use crate::kernel::{Dep, Kernel};
 use crate::ops::{BinOp, CmpOp, OpKind};
-
-fn konst(k: &Kernel, o: OpId) -> Option<u64> {
-    match k.op(o).kind {
-        OpKind::Const(v) => Some(v),
-        _ => None,
-    }
-}
 
 /// Iterations of loop `l` (at least 1 for a loop that is entered), or `None` when unknown.
 pub fn trip_count(k: &Kernel, l: LoopId) -> Option<u64> {
@@ -27,7 +20,7 @@ pub fn trip_count(k: &Kernel, l: LoopId) -> Option<u64> {
     let cmp = match k.op(stop).kind {
         OpKind::Binary(BinOp::Xor) => {
             let ops = k.operands(stop);
-            if konst(k, ops[1]) != Some(1) {
+            if k.int_const(ops[1]) != Some(1) {
                 return None;
             }
             ops[0]
@@ -40,14 +33,14 @@ pub fn trip_count(k: &Kernel, l: LoopId) -> Option<u64> {
     let [next, bound] = k.operands(cmp)[..] else {
         return None;
     };
-    let bound = konst(k, bound)?;
+    let bound = k.int_const(bound)?;
     let OpKind::Binary(BinOp::Add) = k.op(next).kind else {
         return None;
     };
     let [counter, step] = k.operands(next)[..] else {
         return None;
     };
-    let step = konst(k, step)?;
+    let step = k.int_const(step)?;
     if !matches!(k.op(counter).kind, OpKind::Carried) {
         return None;
     }
@@ -59,7 +52,7 @@ pub fn trip_count(k: &Kernel, l: LoopId) -> Option<u64> {
     if carried_next != next {
         return None;
     }
-    let start = konst(k, k.operands(counter)[0])?;
+    let start = k.int_const(k.operands(counter)[0])?;
     let bits = k.op(counter).ty.bits();
     let signed = matches!(c, CmpOp::LtS | CmpOp::LeS);
     let as_i128 = |v: u64| -> i128 {

@@ -15,13 +15,6 @@ use crate::kernel::{Kernel, Op};
 use crate::ops::{BinOp, CmpOp, ConvOp, OpKind};
 use crate::types::Ty;
 
-fn const_of(k: &Kernel, id: OpId) -> Option<u64> {
-    match k.op(id).kind {
-        OpKind::Const(v) if !k.op(id).ty.is_float() => Some(v),
-        _ => None,
-    }
-}
-
 /// Evaluate an integer binary op on constants, or `None` when it must not be folded: division
 /// by zero is left for the hardware path to report at run time, and `mul_hi` is not folded
 /// (see [`crate::integer`]).
@@ -40,7 +33,7 @@ pub fn eval_cmp(c: CmpOp, bits: u32, x: u64, y: u64) -> Option<bool> {
 fn fold(k: &Kernel, id: OpId) -> Option<Result<u64, OpId>> {
     let op = k.op(id);
     let args = k.operands(id);
-    let c: Vec<Option<u64>> = args.iter().map(|&a| const_of(k, a)).collect();
+    let c: Vec<Option<u64>> = args.iter().map(|&a| k.int_const(a)).collect();
     match &op.kind {
         OpKind::Binary(b) if !op.ty.is_float() => {
             if let (Some(x), Some(y)) = (c[0], c[1]) {
@@ -340,7 +333,7 @@ fn mul_by_power_of_two(k: &Kernel, id: OpId) -> Option<(OpId, u32)> {
     }
     let args = k.operands(id);
     for (x, c) in [(args[0], args[1]), (args[1], args[0])] {
-        if let Some(v) = const_of(k, c) {
+        if let Some(v) = k.int_const(c) {
             if v.is_power_of_two() {
                 return Some((x, v.trailing_zeros()));
             }

@@ -109,13 +109,6 @@ struct View {
     ext: Ext,
 }
 
-fn konst(k: &Kernel, o: OpId) -> Option<u64> {
-    match k.op(o).kind {
-        OpKind::Const(v) if !k.op(o).ty.is_float() => Some(v),
-        _ => None,
-    }
-}
-
 /// Ops whose result is all they contribute: pure ops, and loop-carried values and results
 /// (values, not effects).
 fn is_pure(kind: &OpKind) -> bool {
@@ -142,7 +135,7 @@ fn unsigned(c: CmpOp) -> CmpOp {
 /// The amount of a shift by a constant, as the IR takes it (modulo the width).
 fn const_amount(k: &Kernel, o: OpId) -> Option<u32> {
     let w = k.op(o).ty.bits() as u64;
-    konst(k, k.operands(o)[1]).map(|c| (c % w) as u32)
+    k.int_const(k.operands(o)[1]).map(|c| (c % w) as u32)
 }
 
 /// The width to compute a value at: no more than demanded, no more than known to matter.
@@ -222,7 +215,7 @@ impl Planner<'_> {
                 let (n, ext) = low_width(f, dem, w);
                 // A mask that keeps all the bits still needed is no operation.
                 let ones = integer::mask(n);
-                match (konst(k, a[0]), konst(k, a[1])) {
+                match (k.int_const(a[0]), k.int_const(a[1])) {
                     (_, Some(c)) if c & ones == ones => Plan::Operand { index: 0, n, ext },
                     (Some(c), _) if c & ones == ones => Plan::Operand { index: 1, n, ext },
                     _ => low(n, ext),
@@ -523,7 +516,7 @@ impl Rewriter<'_> {
         if lo == 0 && w == self.k.op(x).ty.bits() {
             return x;
         }
-        if let Some(v) = konst(self.k, x) {
+        if let Some(v) = self.k.int_const(x) {
             let v = if lo >= 64 { 0 } else { v >> lo };
             return self.konst(v, w, at, x);
         }
@@ -550,7 +543,7 @@ impl Rewriter<'_> {
         if xw == w {
             return x;
         }
-        if let Some(v) = konst(self.k, x) {
+        if let Some(v) = self.k.int_const(x) {
             let v = if signed {
                 integer::sext(v, xw) as u64
             } else {
@@ -627,7 +620,7 @@ impl Rewriter<'_> {
     /// region `at`.
     fn bits_of(&mut self, v: OpId, lo: u32, w: u32, at: LoopId) -> OpId {
         debug_assert!(lo + w <= self.k.op(v).ty.bits(), "{v}: bits {lo}+{w}");
-        if let Some(c) = konst(self.k, v) {
+        if let Some(c) = self.k.int_const(v) {
             let c = if lo >= 64 { 0 } else { c >> lo };
             return self.konst(c, w, at, v);
         }
@@ -823,7 +816,7 @@ impl Rewriter<'_> {
                     self.konst(0, n, at, o)
                 } else {
                     let x = self.bits_of(a[0], 0, n, at);
-                    let amount = if konst(self.k, a[1]) == Some(c as u64) {
+                    let amount = if self.k.int_const(a[1]) == Some(c as u64) {
                         a[1]
                     } else {
                         let aw = self.k.op(a[1]).ty.bits();

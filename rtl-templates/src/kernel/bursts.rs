@@ -38,11 +38,7 @@ pub(super) fn burst_decisions(p: &Plan, opts: &super::EmitOptions) -> Vec<BurstD
             let write = matches!(k.op(o).kind, OpKind::Store { .. });
             let stream = hls_ir::analysis::stream::consecutive(k, o);
             let outcome = if !opts.bursts {
-                Err(
-                    "bursts are off for this build (the board's memory adapter does not take \
-                     them yet)"
-                        .to_string(),
-                )
+                Err("bursts are off for this build (`--no-bursts`)".to_string())
             } else if matches!(k.op(o).kind, OpKind::Atomic { .. }) {
                 Err("an atomic is one transfer".to_string())
             } else if let Err(why) = stream {

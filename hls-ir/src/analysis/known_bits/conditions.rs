@@ -16,13 +16,6 @@ pub struct Fact {
     pub rhs: OpId,
 }
 
-pub(super) fn konst(k: &Kernel, o: OpId) -> Option<u64> {
-    match k.op(o).kind {
-        OpKind::Const(v) if !k.op(o).ty.is_float() => Some(v),
-        _ => None,
-    }
-}
-
 /// Integer comparisons that hold whenever the `i1` value `v` equals `value`, looking through
 /// the logic lowering builds conditions from: negation (`xor` with 1), `and`/`or` (and their
 /// select forms `c ? x : 0`, `c ? 1 : x`).
@@ -48,7 +41,7 @@ fn facts_when_depth(k: &Kernel, v: OpId, value: bool, out: &mut Vec<Fact>, depth
         }
         OpKind::Binary(BinOp::Xor) => {
             for (x, y) in [(a[0], a[1]), (a[1], a[0])] {
-                match konst(k, y) {
+                match k.int_const(y) {
                     Some(1) => return facts_when_depth(k, x, !value, out, depth + 1),
                     Some(0) => return facts_when_depth(k, x, value, out, depth + 1),
                     _ => {}
@@ -65,11 +58,11 @@ fn facts_when_depth(k: &Kernel, v: OpId, value: bool, out: &mut Vec<Fact>, depth
             facts_when_depth(k, a[1], false, out, depth + 1);
         }
         // c ? x : 0 is c && x; c ? 1 : x is c || x.
-        OpKind::Select if value && konst(k, a[2]) == Some(0) => {
+        OpKind::Select if value && k.int_const(a[2]) == Some(0) => {
             facts_when_depth(k, a[0], true, out, depth + 1);
             facts_when_depth(k, a[1], true, out, depth + 1);
         }
-        OpKind::Select if !value && konst(k, a[1]) == Some(1) => {
+        OpKind::Select if !value && k.int_const(a[1]) == Some(1) => {
             facts_when_depth(k, a[0], false, out, depth + 1);
             facts_when_depth(k, a[2], false, out, depth + 1);
         }

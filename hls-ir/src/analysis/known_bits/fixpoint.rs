@@ -3,7 +3,7 @@
 //! a few rounds, given up after many), and the resulting [`KnownBits`].
 
 use super::compare::decide_cmp;
-use super::conditions::{konst, loop_facts, LoopFacts};
+use super::conditions::{loop_facts, LoopFacts};
 use super::facts::{smax, smin};
 use super::transfer::{binary, convert, extract, unary};
 use super::Facts;
@@ -113,8 +113,8 @@ impl Analysis<'_> {
         let top = Facts::top(w);
         match &op.kind {
             OpKind::Binary(b) => {
-                let amount = konst(k, a[1]).map(|c| shift_amount(c, w));
-                binary(*b, w, &args[0], &args[1], amount, konst(k, a[1]))
+                let amount = k.int_const(a[1]).map(|c| shift_amount(c, w));
+                binary(*b, w, &args[0], &args[1], amount, k.int_const(a[1]))
             }
             OpKind::Unary(u) => unary(*u, w, &args[0]),
             OpKind::Cmp(c) => {
