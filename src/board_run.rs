@@ -35,8 +35,8 @@ pub struct RunArgs {
     /// The board's serial port (its FT231X).
     #[arg(long, value_name = "DEV", default_value = "/dev/ttyUSB0")]
     pub port: PathBuf,
-    /// The serial port's baud rate: the UARTBone bridge's (LiteX's default).
-    #[arg(long, value_name = "N", default_value_t = 115_200)]
+    /// The serial port's baud rate: the UARTBone bridge's (3 Mbaud in the board system).
+    #[arg(long, value_name = "N", default_value_t = board_support::soc::litex::UART_BAUD)]
     pub baud: u32,
     /// Do not build or load a bitstream: the board already runs this build's (its build id is
     /// checked). Only the SoC's register map is generated (no synthesis).

@@ -157,6 +157,7 @@ class OclhlsSoC(SoCCore):
         SoCCore.__init__(self, platform, sys_clk_freq,
                          ident="oclhls board system", ident_version=False,
                          cpu_type=None, uart_name="uartbone", with_uart=not sim,
+                         uart_baudrate=m["uart_baud"],
                          integrated_rom_size=0, integrated_sram_size=0,
                          with_timer=False, with_ctrl=True)
         if sim:

@@ -38,7 +38,7 @@ fn speed(baud: u32) -> Option<libc::speed_t> {
 }
 
 impl SerialPort {
-    /// Opens `path` at `baud` (the board's UARTBone rate, LiteX's default 115200).
+    /// Opens `path` at `baud` (the board's UARTBone rate: 3 000 000 in oclhls' board system).
     pub fn open(path: &Path, baud: u32) -> Result<SerialPort> {
         let shown = path.display();
         let rate = speed(baud).ok_or_else(|| {

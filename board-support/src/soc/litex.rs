@@ -28,6 +28,12 @@ pub const SOC_SCRIPT: &str = include_str!("../../litex/oclhls_soc.py");
 /// variant's is `oclhls_ulx3s_sim`).
 pub const SOC_NAME: &str = "oclhls_ulx3s";
 
+/// The UARTBone bridge's baud rate on the board: the FT231X's highest, 3 Mbaud (298 KB/s of
+/// payload, 26 times LiteX's default of 115 200). At the 50 MHz system clock a bit is 16.7
+/// clocks, which LiteX's phase-accumulator UART samples in its middle. `oclhls run --baud`
+/// defaults to it; a bitstream built at another rate needs the same `--baud`.
+pub const UART_BAUD: u32 = 3_000_000;
+
 /// The top of the board simulation, around the simulation variant of the SoC.
 pub const BOARD_SIM_V: &str = include_str!("../../rtl/oclhls_board_sim.v");
 
@@ -159,6 +165,7 @@ fn manifest(
         "device": board.device().part,
         "sdram_module": opts.sdram.litedram_module(),
         "sys_clk_hz": (opts.clock_mhz * 1e6).round() as u64,
+        "uart_baud": UART_BAUD,
         "magic": MAGIC,
         "build_id": build_id,
         "banks": banks,
