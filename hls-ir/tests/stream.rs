@@ -119,3 +119,54 @@ fn async_copies_and_phases_stream() {
     assert_eq!(*of(&d, "in", false), Ok(()));
     assert_eq!(*of(&d, "out", true), Ok(()));
 }
+
+/// Whether the access of memory `name` (a load, or a store with `store`) streams when its
+/// run-time stride is one element.
+fn at_unit_stride(src: &str, name: &str, store: bool) -> bool {
+    let k = optimised(src);
+    let o = k
+        .op_ids()
+        .into_iter()
+        .find(|&o| {
+            let is_store = matches!(k.op(o).kind, OpKind::Store { .. });
+            let is_load = matches!(k.op(o).kind, OpKind::Load { .. });
+            (is_store && store || is_load && !store)
+                && k.op(o).kind.memory().map(|m| k.mem(m).name.as_str()) == Some(name)
+        })
+        .unwrap_or_else(|| panic!("no access of {name}"));
+    hls_ir::analysis::stream::consecutive_at_unit_stride(&k, o)
+}
+
+#[test]
+fn run_time_strides_stream_when_they_are_one() {
+    // A strided async copy (the DMA engine steps its address by `s` elements) and a loop over
+    // `a[i * s]`: not consecutive in general, consecutive when `s` is 1 at run time.
+    let copy = "kernel void k(global const int *in, global int *out, uint s) {
+  local int t[64];
+  event_t e = async_work_group_strided_copy(t, in, 64, s, 0);
+  wait_group_events(1, &e);
+  out[get_global_id(0)] = t[get_local_id(0)];
+}";
+    assert_eq!(*of(&decisions(copy), "in", false), Err(NoBurst::StrideUnknown));
+    assert!(at_unit_stride(copy, "in", false));
+    let scaled = "kernel void k(global const int *a, global int *o, uint n, uint s) {
+  int acc = 0;
+  for (uint i = 0; i < n; i++) acc += a[i * s];
+  o[0] = acc;
+}";
+    assert_eq!(*of(&decisions(scaled), "a", false), Err(NoBurst::StrideUnknown));
+    assert!(at_unit_stride(scaled, "a", false));
+    // Data-dependent addresses and a stride of 2 at `s` = 1 do not.
+    let indirect = "kernel void k(global const int *a, global const int *idx, global int *o, uint n) {
+  int acc = 0;
+  for (uint i = 0; i < n; i++) acc += a[idx[i]];
+  o[0] = acc;
+}";
+    assert!(!at_unit_stride(indirect, "a", false));
+    let doubled = "kernel void k(global const int *a, global int *o, uint n, uint s) {
+  int acc = 0;
+  for (uint i = 0; i < n; i++) acc += a[2 * i * s];
+  o[0] = acc;
+}";
+    assert!(!at_unit_stride(doubled, "a", false));
+}

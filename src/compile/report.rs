@@ -87,6 +87,10 @@ fn bursts(sm: &SourceMap, k: &super::CompiledKernel) -> Vec<BurstReport> {
                 access,
                 max_beats: d.outcome.as_ref().ok().copied(),
                 decision: match &d.outcome {
+                    Ok(n) if d.unit_stride => format!(
+                        "burst of up to {n} beats when its run-time stride is one element \
+                         (the port checks every address; other strides are single transfers)"
+                    ),
                     Ok(n) => format!("burst of up to {n} beats"),
                     Err(why) => format!("no burst, because {why}"),
                 },

@@ -9,6 +9,10 @@
 //! address advances by one element in bytes per iteration.
 //! "Invariant" is a value no iteration changes: constants, arguments, launch-invariant
 //! work-item values, and values computed outside the loop or only from those.
+//! An address whose step is a run-time value (`async_work_group_strided_copy` with a stride
+//! argument, `a[i * s]`) is a stream *when that value is 1* ([`consecutive_at_unit_stride`]):
+//! its port gets the combining unit, which forms bursts exactly when the addresses turn out
+//! consecutive.
 //! The answer is static; the hardware still checks every address (a burst closes when the
 //! next address is not the following element), so a wrong "yes" costs nothing but the
 //! combining unit, and a row change of an NDRange simply starts a new burst.
@@ -62,8 +66,13 @@ pub fn consecutive(k: &Kernel, o: OpId) -> Result<(), NoBurst> {
     }
     let l = k.op(o).region;
     let addr = k.operands(o)[0];
-    let coef = Walk { k, l, rows: true }
-        .coef(addr, 0)
+    let coef = Walk {
+        k,
+        l,
+        rows: true,
+        unit: false,
+    }
+    .coef(addr, 0)
         .ok_or(NoBurst::StrideUnknown)?;
     if coef == i64::from(bytes) {
         return Ok(());
@@ -71,13 +80,57 @@ pub fn consecutive(k: &Kernel, o: OpId) -> Result<(), NoBurst> {
     // In a flattened nest, an access beside an inner loop (`c[i][j] = s` after the loop over
     // k) keeps its address through a row: it steps between rows, where the port's address
     // check decides.
-    if coef == 0
-        && k.loops[l].rows.is_some()
-        && (Walk { k, l, rows: false }).coef(addr, 0) != Some(0)
-    {
+    let whole = Walk {
+        k,
+        l,
+        rows: false,
+        unit: false,
+    };
+    if coef == 0 && k.loops[l].rows.is_some() && whole.coef(addr, 0) != Some(0) {
         return Ok(());
     }
     Err(NoBurst::Stride(coef))
+}
+
+/// Whether access `o`, which is not [`consecutive`] because its address steps by a value
+/// known only at run time, steps by one element when that value is 1: every run-time factor
+/// of the step (an argument, a value computed outside the loop) taken as 1.
+pub fn consecutive_at_unit_stride(k: &Kernel, o: OpId) -> bool {
+    let Some(mem) = k.op(o).kind.memory() else {
+        return false;
+    };
+    let bytes = k.mem(mem).elem.bits().div_ceil(8).max(1);
+    let walk = Walk {
+        k,
+        l: k.op(o).region,
+        rows: true,
+        unit: true,
+    };
+    bytes.is_power_of_two() && walk.coef(k.operands(o)[0], 0) == Some(i64::from(bytes))
+}
+
+/// The value of invariant `o` with every run-time leaf (argument, work-item value, anything
+/// not constant) taken as 1.
+fn unit_value(k: &Kernel, o: OpId, depth: u32) -> Option<i64> {
+    if depth > 16 {
+        return None;
+    }
+    let ops = k.operands(o);
+    let rec = |x: OpId| unit_value(k, x, depth + 1);
+    match k.op(o).kind {
+        OpKind::Const(_) => k.int_const_signed(o),
+        OpKind::Arg(_) | OpKind::WorkItem(..) => Some(1),
+        OpKind::Binary(BinOp::Add) => rec(ops[0])?.checked_add(rec(ops[1])?),
+        OpKind::Binary(BinOp::Sub) => rec(ops[0])?.checked_sub(rec(ops[1])?),
+        OpKind::Binary(BinOp::Mul) => rec(ops[0])?.checked_mul(rec(ops[1])?),
+        OpKind::Binary(BinOp::Shl) => {
+            let s = k.int_const(ops[1]).filter(|&s| s < 32)?;
+            rec(ops[0])?.checked_mul(1i64 << s)
+        }
+        OpKind::Convert(ConvOp::SExt | ConvOp::ZExt | ConvOp::Trunc)
+        | OpKind::Extract { lo: 0 } => rec(ops[0]),
+        _ => None,
+    }
 }
 
 /// The value of i1 `o` within a row of a flattened nest (its flag and `next` true), when
@@ -120,6 +173,8 @@ struct Walk<'a> {
     l: LoopId,
     /// Look at a flattened nest's rows (`Loop::rows`), not at the whole loop.
     rows: bool,
+    /// Take run-time factors of the step as 1 ([`consecutive_at_unit_stride`]).
+    unit: bool,
 }
 
 impl Walk<'_> {
@@ -151,6 +206,9 @@ impl Walk<'_> {
                 // Values that do not change within a row (an outer counter of a flattened
                 // nest times a bound).
                 _ if rec(ops[0])? == 0 && rec(ops[1])? == 0 => Some(0),
+                // A run-time factor taken as 1.
+                _ if self.unit && self.invariant(ops[1], depth) => rec(ops[0]),
+                _ if self.unit && self.invariant(ops[0], depth) => rec(ops[1]),
                 _ => None,
             },
             OpKind::Binary(BinOp::Shl) => {
@@ -175,7 +233,8 @@ impl Walk<'_> {
             }
             OpKind::Carried => counter_step(k, o, self.l)
                 .or_else(|| self.row_step(o))
-                .or_else(|| self.wrapping_step(o)),
+                .or_else(|| self.wrapping_step(o))
+                .or_else(|| self.unit_step(o)),
             _ => None,
         }
     }
@@ -239,6 +298,29 @@ impl Walk<'_> {
                 _ => None,
             }
         })
+    }
+
+    /// With `unit`, the step of a counter `next = c + s` whose step `s` is a run-time value
+    /// (an async copy's strided address), with that value's run-time leaves taken as 1.
+    fn unit_step(&self, c: OpId) -> Option<i64> {
+        let k = self.k;
+        if !self.unit || k.op(c).region != self.l {
+            return None;
+        }
+        let next = k.preds(c).into_iter().find_map(|(s, d)| match d {
+            crate::kernel::Dep::Data { operand: 1, .. } => Some(s),
+            _ => None,
+        })?;
+        let xs = k.operands(next);
+        match k.op(next).kind {
+            OpKind::Binary(BinOp::Add) if xs[0] == c && self.invariant(xs[1], 0) => {
+                unit_value(k, xs[1], 0)
+            }
+            OpKind::Binary(BinOp::Add) if xs[1] == c && self.invariant(xs[0], 0) => {
+                unit_value(k, xs[0], 0)
+            }
+            _ => None,
+        }
     }
 
     /// No iteration of the loop changes `o`.

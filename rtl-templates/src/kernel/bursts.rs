@@ -7,6 +7,7 @@ use super::memory::Mem;
 use super::plan::Plan;
 use super::Emitter;
 use crate::writer::{range, VWriter};
+use hls_ir::analysis::stream::{self, NoBurst};
 use hls_ir::{OpId, OpKind};
 
 /// Beats of a write burst at most, and cycles without a write after which an open burst
@@ -27,6 +28,20 @@ pub struct BurstDecision {
     pub write: bool,
     /// `Ok(n)`: in bursts of up to `n` beats; `Err`: why not, in terms a user can act on.
     pub outcome: Result<u32, String>,
+    /// The address steps by a run-time value: bursts form when it is one element (the port
+    /// checks every address).
+    pub unit_stride: bool,
+}
+
+/// Whether global access `o` is a burst candidate: `Ok(false)` when it steps through
+/// consecutive elements, `Ok(true)` when it does so if its run-time stride is one element,
+/// else why not.
+pub(super) fn stream_of(k: &hls_ir::Kernel, o: OpId) -> Result<bool, NoBurst> {
+    match stream::consecutive(k, o) {
+        Ok(()) => Ok(false),
+        Err(NoBurst::StrideUnknown) if stream::consecutive_at_unit_stride(k, o) => Ok(true),
+        Err(e) => Err(e),
+    }
 }
 
 /// What the ports of `p` do with each global access (after `opts`).
@@ -36,7 +51,7 @@ pub(super) fn burst_decisions(p: &Plan, opts: &super::EmitOptions) -> Vec<BurstD
     for m in p.mems.mems.values().filter(|m| m.onchip.is_none()) {
         for &o in m.loads.iter().chain(&m.stores) {
             let write = matches!(k.op(o).kind, OpKind::Store { .. });
-            let stream = hls_ir::analysis::stream::consecutive(k, o);
+            let stream = stream_of(k, o);
             let outcome = if !opts.bursts {
                 Err("bursts are off for this build (`--no-bursts`)".to_string())
             } else if matches!(k.op(o).kind, OpKind::Atomic { .. }) {
@@ -66,6 +81,7 @@ pub(super) fn burst_decisions(p: &Plan, opts: &super::EmitOptions) -> Vec<BurstD
                 op: o,
                 write,
                 outcome,
+                unit_stride: stream == Ok(true),
             });
         }
     }
@@ -90,7 +106,7 @@ pub(super) fn read_burst_beats(p: &Plan, m: &Mem) -> u32 {
     let streams = m
         .loads
         .iter()
-        .any(|&l| hls_ir::analysis::stream::consecutive(k, l).is_ok());
+        .any(|&l| stream_of(k, l).is_ok());
     if m.onchip.is_some() || !m.atomics.is_empty() || !streams {
         return 0;
     }

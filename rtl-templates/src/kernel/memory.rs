@@ -192,7 +192,7 @@ pub(super) fn plan_memories(p: &Plan) -> MemPlan {
             && !m.stores.iter().any(|&s| read_waits_for(k, s))
             && m.stores
                 .iter()
-                .any(|&s| hls_ir::analysis::stream::consecutive(k, s).is_ok());
+                .any(|&s| super::bursts::stream_of(k, s).is_ok());
     }
     MemPlan { mems, onchip_port }
 }
