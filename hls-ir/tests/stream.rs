@@ -147,17 +147,24 @@ fn run_time_strides_stream_when_they_are_one() {
   wait_group_events(1, &e);
   out[get_global_id(0)] = t[get_local_id(0)];
 }";
-    assert_eq!(*of(&decisions(copy), "in", false), Err(NoBurst::StrideUnknown));
+    assert_eq!(
+        *of(&decisions(copy), "in", false),
+        Err(NoBurst::StrideUnknown)
+    );
     assert!(at_unit_stride(copy, "in", false));
     let scaled = "kernel void k(global const int *a, global int *o, uint n, uint s) {
   int acc = 0;
   for (uint i = 0; i < n; i++) acc += a[i * s];
   o[0] = acc;
 }";
-    assert_eq!(*of(&decisions(scaled), "a", false), Err(NoBurst::StrideUnknown));
+    assert_eq!(
+        *of(&decisions(scaled), "a", false),
+        Err(NoBurst::StrideUnknown)
+    );
     assert!(at_unit_stride(scaled, "a", false));
     // Data-dependent addresses and a stride of 2 at `s` = 1 do not.
-    let indirect = "kernel void k(global const int *a, global const int *idx, global int *o, uint n) {
+    let indirect =
+        "kernel void k(global const int *a, global const int *idx, global int *o, uint n) {
   int acc = 0;
   for (uint i = 0; i < n; i++) acc += a[idx[i]];
   o[0] = acc;

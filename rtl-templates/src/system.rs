@@ -65,7 +65,9 @@ pub fn emit_system(
     ));
     w.line("// Interface: docs/hardware-interface.md, \"System top\".");
     w.line("`default_nettype none");
-    let ports = top_ports(kernels, pipes, counters);
+    // Pipes: one FIFO each; every FIFO port gets a wire `p_<pipe>_<port>`.
+    let fifos: Vec<FifoParams> = pipes.iter().map(|p| fifo_params(kernels, p)).collect();
+    let ports = top_ports(kernels, (pipes, &fifos), counters);
     w.line(format!("module {module} ("));
     for (i, (name, dir, width)) in ports.iter().enumerate() {
         let d = dir.declaration();
@@ -75,8 +77,6 @@ pub fn emit_system(
     w.line(");");
     w.indented(1);
     let mut unused: Vec<String> = Vec::new();
-    // Pipes: one FIFO each; every FIFO port gets a wire `p_<pipe>_<port>`.
-    let fifos: Vec<FifoParams> = pipes.iter().map(|p| fifo_params(kernels, p)).collect();
     for (p, fifo) in pipes.iter().zip(&fifos) {
         emit_pipe(&mut w, kernels, (p, fifo), &mut unused);
     }
@@ -132,7 +132,7 @@ pub fn emit_system(
 /// `<kernel>__`), and each pipe's observation outputs.
 fn top_ports(
     kernels: &[&Interface],
-    pipes: &[SystemPipe],
+    (pipes, fifos): (&[SystemPipe], &[FifoParams]),
     counters: &[SharedCounter],
 ) -> Vec<(String, PortDir, u32)> {
     let mut ports: Vec<(String, PortDir, u32)> = vec![
@@ -147,8 +147,8 @@ fn top_ports(
             ports.push((format!("{}__{}", k.module, p.name), p.dir, p.width));
         }
     }
-    for p in pipes {
-        let cw = fifo_params(kernels, p).bits(Width::Count);
+    for (p, fifo) in pipes.iter().zip(fifos) {
+        let cw = fifo.bits(Width::Count);
         let n = legal(&p.name);
         ports.push((format!("pipe__{n}__count"), PortDir::Out, cw));
         ports.push((format!("pipe__{n}__max"), PortDir::Out, cw));
@@ -163,14 +163,16 @@ fn top_ports(
     ports
 }
 
-/// The ends of pipe `p`: each kernel's pipe interface and its reader or writer kernel.
-fn pipe_ends<'k>(kernels: &[&'k Interface], p: &SystemPipe) -> Vec<(&'k PipeIface, usize)> {
+/// The ends of pipe `p` that a kernel holds: its side (0 the writer, 1 the reader) and that
+/// kernel's pipe interface.
+fn pipe_ends<'k>(kernels: &[&'k Interface], p: &SystemPipe) -> Vec<(usize, &'k PipeIface)> {
     [&p.writer, &p.reader]
         .into_iter()
-        .flatten()
-        .filter_map(|(ki, pre)| {
+        .enumerate()
+        .filter_map(|(side, end)| {
+            let (ki, pre) = end.as_ref()?;
             let q = kernels[*ki].pipes.iter().find(|q| q.prefix == *pre)?;
-            Some((q, *ki))
+            Some((side, q))
         })
         .collect()
 }
@@ -180,14 +182,15 @@ fn pipe_ends<'k>(kernels: &[&'k Interface], p: &SystemPipe) -> Vec<(&'k PipeIfac
 /// ([`hwcontract::pipe::reservation_slack`]).
 fn fifo_params(kernels: &[&Interface], p: &SystemPipe) -> FifoParams {
     let ends = pipe_ends(kernels, p);
-    let reservations = ends.iter().any(|(q, _)| {
+    let reservations = ends.iter().any(|(_, q)| {
         ["wr_res_req", "rd_res_req", "wr_slot", "rd_slot"]
             .iter()
             .any(|s| q.ports.iter().any(|x| x == s))
     });
+    // Per side, so that a pipe with only a reader in the system counts its reads as reads.
     let mut at_once = [0, 0];
-    for (i, (q, _)) in ends.iter().enumerate() {
-        at_once[i] = q.reserved_at_once;
+    for (side, q) in &ends {
+        at_once[*side] = q.reserved_at_once;
     }
     FifoParams {
         width: p.packet_bits,
@@ -219,7 +222,7 @@ fn emit_pipe(
     let ends = pipe_ends(kernels, p);
     let kernel_has = |suffix: &str| {
         ends.iter()
-            .any(|(q, _)| q.ports.iter().any(|s| s == suffix))
+            .any(|(_, q)| q.ports.iter().any(|s| s == suffix))
     };
     let reservations = fifo.max_res.is_some();
     w.line("");

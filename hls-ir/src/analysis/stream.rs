@@ -73,7 +73,7 @@ pub fn consecutive(k: &Kernel, o: OpId) -> Result<(), NoBurst> {
         unit: false,
     }
     .coef(addr, 0)
-        .ok_or(NoBurst::StrideUnknown)?;
+    .ok_or(NoBurst::StrideUnknown)?;
     if coef == i64::from(bytes) {
         return Ok(());
     }

@@ -103,10 +103,7 @@ pub(super) fn read_waits_for(k: &hls_ir::Kernel, s: OpId) -> bool {
 /// to close, so gathering must fit in the latency the schedule allows).
 pub(super) fn read_burst_beats(p: &Plan, m: &Mem) -> u32 {
     let k = p.k;
-    let streams = m
-        .loads
-        .iter()
-        .any(|&l| stream_of(k, l).is_ok());
+    let streams = m.loads.iter().any(|&l| stream_of(k, l).is_ok());
     if m.onchip.is_some() || !m.atomics.is_empty() || !streams {
         return 0;
     }
