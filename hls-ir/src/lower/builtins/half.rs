@@ -13,7 +13,6 @@
 
 use crate::ids::OpId;
 use crate::lower::builtins::float_exact::Integral;
-use crate::lower::places::Place;
 use crate::lower::{Lower, Val};
 use crate::ops::{BinOp, CmpOp, ConvOp, OpKind};
 use crate::types::Ty;
@@ -93,52 +92,24 @@ impl Lower<'_> {
 
     /// `vload_halfN(offset, p)`: `N` halves from `p + offset * N`, as floats.
     pub(super) fn vload_half(&mut self, n: u8, args: &[Expr], span: Span) -> Val {
-        let off = self.scalar(&args[0]);
-        let Some(base) = self.pointer_place(&args[1]) else {
-            return Val::Undef;
-        };
-        let first = self.vload_index(off, n, span);
         let elem = Type::Scalar(ScalarKind::Half);
-        let mut lanes = Vec::new();
-        for i in 0..n as u64 {
-            let p: Place = self.lane_place(base.clone(), first, i, &elem, span);
-            let h = self.read_place(p, &elem, span);
-            let h = self.scalar_of(h, &elem, span);
-            let h = self.fit(h, Ty::Int(16), span);
-            let h = self.resize(h, Ty::I32, false, span);
-            lanes.push(Val::Scalar(self.half_to_float(h, span)));
-        }
-        if n == 1 {
-            lanes[0]
-        } else {
-            self.mk_agg(lanes, None)
-        }
+        self.load_lanes(n, args, &elem, span, |l, h| {
+            let h = l.scalar_of(h, &elem, span);
+            let h = l.fit(h, Ty::Int(16), span);
+            let h = l.resize(h, Ty::I32, false, span);
+            Val::Scalar(l.half_to_float(h, span))
+        })
     }
 
     /// `vstore_halfN(data, offset, p)`: the float lanes of `data` as halves at
     /// `p + offset * N`.
     pub(super) fn vstore_half(&mut self, n: u8, args: &[Expr], span: Span) -> Val {
-        let data = self.rvalue(&args[0]);
-        let off = self.scalar(&args[1]);
-        let Some(base) = self.pointer_place(&args[2]) else {
-            return Val::Undef;
-        };
-        let lanes = if n == 1 {
-            vec![data]
-        } else {
-            self.parts_vals(data, &args[0].ty)
-        };
-        let first = self.vload_index(off, n, span);
-        let elem = Type::Scalar(ScalarKind::Half);
         let ft = Type::Scalar(ScalarKind::Float);
-        for (i, v) in lanes.into_iter().enumerate() {
-            let x = self.scalar_of(v, &ft, span);
-            let h = self.float_to_half(x, span);
-            let h = self.resize(h, Ty::Int(16), false, span);
-            let h = self.fit(h, F16, span);
-            let p = self.lane_place(base.clone(), first, i as u64, &elem, span);
-            self.write_place(p, Val::Scalar(h), &elem, span);
-        }
-        Val::Undef
+        self.store_lanes(n, args, &Type::Scalar(ScalarKind::Half), span, |l, v| {
+            let x = l.scalar_of(v, &ft, span);
+            let h = l.float_to_half(x, span);
+            let h = l.resize(h, Ty::Int(16), false, span);
+            Val::Scalar(l.fit(h, F16, span))
+        })
     }
 }

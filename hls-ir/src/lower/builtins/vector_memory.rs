@@ -12,19 +12,40 @@ use frontend::span::Span;
 impl Lower<'_> {
     /// `vloadN(offset, p)`: lanes `p[offset * N + i]`.
     pub(super) fn vload(&mut self, n: u8, args: &[Expr], ty: &Type, span: Span) -> Val {
+        let Some(k) = ty.elem_kind() else {
+            return Val::Undef;
+        };
+        self.load_lanes(n, args, &Type::Scalar(k), span, |_, v| v)
+    }
+
+    /// `vstoreN(data, offset, p)`: lane `i` to `p[offset * N + i]`.
+    pub(super) fn vstore(&mut self, n: u8, args: &[Expr], span: Span) -> Val {
+        let Some(k) = args[0].ty.elem_kind() else {
+            return Val::Undef;
+        };
+        self.store_lanes(n, args, &Type::Scalar(k), span, |_, v| v)
+    }
+
+    /// A `vloadN`-shaped load (`args`: offset, pointer): elements `p[offset * n + i]` of type
+    /// `elem`, each through `lane` (`vload_halfN` converts them), as a vector when `n > 1`.
+    pub(super) fn load_lanes(
+        &mut self,
+        n: u8,
+        args: &[Expr],
+        elem: &Type,
+        span: Span,
+        mut lane: impl FnMut(&mut Self, Val) -> Val,
+    ) -> Val {
         let off = self.scalar(&args[0]);
         let Some(base) = self.pointer_place(&args[1]) else {
             return Val::Undef;
         };
-        let Some(k) = ty.elem_kind() else {
-            return Val::Undef;
-        };
-        let elem = Type::Scalar(k);
         let first = self.vload_index(off, n, span);
         let mut lanes = Vec::new();
         for i in 0..n as u64 {
-            let p = self.lane_place(base.clone(), first, i, &elem, span);
-            lanes.push(self.read_place(p, &elem, span));
+            let p = self.lane_place(base.clone(), first, i, elem, span);
+            let v = self.read_place(p, elem, span);
+            lanes.push(lane(self, v));
         }
         if n == 1 {
             lanes[0]
@@ -33,17 +54,21 @@ impl Lower<'_> {
         }
     }
 
-    /// `vstoreN(data, offset, p)`: lane `i` to `p[offset * N + i]`.
-    pub(super) fn vstore(&mut self, n: u8, args: &[Expr], span: Span) -> Val {
+    /// A `vstoreN`-shaped store (`args`: data, offset, pointer): lane `i` of the data, through
+    /// `lane` (`vstore_halfN` converts it), to `p[offset * n + i]` of type `elem`.
+    pub(super) fn store_lanes(
+        &mut self,
+        n: u8,
+        args: &[Expr],
+        elem: &Type,
+        span: Span,
+        mut lane: impl FnMut(&mut Self, Val) -> Val,
+    ) -> Val {
         let data = self.rvalue(&args[0]);
         let off = self.scalar(&args[1]);
         let Some(base) = self.pointer_place(&args[2]) else {
             return Val::Undef;
         };
-        let Some(k) = args[0].ty.elem_kind() else {
-            return Val::Undef;
-        };
-        let elem = Type::Scalar(k);
         let lanes = if n == 1 {
             vec![data]
         } else {
@@ -51,8 +76,9 @@ impl Lower<'_> {
         };
         let first = self.vload_index(off, n, span);
         for (i, v) in lanes.into_iter().enumerate() {
-            let p = self.lane_place(base.clone(), first, i as u64, &elem, span);
-            self.write_place(p, v, &elem, span);
+            let v = lane(self, v);
+            let p = self.lane_place(base.clone(), first, i as u64, elem, span);
+            self.write_place(p, v, elem, span);
         }
         Val::Undef
     }

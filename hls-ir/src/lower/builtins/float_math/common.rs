@@ -246,7 +246,9 @@ impl Fb<'_, '_> {
             .collect()
     }
 
-    /// `copysign(v, x)` on the bits.
+    /// `copysign(v, x)` on the bits, for a `v` known to be normal or infinite (a constant):
+    /// not the built-in (`float_exact`'s `copysign`), which also flushes denormals and
+    /// canonicalises NaN.
     pub(super) fn copysign_of(&mut self, v: OpId, x: OpId) -> OpId {
         let vb = self.bits(v);
         let vb = self.ibinc(BinOp::And, vb, 0x7fff_ffff);
@@ -261,13 +263,8 @@ impl Fb<'_, '_> {
         let p: Dd = self.two_prod(a, b);
         let q: Dd = self.two_prod(c, d);
         let nq = self.un(UnOp::FNeg, q.0);
-        let s = self.add(p.0, nq);
-        // The rounding error of s (TwoSum), then the low parts.
-        let pb = self.sub(s, p.0);
-        let pa = self.sub(s, pb);
-        let da = self.sub(p.0, pa);
-        let db = self.sub(nq, pb);
-        let e = self.add(da, db);
+        // The difference and its rounding error, then the low parts.
+        let (s, e) = self.two_sum(p.0, nq);
         let l = self.sub(p.1, q.1);
         let lo = self.add(e, l);
         let r = self.add(s, lo);

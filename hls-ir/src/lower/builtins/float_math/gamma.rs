@@ -73,29 +73,6 @@ struct Core {
 }
 
 impl Fb<'_, '_> {
-    /// `u + v` as a pair for non-negative `u` and `v` (Fast2Sum on the larger first).
-    fn two_sum_pos(&mut self, u: OpId, v: OpId) -> Dd {
-        let big = self.fmax(u, v);
-        let small = self.fmin(u, v);
-        self.fast_two_sum(big, small)
-    }
-
-    /// `u + v` as an exact pair, whatever their magnitudes (Knuth's TwoSum).
-    fn two_sum(&mut self, u: OpId, v: OpId) -> Dd {
-        let s = self.add(u, v);
-        let vb = self.sub(s, u);
-        let ub = self.sub(s, vb);
-        let du = self.sub(u, ub);
-        let dv = self.sub(v, vb);
-        (s, self.add(du, dv))
-    }
-
-    /// `(h, l + e)` renormalised.
-    fn add_low(&mut self, p: Dd, e: OpId) -> Dd {
-        let l = self.add(p.1, e);
-        self.fast_two_sum(p.0, l)
-    }
-
     /// The core for `a = (ah, al)`, `ah` positive and finite (its pairs overflow from about
     /// [`HUGE`] on, where `lgamma` takes another formula, and `P` from about 2^16 on, where
     /// only `a < 8` uses it).

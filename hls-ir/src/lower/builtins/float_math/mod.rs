@@ -447,6 +447,29 @@ impl Fb<'_, '_> {
         terms[0]
     }
 
+    /// `u + v` as a pair for non-negative `u` and `v` (Fast2Sum on the larger first).
+    pub(super) fn two_sum_pos(&mut self, u: OpId, v: OpId) -> Dd {
+        let big = self.fmax(u, v);
+        let small = self.fmin(u, v);
+        self.fast_two_sum(big, small)
+    }
+
+    /// `u + v` as an exact pair, whatever their magnitudes (Knuth's TwoSum).
+    pub(super) fn two_sum(&mut self, u: OpId, v: OpId) -> Dd {
+        let s = self.add(u, v);
+        let vb = self.sub(s, u);
+        let ub = self.sub(s, vb);
+        let du = self.sub(u, ub);
+        let dv = self.sub(v, vb);
+        (s, self.add(du, dv))
+    }
+
+    /// `(h, l + e)` renormalised.
+    pub(super) fn add_low(&mut self, p: Dd, e: OpId) -> Dd {
+        let l = self.add(p.1, e);
+        self.fast_two_sum(p.0, l)
+    }
+
     /// `a * b` as an exact pair `(p, e)`, `p` the rounded product (Dekker's product with the
     /// halves of [`Fb::mask12`]). Exact unless a partial product overflows or flushes to zero.
     pub(super) fn two_prod(&mut self, a: OpId, b: OpId) -> Dd {
