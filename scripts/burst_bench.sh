@@ -5,7 +5,8 @@
 # Usage: scripts/burst_bench.sh [OCLHLS]   (default: target/release/oclhls)
 set -euo pipefail
 bin=${1:-target/release/oclhls}
-files=(examples/vadd.cl bench/kernels/stream_copy.cl bench/kernels/double_buffer.cl)
+files=(examples/vadd.cl bench/kernels/saxpy.cl bench/kernels/stencil_stream.cl bench/kernels/stream_copy.cl
+       bench/kernels/double_buffer.cl)
 configs=("--no-bursts" "" "--memory-latency 32")
 names=("no bursts" "bursts" "bursts, --memory-latency 32")
 echo "| kernel, test | build | cycles | bursts | bytes | % of SDRAM peak |"
