@@ -22,10 +22,12 @@ fn soc_for(file: &str, banks: &[&str], mem_ports: usize) {
         return;
     }
     let path = root().join(file);
-    // As `--board` builds: the board's memory adapter takes single transfers.
+    // As `--board` builds: bursts through the board's memory adapter, the board's clock and
+    // read latency.
     let opts = CompileOptions {
-        clock_mhz: 50.0,
-        bursts: false,
+        clock_mhz: oclhls::board::DEFAULT_BOARD_CLOCK_MHZ,
+        memory_latency: Some(oclhls::board::DEFAULT_BOARD_MEMORY_LATENCY),
+        bursts: true,
         ..Default::default()
     };
     let c = compile::compile(&path, &opts)
@@ -142,4 +144,54 @@ fn global_atomics_are_refused_on_the_board_with_the_line() {
         "{err}"
     );
     assert!(!tmp.path().join("out/ulx3s").exists(), "nothing is built");
+}
+
+/// `oclhls FILE --board ulx3s` to a bitstream for the 85F, timing met at the board's clock
+/// (about a minute of Yosys and nextpnr per design): `report.json` says so per clock and
+/// names the `.bit` and `.svf` it wrote.
+fn bitstream_for(file: &str) {
+    let tc = Toolchain::new(false);
+    if let Err(e) = tc.locate(Tool::Litex) {
+        eprintln!("skipping the bitstream of {file}: LiteX cannot be provisioned: {e}");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_oclhls"))
+        .current_dir(root())
+        .args([file, "--board", "ulx3s", "-o"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("report.json")).unwrap())
+            .unwrap();
+    let b = &report["board"];
+    assert_eq!(b["timing_met"], true, "{b}");
+    let clocks = b["clocks"].as_array().unwrap();
+    assert!(!clocks.is_empty(), "{b}");
+    for c in clocks {
+        assert_eq!(c["timing_met"], true, "{c}");
+        assert!(c["fmax_mhz"].as_f64().unwrap() >= c["target_mhz"].as_f64().unwrap());
+    }
+    for f in ["bit", "svf"] {
+        let p = b["files"][f].as_str().unwrap();
+        assert!(std::fs::metadata(p).unwrap().len() > 100_000, "{f}: {p}");
+    }
+    assert!(text.contains(": met"), "{text}");
+}
+
+#[test]
+fn vadd_builds_a_bitstream_with_timing_met() {
+    bitstream_for("examples/vadd.cl");
+}
+
+#[test]
+fn pipe_system_builds_a_bitstream_with_timing_met() {
+    bitstream_for("tests/emu/xilinx_pipes.cl");
 }
