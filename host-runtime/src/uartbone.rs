@@ -42,10 +42,7 @@ impl<T: Transport> Bridge<T> {
     pub fn new(link: T) -> Bridge<T> {
         Bridge {
             link,
-            // A real board answers in microseconds; a simulated one served on a
-            // pseudo-terminal (`oclhls sim --pty`) shares the machine's cores with everything
-            // else, and 2 s once proved too short on a loaded 2-core CI machine.
-            timeout: Duration::from_secs(5),
+            timeout: Duration::from_secs(2),
             stats: BridgeStats::default(),
         }
     }
