@@ -141,14 +141,18 @@ fn opencl_names(c: &Compiled, e: soc::SocError) -> soc::SocError {
             .map_or_else(|| arg.to_string(), |a| a.name.clone())
     };
     match e {
-        soc::SocError::Atomics {
+        soc::SocError::AtomicPort {
             kernel,
             arg,
             prefix,
-        } => soc::SocError::Atomics {
+            bits,
+            bursts,
+        } => soc::SocError::AtomicPort {
             arg: name_of(&kernel, &arg),
             kernel,
             prefix,
+            bits,
+            bursts,
         },
         soc::SocError::ElementWidth { kernel, arg, bits } => soc::SocError::ElementWidth {
             arg: name_of(&kernel, &arg),
@@ -236,7 +240,7 @@ pub fn build_board(
         Err(e) => {
             let e = opencl_names(c, e);
             let at = match &e {
-                soc::SocError::Atomics { kernel, arg, .. } => atomic_line(c, kernel, arg)
+                soc::SocError::AtomicPort { kernel, arg, .. } => atomic_line(c, kernel, arg)
                     .map(|l| format!("{}:{l}: ", file.display()))
                     .unwrap_or_else(|| format!("{}: ", file.display())),
                 _ => format!("{}: ", file.display()),

@@ -95,6 +95,28 @@ fn wide_and_predicated_accesses_run_on_the_simulated_board() {
     );
 }
 
+/// Global atomics through the board's atomic unit: 32- and 64-bit, every operation, many
+/// work-items on few addresses (the unit's forwarding of writes still in flight), and the
+/// old values a work-item gets back.
+#[test]
+fn global_atomics_run_on_the_simulated_board() {
+    if !litex_available("skipping the board simulation of atomics") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let files = ["tests/emu/atomics.cl", "tests/kernels/c11_atomics_hw.cl"];
+    let (status, stdout, stderr) = sim_on_board(&files, tmp.path());
+    assert_eq!(status, Some(0), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("PASS 32 work-items in groups of 8")
+            && stdout.contains("PASS fetch min, max, or, xor, and, sub and 64-bit add")
+            && stdout.contains("PASS one work-item, store, load, exchange, compare-exchange")
+            && stdout.matches("the emulator agrees").count() >= 5
+            && stdout.contains(" 0 failed"),
+        "{stdout}\n{stderr}"
+    );
+}
+
 /// A kernel that does not finish within the cycle budget is reported with its status
 /// registers, not a hang (vadd's 1024 work-items take about 13 000 cycles; the budget is 100).
 #[test]

@@ -17,7 +17,7 @@ use serde::Serialize;
 use toolchain::{Tool, Toolchain};
 
 use super::wrapper::{core_verilog, native_address_bits, wrapper_ports};
-use super::{Access, CorePort, SocPlan, LITEDRAM_PORT_V, MAGIC};
+use super::{Access, CorePort, SocPlan, ATOMIC_UNIT_V, LITEDRAM_PORT_V, MAGIC};
 use crate::flow::{self, io_err, FlowError, PnrOptions, SynthOptions, Target};
 use crate::Board;
 
@@ -149,7 +149,7 @@ fn manifest(
         })
         .collect();
     let mems: Vec<serde_json::Value> = plan
-        .mem_ports
+        .native_ports()
         .iter()
         .map(|m| {
             serde_json::json!({
@@ -196,6 +196,9 @@ pub fn generate(
         write("oclhls_board_core.v", &wrapper)?,
         write("oclhls_litedram_port.v", LITEDRAM_PORT_V)?,
     ];
+    if plan.atomic_unit.is_some() {
+        core_files.push(write("oclhls_atomic_unit.v", ATOMIC_UNIT_V)?);
+    }
     for f in files {
         core_files.push(
             std::fs::canonicalize(f)

@@ -32,6 +32,9 @@ use serde::Serialize;
 /// The Verilog of the memory adapter (one instance per kernel memory port).
 pub const LITEDRAM_PORT_V: &str = include_str!("../../rtl/oclhls_litedram_port.v");
 
+/// The Verilog of the atomic unit (one per system, when a kernel issues global atomics).
+pub const ATOMIC_UNIT_V: &str = include_str!("../../rtl/oclhls_atomic_unit.v");
+
 /// Data width of the SDRAM controller's native port on the ULX3S (both chips are x16, the PHY
 /// is full rate): narrower elements use part of a native word, wider ones several.
 pub const SDRAM_NATIVE_BITS: u32 = 16;
@@ -123,29 +126,92 @@ pub struct MemPort {
     pub wburst: bool,
 }
 
+/// A kernel memory port that issues atomics: its read channel (plain reads and atomics) is a
+/// client of the atomic unit; its write channel, if any, keeps its [`MemPort`] adapter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AtomicClient {
+    /// Channel prefix in the core.
+    pub prefix: String,
+    /// Element width of the port: 32 or 64.
+    pub element_bits: u32,
+    /// The kernel drives `<prefix>_rreq_compare` (it issues `cmpxchg`).
+    pub compare: bool,
+}
+
+/// The atomic unit (`board-support/rtl/oclhls_atomic_unit.v`): one for the whole system, in
+/// front of a LiteDRAM native port of its own, so that atomics are atomic across every port
+/// of every kernel (docs/hardware-interface.md, "Board system").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AtomicUnit {
+    /// Index of its native port: the wrapper's ports are `m<index>_cmd_valid`, ... (after the
+    /// adapters' ones).
+    pub index: usize,
+    /// Data width of its native port: the widest client's element (LiteDRAM converts it to
+    /// the controller's width).
+    pub data_bits: u32,
+    pub clients: Vec<AtomicClient>,
+}
+
 /// Everything the SoC needs besides the LiteX platform.
 #[derive(Clone, Debug, Serialize)]
 pub struct SocPlan {
     pub core_module: String,
     pub banks: Vec<KernelRegs>,
     pub mem_ports: Vec<MemPort>,
+    /// The atomic unit, when a kernel issues global atomics.
+    pub atomic_unit: Option<AtomicUnit>,
     /// Core outputs nothing on the board reads (pipe observation outputs), by name.
     pub unconnected: Vec<String>,
+}
+
+/// One LiteDRAM native port of the system: an adapter's or the atomic unit's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NativePort {
+    pub index: usize,
+    pub data_bits: u32,
+    pub read: bool,
+    pub write: bool,
+}
+
+impl SocPlan {
+    /// The native ports the SoC asks LiteDRAM's crossbar for, in index order.
+    pub fn native_ports(&self) -> Vec<NativePort> {
+        let mut v: Vec<NativePort> = self
+            .mem_ports
+            .iter()
+            .map(|m| NativePort {
+                index: m.index,
+                data_bits: m.data_bits,
+                read: m.read,
+                write: m.write,
+            })
+            .collect();
+        if let Some(u) = &self.atomic_unit {
+            v.push(NativePort {
+                index: u.index,
+                data_bits: u.data_bits,
+                read: true,
+                write: true,
+            });
+        }
+        v
+    }
 }
 
 /// Why a module cannot go on the board (yet).
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SocError {
     #[error(
-        "kernel `{kernel}` uses global atomics on `{arg}` (port `{prefix}_rreq_op`): atomics \
-         on the board need the atomic unit in front of the SDRAM controller, which is not \
-         built yet (issue 16). Run it with `oclhls sim`, or use an atomic counter \
-         (counter32_t) instead"
+        "kernel `{kernel}` issues atomics on `{arg}` (port `{prefix}`) with {bits}-bit \
+         elements{bursts}: the board's atomic unit serves 32- and 64-bit elements on ports \
+         whose reads do not burst"
     )]
-    Atomics {
+    AtomicPort {
         kernel: String,
         arg: String,
         prefix: String,
+        bits: u32,
+        bursts: &'static str,
     },
     #[error(
         "kernel `{kernel}`: `{arg}` has {bits}-bit elements; on the board a global pointer's \
@@ -162,7 +228,7 @@ pub enum SocError {
 }
 
 /// Memory channel suffixes and the direction they have on the kernel.
-const MEM_SUFFIXES: [(&str, PortDir); 21] = [
+const MEM_SUFFIXES: [(&str, PortDir); 24] = [
     ("rreq_valid", PortDir::Out),
     ("rreq_ready", PortDir::In),
     ("rreq_addr", PortDir::Out),
@@ -184,10 +250,10 @@ const MEM_SUFFIXES: [(&str, PortDir); 21] = [
     ("wdata_data", PortDir::Out),
     ("wdata_strb", PortDir::Out),
     ("wdata_last", PortDir::Out),
+    ("rreq_op", PortDir::Out),
+    ("rreq_operand", PortDir::Out),
+    ("rreq_compare", PortDir::Out),
 ];
-
-/// Ports of revision 2 the adapter does not serve yet (the atomic request kind).
-const UNSERVED: [&str; 3] = ["rreq_op", "rreq_operand", "rreq_compare"];
 
 /// Who a core port belongs to: `(bank owner, prefix, rest)`.
 fn owner<'a>(spec: &'a CoreSpec, port: &'a str) -> Option<(&'a str, &'a str, &'a str)> {
@@ -225,21 +291,13 @@ pub fn plan(spec: &CoreSpec) -> Result<SocPlan, SocError> {
     }
     let width_of = |n: &str| spec.ports.iter().find(|p| p.name == n).map(|p| p.width);
     let mut mem_ports = Vec::new();
-    for (index, pre) in mem_prefixes.iter().enumerate() {
+    let mut clients = Vec::new();
+    for pre in &mem_prefixes {
         let (kernel, _, arg) = owner(spec, pre).unwrap_or(("?", "", pre));
-        if UNSERVED
-            .iter()
-            .any(|suffix| has(&format!("{pre}_{suffix}")))
-        {
-            return Err(SocError::Atomics {
-                kernel: kernel.to_string(),
-                arg: arg.to_string(),
-                prefix: pre.clone(),
-            });
-        }
         let read = has(&format!("{pre}_rreq_valid"));
         let write = has(&format!("{pre}_wreq_valid"));
         let wburst = has(&format!("{pre}_wdata_valid"));
+        let rburst = has(&format!("{pre}_rreq_len"));
         let bits = width_of(&format!("{pre}_rresp_data"))
             .or_else(|| width_of(&format!("{pre}_wreq_data")))
             .or_else(|| width_of(&format!("{pre}_wdata_data")))
@@ -251,18 +309,43 @@ pub fn plan(spec: &CoreSpec) -> Result<SocPlan, SocError> {
                 bits,
             });
         }
+        let atomic = has(&format!("{pre}_rreq_op"));
+        if atomic {
+            if !(bits == 32 || bits == 64) || rburst {
+                return Err(SocError::AtomicPort {
+                    kernel: kernel.to_string(),
+                    arg: arg.to_string(),
+                    prefix: pre.clone(),
+                    bits,
+                    bursts: if rburst { " and read bursts" } else { "" },
+                });
+            }
+            clients.push(AtomicClient {
+                prefix: pre.clone(),
+                element_bits: bits,
+                compare: has(&format!("{pre}_rreq_compare")),
+            });
+            if !write {
+                continue;
+            }
+        }
         mem_ports.push(MemPort {
-            index,
+            index: mem_ports.len(),
             prefix: pre.clone(),
             element_bits: bits,
             data_bits: SDRAM_NATIVE_BITS,
-            read,
+            read: read && !atomic,
             write,
             strb: has(&format!("{pre}_wreq_strb")) || has(&format!("{pre}_wdata_strb")),
-            rburst: has(&format!("{pre}_rreq_len")),
+            rburst,
             wburst,
         });
     }
+    let atomic_unit = (!clients.is_empty()).then(|| AtomicUnit {
+        index: mem_ports.len(),
+        data_bits: clients.iter().map(|c| c.element_bits).max().unwrap_or(32),
+        clients,
+    });
     let is_mem = |n: &str| {
         mem_prefixes.iter().any(|pre| {
             n.strip_prefix(pre.as_str())
@@ -323,6 +406,7 @@ pub fn plan(spec: &CoreSpec) -> Result<SocPlan, SocError> {
         core_module: spec.module.clone(),
         banks,
         mem_ports,
+        atomic_unit,
         unconnected,
     })
 }

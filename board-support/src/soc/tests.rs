@@ -191,20 +191,59 @@ fn system_banks_counters_and_pipes() {
 }
 
 #[test]
-fn atomics_odd_widths_and_unknown_ports_are_refused() {
+fn atomic_ports_are_clients_of_the_atomic_unit() {
     let mut spec = single();
     spec.ports.push(port("a_rreq_op", PortDir::Out, 4));
-    let e = plan(&spec).unwrap_err();
+    spec.ports.push(port("a_rreq_operand", PortDir::Out, 32));
+    let plan = plan(&spec).unwrap();
+    // `a` is read-only: its reads (plain and atomic) all go through the unit, so it has no
+    // adapter; `s` keeps index 0 and the unit's native port comes after it.
+    let prefixes: Vec<&str> = plan.mem_ports.iter().map(|m| m.prefix.as_str()).collect();
+    assert_eq!(prefixes, ["s"]);
     assert_eq!(
-        e,
-        SocError::Atomics {
-            kernel: "vadd".into(),
-            arg: "a".into(),
-            prefix: "a".into()
-        }
+        plan.atomic_unit,
+        Some(AtomicUnit {
+            index: 1,
+            data_bits: 32,
+            clients: vec![AtomicClient {
+                prefix: "a".into(),
+                element_bits: 32,
+                compare: false
+            }],
+        })
     );
-    assert!(e.to_string().contains("atomic unit"), "{e}");
+    let native: Vec<(usize, u32, bool, bool)> = plan
+        .native_ports()
+        .iter()
+        .map(|n| (n.index, n.data_bits, n.read, n.write))
+        .collect();
+    assert_eq!(native, [(0, 16, false, true), (1, 32, true, true)]);
+    let v = core_verilog(&plan, &spec.ports, 32 << 20);
+    assert!(
+        v.contains("oclhls_atomic_unit #(.N(1), .NARROW(1'b1), .D(32), .AW(23)) u_atomic")
+            && v.contains(".c_rreq_operand({{32'd0, c_a_rreq_operand}})")
+            && v.contains(".c_rreq_compare({64'd0})")
+            && v.contains("assign c_a_rresp_data = au1_rresp_data[31:0];")
+            && v.contains(".cmd_valid(m1_cmd_valid)"),
+        "{v}"
+    );
+    assert!(!v.contains("u_mem1"), "{v}");
 
+    // The unit serves 32- and 64-bit elements only.
+    let mut spec = single();
+    spec.ports.push(port("s_rreq_valid", PortDir::Out, 1));
+    spec.ports.push(port("s_rreq_ready", PortDir::In, 1));
+    spec.ports.push(port("s_rreq_addr", PortDir::Out, 32));
+    spec.ports.push(port("s_rreq_op", PortDir::Out, 4));
+    let e = super::plan(&spec).unwrap_err();
+    assert!(
+        matches!(&e, SocError::AtomicPort { arg, bits: 16, .. } if arg == "s"),
+        "{e}"
+    );
+}
+
+#[test]
+fn odd_widths_and_unknown_ports_are_refused() {
     let mut spec = single();
     for p in &mut spec.ports {
         if p.name == "a_rresp_data" {

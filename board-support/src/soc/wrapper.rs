@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 
 use hwcontract::PortDir;
 
-use super::{Access, CorePort, MemPort, SocPlan};
+use super::{Access, AtomicClient, AtomicUnit, CorePort, MemPort, SocPlan};
 
 /// Native-port address width (in `data_bits` words) for an SDRAM of `sdram_bytes`.
 pub fn native_address_bits(sdram_bytes: u64, data_bits: u32) -> u32 {
@@ -57,7 +57,7 @@ pub fn wrapper_ports(plan: &SocPlan, sdram_bytes: u64) -> Vec<WrapperPort> {
             }
         }
     }
-    for m in &plan.mem_ports {
+    for m in plan.native_ports() {
         let i = m.index;
         let d = m.data_bits;
         let aw = native_address_bits(sdram_bytes, d);
@@ -123,6 +123,14 @@ pub fn core_verilog(plan: &SocPlan, core: &[CorePort], sdram_bytes: u64) -> Stri
             &mut s,
             m,
             native_address_bits(sdram_bytes, m.data_bits),
+            &mut unused,
+        );
+    }
+    if let Some(u) = &plan.atomic_unit {
+        emit_atomic_unit(
+            &mut s,
+            u,
+            native_address_bits(sdram_bytes, u.data_bits),
             &mut unused,
         );
     }
@@ -318,5 +326,92 @@ fn emit_mem_port(s: &mut String, m: &MemPort, aw: u32, unused: &mut Vec<String>)
         d = m.data_bits,
         rb = u8::from(m.rburst),
         wb = u8::from(m.wburst),
+    );
+}
+
+/// The atomic unit and its clients' read channels (flattened: 32 address bits, 4 op bits and
+/// 64 operand, compare and data bits per client; a 32-bit client uses the low halves).
+fn emit_atomic_unit(s: &mut String, u: &AtomicUnit, aw: u32, unused: &mut Vec<String>) {
+    let i = u.index;
+    let n = u.clients.len();
+    let _ = writeln!(
+        s,
+        "\n    // The atomic unit: the read channels of {n} port(s) with atomics, on a {}-bit \
+         LiteDRAM native port.",
+        u.data_bits
+    );
+    // Concatenations list the highest client first.
+    let cat = |f: &dyn Fn(&AtomicClient) -> String| -> String {
+        let parts: Vec<String> = u.clients.iter().rev().map(f).collect();
+        format!("{{{}}}", parts.join(", "))
+    };
+    let widen = |c: &AtomicClient, port: String| {
+        if c.element_bits == 64 {
+            port
+        } else {
+            format!("{{32'd0, {port}}}")
+        }
+    };
+    let narrow: String = u
+        .clients
+        .iter()
+        .rev()
+        .map(|c| if c.element_bits == 32 { '1' } else { '0' })
+        .collect();
+    let _ = writeln!(
+        s,
+        "    wire [{}:0] au{i}_rresp_data;",
+        64 * n - 1
+    );
+    let mut ready = Vec::new();
+    let mut valid = Vec::new();
+    for (k, c) in u.clients.iter().enumerate() {
+        let p = &c.prefix;
+        let w = c.element_bits;
+        let _ = writeln!(
+            s,
+            "    assign c_{p}_rresp_data = au{i}_rresp_data[{}:{}];",
+            64 * k + w as usize - 1,
+            64 * k
+        );
+        if w < 64 {
+            unused.push(format!("au{i}_rresp_data[{}:{}]", 64 * k + 63, 64 * k + w as usize));
+        }
+        ready.push(format!("c_{p}_rreq_ready"));
+        valid.push(format!("c_{p}_rresp_valid"));
+    }
+    ready.reverse();
+    valid.reverse();
+    let _ = writeln!(
+        s,
+        "    oclhls_atomic_unit #(.N({n}), .NARROW({n}'b{narrow}), .D({d}), .AW({aw})) u_atomic (
+        .clk(clk), .rst(rst),
+        .c_rreq_valid({rv}), .c_rreq_ready({{{ready}}}),
+        .c_rreq_addr({ra}),
+        .c_rreq_op({op}),
+        .c_rreq_operand({operand}),
+        .c_rreq_compare({compare}),
+        .c_rresp_valid({{{valid}}}), .c_rresp_ready({rr}),
+        .c_rresp_data(au{i}_rresp_data),
+        .cmd_valid(m{i}_cmd_valid), .cmd_ready(m{i}_cmd_ready), .cmd_we(m{i}_cmd_we),
+        .cmd_addr(m{i}_cmd_addr), .cmd_last(m{i}_cmd_last),
+        .wdata_valid(m{i}_wdata_valid), .wdata_ready(m{i}_wdata_ready),
+        .wdata_data(m{i}_wdata_data), .wdata_we(m{i}_wdata_we),
+        .rdata_valid(m{i}_rdata_valid), .rdata_ready(m{i}_rdata_ready),
+        .rdata_data(m{i}_rdata_data)
+    );",
+        d = u.data_bits,
+        rv = cat(&|c| format!("c_{}_rreq_valid", c.prefix)),
+        ready = ready.join(", "),
+        ra = cat(&|c| format!("c_{}_rreq_addr", c.prefix)),
+        op = cat(&|c| format!("c_{}_rreq_op", c.prefix)),
+        operand = cat(&|c| widen(c, format!("c_{}_rreq_operand", c.prefix))),
+        compare = cat(&|c| if c.compare {
+            widen(c, format!("c_{}_rreq_compare", c.prefix))
+        } else {
+            "64'd0".to_string()
+        }),
+        valid = valid.join(", "),
+        rr = cat(&|c| format!("c_{}_rresp_ready", c.prefix)),
     );
 }
