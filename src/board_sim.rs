@@ -44,6 +44,37 @@ impl BoardSim {
         c: &Compiled,
         dir: &Path,
     ) -> Result<BoardSim, PrepareError> {
+        let (spec, files) =
+            crate::board::core_spec(c, None, dir).map_err(PrepareError::Unsupported)?;
+        Self::prepare_core(a, tc, &spec, &files, dir)
+    }
+
+    /// The same for the system of multi-kernel test `m` (every launched kernel, its pipes and
+    /// shared counters: the system top `oclhls sim` builds for it), named `module`, in
+    /// `dir/systems/<module>/ulx3s-sim/`.
+    pub fn prepare_system(
+        a: &SimArgs,
+        tc: &toolchain::Toolchain,
+        c: &Compiled,
+        dir: &Path,
+        m: &testfile::MultiTest,
+        module: &str,
+    ) -> Result<BoardSim, PrepareError> {
+        use PrepareError::Failed;
+        let plan = crate::system::from_test(c, m, module).map_err(Failed)?;
+        crate::system::write(c, &plan, dir).map_err(|e| Failed(format!("{e:#}")))?;
+        let (spec, files) = crate::board::core_spec(c, Some(&plan), dir).map_err(Failed)?;
+        Self::prepare_core(a, tc, &spec, &files, &dir.join("systems").join(module))
+    }
+
+    /// The SoC around `spec` (its Verilog `files`) in `dir/<board>-sim/`, and its model.
+    fn prepare_core(
+        a: &SimArgs,
+        tc: &toolchain::Toolchain,
+        spec: &soc::CoreSpec,
+        files: &[std::path::PathBuf],
+        dir: &Path,
+    ) -> Result<BoardSim, PrepareError> {
         use PrepareError::{Failed, Unsupported};
         let name = a.board.as_deref().unwrap_or("ulx3s");
         let board =
@@ -52,8 +83,7 @@ impl BoardSim {
             None => litex::Sdram::Mt48lc16m16a2,
             Some(s) => litex::Sdram::parse(s).map_err(Failed)?,
         };
-        let (spec, files) = crate::board::core_spec(c, None, dir).map_err(Unsupported)?;
-        let plan = soc::plan(&spec).map_err(|e| Unsupported(format!("--board {name}: {e}")))?;
+        let plan = soc::plan(spec).map_err(|e| Unsupported(format!("--board {name}: {e}")))?;
         let opts = litex::SocOptions {
             work_dir: dir.join(format!("{}-sim", board.family_name())),
             sdram,
@@ -61,7 +91,7 @@ impl BoardSim {
             sim: true,
         };
         let started = Instant::now();
-        let gen = litex::generate(tc, &plan, &spec.ports, &files, board, &opts)
+        let gen = litex::generate(tc, &plan, &spec.ports, files, board, &opts)
             .map_err(|e| Failed(format!("generating the simulation SoC: {e}")))?;
         let litex_s = started.elapsed().as_secs_f64();
         let mut model_files = Vec::new();
@@ -95,6 +125,94 @@ impl BoardSim {
         SimBoard::new(model, SimBoardOptions::new(self.info.clock_hz)).map_err(|e| e.to_string())
     }
 
+    /// A fresh simulated board with its memory initialised, through the host runtime.
+    fn open(&self, wave: &mut Waveform) -> Result<Device<SimBoard>, TestError> {
+        let rt = |e: host_runtime::Error| TestError::Other(format!("board simulation: {e}"));
+        let model = wave.instantiate(&self.built)?;
+        let board = SimBoard::new(model, SimBoardOptions::new(self.info.clock_hz)).map_err(rt)?;
+        let mut dev = Device::open(board, self.info.clone()).map_err(rt)?;
+        dev.init_memory().map_err(rt)?;
+        Ok(dev)
+    }
+
+    /// Runs multi-kernel test `t` (`m`) on a fresh simulated board of its system: the
+    /// buffers written, each launch's registers set, the launches started together (those
+    /// with `after` once the kernels they wait for are done), every kernel waited for, the
+    /// buffers read back and checked against the test's expected values.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn run_multi(
+        &self,
+        a: &SimArgs,
+        c: &Compiled,
+        prog: &frontend::ast::Program,
+        t: &TestCase,
+        m: &testfile::MultiTest,
+        wave: &mut Waveform,
+    ) -> Result<String, TestError> {
+        let wall = Instant::now();
+        let rt = |e: host_runtime::Error| TestError::Other(format!("board simulation: {e}"));
+        let plan = crate::system::from_test(c, m, "system")?;
+        let mut dev = self.open(wave)?;
+        let mut mem = sim::GlobalMemory::new();
+        let addrs = sim::bind::alloc_buffers(&mut mem, &m.buffers).map_err(|e| e.to_string())?;
+        for &(addr, size) in &addrs {
+            let bytes = mem.read_bytes(addr, size).map_err(|e| e.to_string())?;
+            dev.write(addr, bytes).map_err(rt)?;
+        }
+        let mut kernels = Vec::new();
+        for (li, l) in m.launches.iter().enumerate() {
+            let kc = &c.kernels[plan.kernels[li]];
+            let bound =
+                sim::bind_launch(l, &kernel_shape(kc), &addrs).map_err(|e| e.to_string())?;
+            let kernel = dev.kernel(&kc.ir.name).map_err(rt)?;
+            let ports = bound.ports.iter().map(|(p, v)| (p.as_str(), vec![*v as u32, (*v >> 32) as u32]));
+            set_registers(&mut dev, &kernel, ports, &bound.range).map_err(rt)?;
+            kernels.push(kernel);
+        }
+        if !plan.shared.counters.is_empty() {
+            let bank = dev.kernel("counters").map_err(rt)?;
+            for (sc, &b) in plan.shared.counters.iter().zip(&plan.shared.buffers) {
+                let reg = format!("arg_{}", rtl_templates::namer::legal(&sc.name));
+                dev.set_input(&bank, &reg, &[addrs[b].0]).map_err(rt)?;
+            }
+        }
+        let timeout = Duration::from_secs_f64(a.cycle_budget() as f64 / self.info.clock_hz as f64);
+        let n = m.launches.len();
+        let (mut started, mut cycles) = (vec![false; n], vec![None; n]);
+        loop {
+            for i in 0..n {
+                if !started[i] && m.launches[i].after.iter().all(|&d| cycles[d].is_some()) {
+                    dev.start(&kernels[i]).map_err(rt)?;
+                    started[i] = true;
+                }
+            }
+            let Some(i) = (0..n).find(|&i| started[i] && cycles[i].is_none()) else {
+                break;
+            };
+            cycles[i] = Some(dev.wait(&kernels[i], timeout).map_err(rt)?.cycles);
+        }
+        let (_, checks) = crate::emulate::run_spec(prog, t)?;
+        let mut buffers = Vec::new();
+        for &(addr, size) in &addrs {
+            buffers.push(dev.read(addr, size).map_err(rt)?);
+        }
+        crate::emulate::check_outputs(&checks, &buffers).map_err(|m| format!("board: {m}"))?;
+        let per_kernel: Vec<String> = m
+            .launches
+            .iter()
+            .zip(&cycles)
+            .map(|(l, c)| format!("{} {}", l.kernel, c.unwrap_or(0)))
+            .collect();
+        let board = dev.into_link();
+        Ok(format!(
+            "{n} kernel{} on the board, cycles each: {}; {} cycles simulated in all in {:.1} s",
+            if n == 1 { "" } else { "s" },
+            per_kernel.join(", "),
+            board.cycles(),
+            wall.elapsed().as_secs_f64()
+        ))
+    }
+
     /// Runs test `t` (a single-kernel test of `c`) on a fresh simulated board.
     pub(crate) fn run_test(
         &self,
@@ -106,11 +224,7 @@ impl BoardSim {
     ) -> Result<String, TestError> {
         let wall = Instant::now();
         let (k, b, ir) = bind_test(c, t)?;
-        let rt = |e: host_runtime::Error| TestError::Other(format!("board simulation: {e}"));
-        let model = wave.instantiate(&self.built)?;
-        let board = SimBoard::new(model, SimBoardOptions::new(self.info.clock_hz)).map_err(rt)?;
-        let mut dev = Device::open(board, self.info.clone()).map_err(rt)?;
-        dev.init_memory().map_err(rt)?;
+        let mut dev = self.open(wave)?;
         let timeout = Duration::from_secs_f64(a.cycle_budget() as f64 / self.info.clock_hz as f64);
         let run = run_on_device(&mut dev, k, &b, &ir, emu_outputs, timeout)
             .map_err(|e| e.context("board simulation"))?;
@@ -162,32 +276,14 @@ pub(crate) fn run_on_device<T: host_runtime::Transport>(
         dev.write(*addr, bytes).map_err(rt)?;
     }
     let kernel = dev.kernel(&k.ir.name).map_err(rt)?;
-    for (port, value) in &b.ports {
+    let ports = b.ports.iter().map(|(port, value)| {
         let words = match value {
             sim::PortValue::Scalar(x) => vec![*x as u32, (*x >> 32) as u32],
             sim::PortValue::Wide(w) => w.clone(),
         };
-        let reg = format!("arg_{port}");
-        if dev.has_input(&kernel, &reg) {
-            dev.set_input(&kernel, &reg, &words).map_err(rt)?;
-        }
-    }
-    let r = &b.range;
-    for d in 0..3 {
-        for (reg, v) in [
-            (format!("global_size_{d}"), r.global_size[d]),
-            (format!("local_size_{d}"), r.local_size[d]),
-            (format!("global_offset_{d}"), r.global_offset[d]),
-        ] {
-            if dev.has_input(&kernel, &reg) {
-                dev.set_input(&kernel, &reg, &[v]).map_err(rt)?;
-            }
-        }
-    }
-    if dev.has_input(&kernel, "work_dim") {
-        dev.set_input(&kernel, "work_dim", &[r.work_dim])
-            .map_err(rt)?;
-    }
+        (port.as_str(), words)
+    });
+    set_registers(dev, &kernel, ports, &b.range).map_err(rt)?;
     dev.start(&kernel).map_err(rt)?;
     let run = dev.wait(&kernel, timeout).map_err(rt)?;
     for o in &b.outputs {
@@ -195,4 +291,35 @@ pub(crate) fn run_on_device<T: host_runtime::Transport>(
         check_output(o, &got, ir, emu_outputs.get(&o.index))?;
     }
     Ok(run)
+}
+
+/// Sets kernel `kernel`'s argument registers (`ports`: port and 32-bit words) and NDRange
+/// registers; those the kernel does not have (an argument it never reads) are left out.
+fn set_registers<'p, T: host_runtime::Transport>(
+    dev: &mut Device<T>,
+    kernel: &host_runtime::Kernel,
+    ports: impl Iterator<Item = (&'p str, Vec<u32>)>,
+    r: &sim::NdRange,
+) -> host_runtime::Result<()> {
+    for (port, words) in ports {
+        let reg = format!("arg_{port}");
+        if dev.has_input(kernel, &reg) {
+            dev.set_input(kernel, &reg, &words)?;
+        }
+    }
+    for d in 0..3 {
+        for (reg, v) in [
+            (format!("global_size_{d}"), r.global_size[d]),
+            (format!("local_size_{d}"), r.local_size[d]),
+            (format!("global_offset_{d}"), r.global_offset[d]),
+        ] {
+            if dev.has_input(kernel, &reg) {
+                dev.set_input(kernel, &reg, &[v])?;
+            }
+        }
+    }
+    if dev.has_input(kernel, "work_dim") {
+        dev.set_input(kernel, "work_dim", &[r.work_dim])?;
+    }
+    Ok(())
 }

@@ -618,12 +618,34 @@ impl Session<'_> {
             (Err(e), _) => Err(TestError::Other(format!(
                 "the kernel file does not compile:\n{e}"
             ))),
-            (Ok(_), Some(_)) if a.board.is_some() => {
-                return Ok(Verdict::Skipped(
-                    "multi-kernel tests do not run in the board simulation yet (one kernel per \
-                     board system so far)"
-                        .to_string(),
-                ))
+            (Ok((c, dir)), Some(m)) if a.board.is_some() => {
+                let module = match crate::simulate_system::module_name(c, m) {
+                    Ok(x) => x,
+                    Err(e) => return Ok(Verdict::Failed(e)),
+                };
+                let board = self
+                    .boards
+                    .entry(dir.join("systems").join(&module))
+                    .or_insert_with(|| {
+                        crate::board_sim::BoardSim::prepare_system(
+                            a,
+                            &self.toolchain,
+                            c,
+                            dir,
+                            m,
+                            &module,
+                        )
+                    });
+                match (board, &self.fronts[&key]) {
+                    (Ok(b), Ok((_, prog))) => b.run_multi(a, c, prog, t, m, wave),
+                    (Ok(_), Err(e)) => Err(TestError::Other(e.clone())),
+                    (Err(crate::board_sim::PrepareError::Unsupported(e)), _) => {
+                        return Ok(not_on_board(e, emu.problem))
+                    }
+                    (Err(crate::board_sim::PrepareError::Failed(e)), _) => {
+                        Err(TestError::Other(e.clone()))
+                    }
+                }
             }
             (Ok((c, dir)), Some(m)) => match &self.fronts[&key] {
                 Ok((_, prog)) => {
@@ -667,17 +689,7 @@ impl Session<'_> {
                 match board {
                     Ok(b) => b.run_test(a, c, t, &emu.outputs, wave),
                     Err(crate::board_sim::PrepareError::Unsupported(e)) => {
-                        // Like a kernel the hardware path cannot build: a skip with the
-                        // reason, never a pass; the emulator's verdict still counts.
-                        return Ok(match emu.problem {
-                            None => Verdict::Skipped(format!(
-                                "not on the board yet: {e}; `oclhls sim` without --board \
-                                     runs it; the emulator passes it"
-                            )),
-                            Some(p) => Verdict::Failed(format!(
-                                "(not run on the board: {e}) emulator: {p}"
-                            )),
-                        });
+                        return Ok(not_on_board(e, emu.problem));
                     }
                     Err(crate::board_sim::PrepareError::Failed(e)) => {
                         Err(TestError::Other(e.clone()))
@@ -732,6 +744,18 @@ impl Session<'_> {
         };
         self.builds.insert(bkey.clone(), r);
         Ok(bkey)
+    }
+}
+
+/// A test whose system the board does not serve (why: `e`): like a kernel the hardware path
+/// cannot build, a skip with the reason, never a pass; the emulator's verdict still counts.
+fn not_on_board(e: &str, emu_problem: Option<String>) -> Verdict {
+    match emu_problem {
+        None => Verdict::Skipped(format!(
+            "not on the board yet: {e}; `oclhls sim` without --board runs it; the emulator \
+             passes it"
+        )),
+        Some(p) => Verdict::Failed(format!("(not run on the board: {e}) emulator: {p}")),
     }
 }
 

@@ -15,7 +15,7 @@ use testfile::{MultiTest, TestCase};
 /// its Verilog. Tests that run the same kernels and pipes (most tests of a file) then write
 /// the same top and share one Verilator model (the model cache is by content), while two
 /// different systems never share a name in the `systems/` directory.
-fn module_name(c: &Compiled, m: &MultiTest) -> Result<String, String> {
+pub(crate) fn module_name(c: &Compiled, m: &MultiTest) -> Result<String, String> {
     use sha2::{Digest, Sha256};
     let probe = crate::system::from_test(c, m, "system")?;
     let mut h = Sha256::new();
