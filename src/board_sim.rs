@@ -5,7 +5,9 @@
 //! runs on a fresh instance through the host runtime exactly as on a board: open the device
 //! (magic and build id), replay the SDRAM init sequence, write the buffers over the bridge,
 //! set the kernel's registers, start, wait for done, read the outputs back. Outputs are
-//! checked like `oclhls sim` checks them (emulator, IR interpreter, expected values).
+//! checked like `oclhls sim` checks them (emulator, IR interpreter, expected values). A
+//! multi-kernel test runs on the SoC of its system top ([`BoardSim::prepare_system`],
+//! [`BoardSim::run_multi`]) and is checked against its expected values.
 //!
 //! Buffers sit at the SDRAM offsets the test's binding gave them in `sim::GlobalMemory`
 //! (from 0x1000 up), so pointer arguments are the binding's values unchanged.
@@ -22,8 +24,9 @@ use testfile::TestCase;
 /// Why a build has no simulated board.
 #[derive(Clone, Debug)]
 pub enum PrepareError {
-    /// The kernel uses what the board system does not serve yet (global atomics, elements
-    /// that are not a power of two bytes, several kernels without pipes): a skip.
+    /// The kernel uses what the board system does not serve (elements that are not a power
+    /// of two bytes; a file of several kernels without a test that launches them together):
+    /// a skip.
     Unsupported(String),
     /// Anything else (LiteX or Verilator failed): a failure.
     Failed(String),
@@ -165,12 +168,15 @@ impl BoardSim {
             let bound =
                 sim::bind_launch(l, &kernel_shape(kc), &addrs).map_err(|e| e.to_string())?;
             let kernel = dev.kernel(&kc.ir.name).map_err(rt)?;
-            let ports = bound.ports.iter().map(|(p, v)| (p.as_str(), vec![*v as u32, (*v >> 32) as u32]));
+            let ports = bound
+                .ports
+                .iter()
+                .map(|(p, v)| (p.as_str(), vec![*v as u32, (*v >> 32) as u32]));
             set_registers(&mut dev, &kernel, ports, &bound.range).map_err(rt)?;
             kernels.push(kernel);
         }
         if !plan.shared.counters.is_empty() {
-            let bank = dev.kernel("counters").map_err(rt)?;
+            let bank = dev.bank("counters").map_err(rt)?;
             for (sc, &b) in plan.shared.counters.iter().zip(&plan.shared.buffers) {
                 let reg = format!("arg_{}", rtl_templates::namer::legal(&sc.name));
                 dev.set_input(&bank, &reg, &[addrs[b].0]).map_err(rt)?;

@@ -618,6 +618,13 @@ impl Session<'_> {
             (Err(e), _) => Err(TestError::Other(format!(
                 "the kernel file does not compile:\n{e}"
             ))),
+            (Ok(_), Some(_)) if a.real.is_some() => {
+                return Ok(Verdict::Skipped(
+                    "multi-kernel tests do not run on a real board yet (`oclhls sim --board` \
+                     runs them on the simulated one)"
+                        .to_string(),
+                ))
+            }
             (Ok((c, dir)), Some(m)) if a.board.is_some() => {
                 let module = match crate::simulate_system::module_name(c, m) {
                     Ok(x) => x,

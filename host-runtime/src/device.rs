@@ -229,6 +229,21 @@ impl<T: Transport> Device<T> {
         })
     }
 
+    /// The register bank `k_<name>` of inputs that is not a kernel (no control word): the
+    /// system's shared counters (`counters`: the address of each counter's buffer,
+    /// docs/hardware-interface.md, "Shared atomic counters"), for [`Device::set_input`].
+    pub fn bank(&self, name: &str) -> Result<Kernel> {
+        let bank = format!("k_{name}");
+        let prefix = format!("{bank}_");
+        if !self.info.registers.keys().any(|r| r.starts_with(&prefix)) {
+            return Err(Error::NoKernel(name.to_string()));
+        }
+        Ok(Kernel {
+            name: name.to_string(),
+            bank,
+        })
+    }
+
     /// Sets input `port` of kernel `k` (`arg_x`, `global_size_0`, ...) from little-endian
     /// 32-bit words: register `<port>` for an input of up to 32 bits, else `<port>_w0`,
     /// `<port>_w1`, ... (docs/hardware-interface.md, "Registers"). Missing high words are 0.

@@ -358,11 +358,7 @@ fn emit_atomic_unit(s: &mut String, u: &AtomicUnit, aw: u32, unused: &mut Vec<St
         .rev()
         .map(|c| if c.element_bits == 32 { '1' } else { '0' })
         .collect();
-    let _ = writeln!(
-        s,
-        "    wire [{}:0] au{i}_rresp_data;",
-        64 * n - 1
-    );
+    let _ = writeln!(s, "    wire [{}:0] au{i}_rresp_data;", 64 * n - 1);
     let mut ready = Vec::new();
     let mut valid = Vec::new();
     for (k, c) in u.clients.iter().enumerate() {
@@ -375,7 +371,11 @@ fn emit_atomic_unit(s: &mut String, u: &AtomicUnit, aw: u32, unused: &mut Vec<St
             64 * k
         );
         if w < 64 {
-            unused.push(format!("au{i}_rresp_data[{}:{}]", 64 * k + 63, 64 * k + w as usize));
+            unused.push(format!(
+                "au{i}_rresp_data[{}:{}]",
+                64 * k + 63,
+                64 * k + w as usize
+            ));
         }
         ready.push(format!("c_{p}_rreq_ready"));
         valid.push(format!("c_{p}_rresp_valid"));
