@@ -98,9 +98,9 @@ fn wide_and_predicated_accesses_run_on_the_simulated_board() {
 /// Global atomics through the board's atomic unit: 32- and 64-bit, every operation, many
 /// work-items on few addresses (the unit's forwarding of writes still in flight), the old
 /// values a work-item gets back; and a multi-kernel test: two kernels at once into one
-/// histogram, both clients of the one unit (atomic across kernels).
+/// histogram, both clients of the one unit (atomic across kernels); and a pipe system.
 #[test]
-fn global_atomics_run_on_the_simulated_board_across_kernels() {
+fn global_atomics_and_systems_run_on_the_simulated_board() {
     if !litex_available("skipping the board simulation of atomics") {
         return;
     }
@@ -113,16 +113,20 @@ fn global_atomics_run_on_the_simulated_board_across_kernels() {
             && stdout.contains("1 passed, 0 failed"),
         "{stdout}\n{stderr}"
     );
+    // Two pipe systems' files: a program-scope pipe between two kernels (the system CI
+    // builds to a bitstream, tests/board_soc.rs), and the histogram of two kernels at once.
     let args = [
+        "tests/emu/xilinx_pipes.cl",
         "tests/kernels/atomic_hist_global.cl",
         "--filter",
-        "both kernels at once",
+        "kernels",
     ];
     let (status, stdout, stderr) = sim_on_board(&args, tmp.path());
     assert_eq!(status, Some(0), "{stdout}\n{stderr}");
     assert!(
         stdout.contains("PASS both kernels at once into one histogram (2 kernels on the board")
-            && stdout.contains("1 passed, 0 failed"),
+            && stdout.contains("PASS a program-scope pipe of depth 2 between two kernels (2 kernels on the board")
+            && stdout.contains("2 files: 2 passed, 0 failed, 0 skipped"),
         "{stdout}\n{stderr}"
     );
 }
