@@ -288,7 +288,10 @@ pub fn build_board(
             r
         }
         None => {
-            let r = implement(&tc, &generated, board, &work, req, &soc_plan, started)?;
+            let terms = |cells: &[String]| crate::timing_terms::describe(c, &spec.kernels, cells);
+            let r = implement(
+                &tc, &generated, board, &work, req, &soc_plan, started, &terms,
+            )?;
             if r["timing_met"] == true {
                 std::fs::write(&stamp, serde_json::to_string_pretty(&r)? + "\n")
                     .with_context(|| format!("cannot write {}", stamp.display()))?;
@@ -334,6 +337,7 @@ fn earlier_build(
 
 /// Synthesis, place and route and the bitstream of the generated SoC: its `board` report
 /// section (`timing_met` false after the error was printed).
+#[allow(clippy::too_many_arguments)]
 fn implement(
     tc: &toolchain::Toolchain,
     generated: &litex::Generated,
@@ -342,6 +346,7 @@ fn implement(
     req: &BoardRequest,
     soc_plan: &soc::SocPlan,
     started: Instant,
+    terms: &dyn Fn(&[String]) -> Option<String>,
 ) -> Result<serde_json::Value> {
     let progress = crate::progress::Progress::new();
     let mut current = None;
@@ -412,8 +417,11 @@ fn implement(
             .find(|p| p.from.contains(&k.name) || p.to.contains(&k.name))
             .or(imp.pnr.critical_paths.first())
             .map(|p| {
+                let inside = terms(&p.cells)
+                    .map(|t| format!("; {t}"))
+                    .unwrap_or_default();
                 format!(
-                    " (critical path {} -> {}, {:.2} ns)",
+                    " (critical path {} -> {}, {:.2} ns{inside})",
                     p.start, p.end, p.delay_ns
                 )
             })

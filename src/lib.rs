@@ -27,3 +27,4 @@ mod sim_report;
 pub mod simulate;
 pub mod simulate_system;
 pub mod system;
+pub mod timing_terms;

@@ -125,7 +125,9 @@ fn global_atomics_and_systems_run_on_the_simulated_board() {
     assert_eq!(status, Some(0), "{stdout}\n{stderr}");
     assert!(
         stdout.contains("PASS both kernels at once into one histogram (2 kernels on the board")
-            && stdout.contains("PASS a program-scope pipe of depth 2 between two kernels (2 kernels on the board")
+            && stdout.contains(
+                "PASS a program-scope pipe of depth 2 between two kernels (2 kernels on the board"
+            )
             && stdout.contains("2 files: 2 passed, 0 failed, 0 skipped"),
         "{stdout}\n{stderr}"
     );

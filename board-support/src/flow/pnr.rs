@@ -155,6 +155,10 @@ pub struct CriticalPath {
     /// Distinct source locations (`kernel.v:80.25-80.40`) of the nets on the path, in path
     /// order: where in the Verilog the path runs.
     pub sources: Vec<String>,
+    /// The cells the path passes through, in path order, each once (hierarchical names:
+    /// `oclhls_board_core.u_core.l3_run_LUT4_C_Z`): where in the design it runs when the
+    /// netlist kept no source locations.
+    pub cells: Vec<String>,
 }
 
 /// What [`place_route`] produced.
@@ -404,8 +408,14 @@ struct RawEnd {
 fn summarise(p: &RawPath) -> CriticalPath {
     let end_name = |e: &RawEnd| format!("{}.{}", e.cell, e.port);
     let mut sources: Vec<String> = Vec::new();
+    let mut cells: Vec<String> = Vec::new();
     let (mut logic, mut routing) = (0.0, 0.0);
     for s in &p.path {
+        for c in [&s.from.cell, &s.to.cell] {
+            if !c.is_empty() && !cells.contains(c) {
+                cells.push(c.clone());
+            }
+        }
         if s.kind == "routing" {
             routing += s.delay;
         } else {
@@ -430,6 +440,7 @@ fn summarise(p: &RawPath) -> CriticalPath {
         logic_ns: logic,
         routing_ns: routing,
         sources,
+        cells,
     }
 }
 
@@ -457,6 +468,7 @@ mod tests {
         assert_eq!((p.start.as_str(), p.end.as_str()), ("q_FF.Q", "d_FF.DI"));
         assert_eq!((p.delay_ns, p.logic_ns, p.routing_ns), (2.0, 0.75, 1.25));
         assert_eq!(p.sources, ["c.v:5.25-5.26", "c.v:9.27-9.35"]);
+        assert_eq!(p.cells, ["q_FF", "add", "d_FF"]);
         assert_eq!(raw.utilization["TRELLIS_COMB"].used, 39);
         assert_eq!(raw.fmax["clk2"].achieved, 90.5);
         // A report without paths or clocks (a combinational design) is still understood.
