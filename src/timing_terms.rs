@@ -78,7 +78,7 @@ fn locate<'c>(
     let kernels = || {
         c.kernels
             .iter()
-            .filter(|k| core_kernels.iter().any(|n| *n == k.ir.name))
+            .filter(|k| core_kernels.contains(&k.ir.name))
     };
     for k in kernels() {
         if let Some(r) = rest.strip_prefix(&format!("u_{}.", k.rtl.interface.module)) {
