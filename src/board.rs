@@ -22,6 +22,17 @@ pub const DEFAULT_BOARD_CLOCK_MHZ: f64 = 50.0;
 /// simulation").
 pub const DEFAULT_BOARD_MEMORY_LATENCY: u32 = 16;
 
+/// `opts` for a board build: the board's clock unless the user gave one (`clock_given`), and
+/// its read latency unless `--memory-latency` gave one (`oclhls sim --board` applies the same
+/// defaults through `SimArgs::clock` and `SimArgs::memory_latency`).
+pub fn apply_defaults(opts: &mut crate::compile::CompileOptions, clock_given: bool) {
+    if !clock_given {
+        opts.clock_mhz = DEFAULT_BOARD_CLOCK_MHZ;
+    }
+    opts.memory_latency
+        .get_or_insert(DEFAULT_BOARD_MEMORY_LATENCY);
+}
+
 /// `--sdram CHIP`.
 pub fn litex_sdram(name: &str) -> Result<litex::Sdram, String> {
     litex::Sdram::parse(name)

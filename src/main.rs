@@ -197,11 +197,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         None => {
             let file = cli.file.expect("clap requires FILE.cl");
             let mut opts = cli.build.options();
-            if cli.board.is_some() && cli.build.clock_mhz.is_none() {
-                opts.clock_mhz = oclhls::board::DEFAULT_BOARD_CLOCK_MHZ;
-            }
-            if cli.board.is_some() && opts.memory_latency.is_none() {
-                opts.memory_latency = Some(oclhls::board::DEFAULT_BOARD_MEMORY_LATENCY);
+            if cli.board.is_some() {
+                oclhls::board::apply_defaults(&mut opts, cli.build.clock_mhz.is_some());
             }
             if !(opts.clock_mhz > 0.0 && opts.clock_mhz.is_finite()) {
                 eprintln!(

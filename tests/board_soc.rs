@@ -24,12 +24,11 @@ fn soc_for(file: &str, banks: &[&str], mem_ports: usize) {
     let path = root().join(file);
     // As `--board` builds: bursts through the board's memory adapter, the board's clock and
     // read latency.
-    let opts = CompileOptions {
-        clock_mhz: oclhls::board::DEFAULT_BOARD_CLOCK_MHZ,
-        memory_latency: Some(oclhls::board::DEFAULT_BOARD_MEMORY_LATENCY),
+    let mut opts = CompileOptions {
         bursts: true,
         ..Default::default()
     };
+    oclhls::board::apply_defaults(&mut opts, false);
     let c = compile::compile(&path, &opts)
         .unwrap()
         .unwrap_or_else(|f| panic!("{}", f.rendered));
