@@ -123,6 +123,9 @@ pub struct RealBoard {
 
 impl RealBoard {
     /// Builds the board system of `c` (or keeps its bitstream), loads it, opens the port.
+    /// With `system` (a multi-kernel test and its system's module name) the system is that
+    /// test's system top, as `oclhls sim --board` builds it.
+    #[allow(clippy::too_many_arguments)]
     pub fn prepare(
         a: &SimArgs,
         real: &RealBoardArgs,
@@ -130,8 +133,17 @@ impl RealBoard {
         c: &Compiled,
         file: &Path,
         dir: &Path,
+        system: Option<(&testfile::MultiTest, &str)>,
     ) -> std::result::Result<RealBoard, PrepareError> {
         use PrepareError::Failed;
+        let plan = match system {
+            Some((m, module)) => {
+                let plan = crate::system::from_test(c, m, module).map_err(Failed)?;
+                crate::system::write(c, &plan, dir).map_err(|e| Failed(format!("{e:#}")))?;
+                Some(plan)
+            }
+            None => None,
+        };
         let name = a.board.as_deref().unwrap_or("ulx3s");
         let sdram = match a.sdram.as_deref() {
             None => board_support::soc::litex::Sdram::Mt48lc16m16a2,
@@ -144,7 +156,8 @@ impl RealBoard {
             offline: a.offline,
             seed: real.seed,
         };
-        let built = match crate::board::build_board(c, None, file, dir, &req, real.program) {
+        let built = match crate::board::build_board(c, plan.as_ref(), file, dir, &req, real.program)
+        {
             Ok(Ok(b)) => b,
             Ok(Err(_)) => {
                 return Err(Failed(
@@ -162,6 +175,26 @@ impl RealBoard {
         let mut dev = Device::open(port, info).map_err(|e| Failed(e.to_string()))?;
         dev.init_memory().map_err(|e| Failed(e.to_string()))?;
         Ok(RealBoard { dev })
+    }
+
+    /// Runs multi-kernel test `t` (`m`) on the board, loaded with its system.
+    pub(crate) fn run_multi(
+        &mut self,
+        real: &RealBoardArgs,
+        c: &Compiled,
+        prog: &frontend::ast::Program,
+        t: &TestCase,
+        m: &testfile::MultiTest,
+    ) -> std::result::Result<String, TestError> {
+        let wall = Instant::now();
+        self.dev.free_all();
+        let summary =
+            crate::board_sim::run_multi_on_device(&mut self.dev, c, prog, t, m, real.timeout)
+                .map_err(|e| e.context("board"))?;
+        Ok(format!(
+            "{summary}, {:.1} s with the transfers",
+            wall.elapsed().as_secs_f64()
+        ))
     }
 
     /// Runs test `t` (a single-kernel test of `c`) on the board.

@@ -138,11 +138,8 @@ impl BoardSim {
         Ok(dev)
     }
 
-    /// Runs multi-kernel test `t` (`m`) on a fresh simulated board of its system: the
-    /// buffers written, each launch's registers set, the launches started together (those
-    /// with `after` once the kernels they wait for are done), every kernel waited for, the
-    /// buffers read back and checked against the test's expected values.
-    #[allow(clippy::too_many_arguments)]
+    /// Runs multi-kernel test `t` (`m`) on a fresh simulated board of its system
+    /// ([`run_multi_on_device`]).
     pub(crate) fn run_multi(
         &self,
         a: &SimArgs,
@@ -153,67 +150,14 @@ impl BoardSim {
         wave: &mut Waveform,
     ) -> Result<String, TestError> {
         let wall = Instant::now();
-        let rt = |e: host_runtime::Error| TestError::Other(format!("board simulation: {e}"));
-        let plan = crate::system::from_test(c, m, "system")?;
         let mut dev = self.open(wave)?;
-        let mut mem = sim::GlobalMemory::new();
-        let addrs = sim::bind::alloc_buffers(&mut mem, &m.buffers).map_err(|e| e.to_string())?;
-        for &(addr, size) in &addrs {
-            let bytes = mem.read_bytes(addr, size).map_err(|e| e.to_string())?;
-            dev.write(addr, bytes).map_err(rt)?;
-        }
-        let mut kernels = Vec::new();
-        for (li, l) in m.launches.iter().enumerate() {
-            let kc = &c.kernels[plan.kernels[li]];
-            let bound =
-                sim::bind_launch(l, &kernel_shape(kc), &addrs).map_err(|e| e.to_string())?;
-            let kernel = dev.kernel(&kc.ir.name).map_err(rt)?;
-            let ports = bound
-                .ports
-                .iter()
-                .map(|(p, v)| (p.as_str(), vec![*v as u32, (*v >> 32) as u32]));
-            set_registers(&mut dev, &kernel, ports, &bound.range).map_err(rt)?;
-            kernels.push(kernel);
-        }
-        if !plan.shared.counters.is_empty() {
-            let bank = dev.bank("counters").map_err(rt)?;
-            for (sc, &b) in plan.shared.counters.iter().zip(&plan.shared.buffers) {
-                let reg = format!("arg_{}", rtl_templates::namer::legal(&sc.name));
-                dev.set_input(&bank, &reg, &[addrs[b].0]).map_err(rt)?;
-            }
-        }
         let timeout = Duration::from_secs_f64(a.cycle_budget() as f64 / self.info.clock_hz as f64);
-        let n = m.launches.len();
-        let (mut started, mut cycles) = (vec![false; n], vec![None; n]);
-        loop {
-            for i in 0..n {
-                if !started[i] && m.launches[i].after.iter().all(|&d| cycles[d].is_some()) {
-                    dev.start(&kernels[i]).map_err(rt)?;
-                    started[i] = true;
-                }
-            }
-            let Some(i) = (0..n).find(|&i| started[i] && cycles[i].is_none()) else {
-                break;
-            };
-            cycles[i] = Some(dev.wait(&kernels[i], timeout).map_err(rt)?.cycles);
-        }
-        let (_, checks) = crate::emulate::run_spec(prog, t)?;
-        let mut buffers = Vec::new();
-        for &(addr, size) in &addrs {
-            buffers.push(dev.read(addr, size).map_err(rt)?);
-        }
-        crate::emulate::check_outputs(&checks, &buffers).map_err(|m| format!("board: {m}"))?;
-        let per_kernel: Vec<String> = m
-            .launches
-            .iter()
-            .zip(&cycles)
-            .map(|(l, c)| format!("{} {}", l.kernel, c.unwrap_or(0)))
-            .collect();
+        let cycles = run_multi_on_device(&mut dev, c, prog, t, m, timeout)
+            .map_err(|e| e.context("board simulation"))?;
         let board = dev.into_link();
         Ok(format!(
-            "{n} kernel{} on the board, cycles each: {}; {} cycles simulated in all in {:.1} s",
-            if n == 1 { "" } else { "s" },
-            per_kernel.join(", "),
+            "{}; {} cycles simulated in all in {:.1} s",
+            cycles,
             board.cycles(),
             wall.elapsed().as_secs_f64()
         ))
@@ -328,4 +272,77 @@ fn set_registers<'p, T: host_runtime::Transport>(
         dev.set_input(kernel, "work_dim", &[r.work_dim])?;
     }
     Ok(())
+}
+
+/// Runs multi-kernel test `t` (`m`) on an open board of its system (memory initialised): the
+/// buffers written, each launch's registers set (and the shared counters' buffer addresses),
+/// the launches started together (those with `after` once the kernels they wait for are
+/// done), every kernel waited for (`timeout` each), the buffers read back and checked against
+/// the test's expected values. Returns the kernels' cycle counts as a summary.
+pub(crate) fn run_multi_on_device<T: host_runtime::Transport>(
+    dev: &mut Device<T>,
+    c: &Compiled,
+    prog: &frontend::ast::Program,
+    t: &TestCase,
+    m: &testfile::MultiTest,
+    timeout: Duration,
+) -> Result<String, TestError> {
+    let rt = |e: host_runtime::Error| TestError::Other(e.to_string());
+    let plan = crate::system::from_test(c, m, "system")?;
+    let mut mem = sim::GlobalMemory::new();
+    let addrs = sim::bind::alloc_buffers(&mut mem, &m.buffers).map_err(|e| e.to_string())?;
+    for &(addr, size) in &addrs {
+        let bytes = mem.read_bytes(addr, size).map_err(|e| e.to_string())?;
+        dev.write(addr, bytes).map_err(rt)?;
+    }
+    let mut kernels = Vec::new();
+    for (li, l) in m.launches.iter().enumerate() {
+        let kc = &c.kernels[plan.kernels[li]];
+        let bound = sim::bind_launch(l, &kernel_shape(kc), &addrs).map_err(|e| e.to_string())?;
+        let kernel = dev.kernel(&kc.ir.name).map_err(rt)?;
+        let ports = bound
+            .ports
+            .iter()
+            .map(|(p, v)| (p.as_str(), vec![*v as u32, (*v >> 32) as u32]));
+        set_registers(dev, &kernel, ports, &bound.range).map_err(rt)?;
+        kernels.push(kernel);
+    }
+    if !plan.shared.counters.is_empty() {
+        let bank = dev.bank("counters").map_err(rt)?;
+        for (sc, &b) in plan.shared.counters.iter().zip(&plan.shared.buffers) {
+            let reg = format!("arg_{}", rtl_templates::namer::legal(&sc.name));
+            dev.set_input(&bank, &reg, &[addrs[b].0]).map_err(rt)?;
+        }
+    }
+    let n = m.launches.len();
+    let (mut started, mut cycles) = (vec![false; n], vec![None; n]);
+    loop {
+        for i in 0..n {
+            if !started[i] && m.launches[i].after.iter().all(|&d| cycles[d].is_some()) {
+                dev.start(&kernels[i]).map_err(rt)?;
+                started[i] = true;
+            }
+        }
+        let Some(i) = (0..n).find(|&i| started[i] && cycles[i].is_none()) else {
+            break;
+        };
+        cycles[i] = Some(dev.wait(&kernels[i], timeout).map_err(rt)?.cycles);
+    }
+    let (_, checks) = crate::emulate::run_spec(prog, t)?;
+    let mut buffers = Vec::new();
+    for &(addr, size) in &addrs {
+        buffers.push(dev.read(addr, size).map_err(rt)?);
+    }
+    crate::emulate::check_outputs(&checks, &buffers).map_err(|m| format!("board: {m}"))?;
+    let per_kernel: Vec<String> = m
+        .launches
+        .iter()
+        .zip(&cycles)
+        .map(|(l, c)| format!("{} {}", l.kernel, c.unwrap_or(0)))
+        .collect();
+    Ok(format!(
+        "{n} kernel{} on the board, cycles each: {}",
+        if n == 1 { "" } else { "s" },
+        per_kernel.join(", ")
+    ))
 }

@@ -618,12 +618,29 @@ impl Session<'_> {
             (Err(e), _) => Err(TestError::Other(format!(
                 "the kernel file does not compile:\n{e}"
             ))),
-            (Ok(_), Some(_)) if a.real.is_some() => {
-                return Ok(Verdict::Skipped(
-                    "multi-kernel tests do not run on a real board yet (`oclhls sim --board` \
-                     runs them on the simulated one)"
-                        .to_string(),
-                ))
+            (Ok((c, dir)), Some(m)) if a.real.is_some() => {
+                let real = a.real.as_ref().expect("checked by the guard");
+                let module = match crate::simulate_system::module_name(c, m) {
+                    Ok(x) => x,
+                    Err(e) => return Ok(Verdict::Failed(e)),
+                };
+                let prog = match &self.fronts[&key] {
+                    Ok((_, prog)) => prog,
+                    Err(e) => return Ok(Verdict::Failed(e.clone())),
+                };
+                let b = real_board(
+                    &mut self.real,
+                    a,
+                    &self.toolchain,
+                    self.file,
+                    c,
+                    dir,
+                    Some((m, &module)),
+                );
+                match b {
+                    Ok(b) => b.run_multi(real, c, prog, t, m),
+                    Err(e) => Err(TestError::Other(e)),
+                }
             }
             (Ok((c, dir)), Some(m)) if a.board.is_some() => {
                 let module = match crate::simulate_system::module_name(c, m) {
@@ -663,30 +680,9 @@ impl Session<'_> {
             },
             (Ok((c, dir)), None) if a.real.is_some() => {
                 let real = a.real.as_ref().expect("checked by the guard");
-                if self.real.as_ref().is_none_or(|(d, _)| d != dir) {
-                    // The port of the previous build's board closes first.
-                    self.real = None;
-                    let b = crate::board_run::RealBoard::prepare(
-                        a,
-                        real,
-                        &self.toolchain,
-                        c,
-                        self.file,
-                        dir,
-                    );
-                    self.real = Some((dir.clone(), b));
-                }
-                match self.real.as_mut().map(|(_, b)| b) {
-                    Some(Ok(b)) => b.run_test(real, c, t, &emu.outputs),
-                    // The reason once, at the first test that needed the board.
-                    Some(Err(
-                        crate::board_sim::PrepareError::Unsupported(e)
-                        | crate::board_sim::PrepareError::Failed(e),
-                    )) => Err(TestError::Other(std::mem::replace(
-                        e,
-                        "not run: the board is not ready (see the first failed test)".to_string(),
-                    ))),
-                    None => unreachable!("prepared above"),
+                match real_board(&mut self.real, a, &self.toolchain, self.file, c, dir, None) {
+                    Ok(b) => b.run_test(real, c, t, &emu.outputs),
+                    Err(e) => Err(TestError::Other(e)),
                 }
             }
             (Ok((c, dir)), None) if a.board.is_some() => {
@@ -751,6 +747,43 @@ impl Session<'_> {
         };
         self.builds.insert(bkey.clone(), r);
         Ok(bkey)
+    }
+}
+
+/// `oclhls run`: the board loaded with the system of build `dir` (one kernel, or the system
+/// top of a multi-kernel test), building and loading it into `slot` unless it is the one
+/// loaded; why not, once (later tests that need it get a pointer to the first failure).
+fn real_board<'r>(
+    slot: &'r mut Option<(PathBuf, RealOrWhyNot)>,
+    a: &SimArgs,
+    tc: &toolchain::Toolchain,
+    file: &Path,
+    c: &Compiled,
+    dir: &Path,
+    system: Option<(&testfile::MultiTest, &str)>,
+) -> std::result::Result<&'r mut crate::board_run::RealBoard, String> {
+    let real = a.real.as_ref().expect("only for `oclhls run`");
+    let key = match system {
+        Some((_, module)) => dir.join("systems").join(module),
+        None => dir.to_path_buf(),
+    };
+    if slot.as_ref().is_none_or(|(d, _)| *d != key) {
+        // The port of the previous build's board closes first.
+        *slot = None;
+        let b = crate::board_run::RealBoard::prepare(a, real, tc, c, file, dir, system);
+        *slot = Some((key, b));
+    }
+    match slot.as_mut().map(|(_, b)| b) {
+        Some(Ok(b)) => Ok(b),
+        // The reason once, at the first test that needed the board.
+        Some(Err(
+            crate::board_sim::PrepareError::Unsupported(e)
+            | crate::board_sim::PrepareError::Failed(e),
+        )) => Err(std::mem::replace(
+            e,
+            "not run: the board is not ready (see the first failed test)".to_string(),
+        )),
+        None => unreachable!("prepared above"),
     }
 }
 
