@@ -2,7 +2,8 @@
 //! sequential reference, under random timing. Three clients (two 32-bit, one 64-bit) issue
 //! random requests (plain reads and every atomic operation) on four 64-bit words, so that
 //! requests on the same bytes follow each other closely and the unit's forwarding of writes
-//! still in flight decides the results; the native port is a model of a LiteDRAM user port
+//! still in flight decides the results; the native port (16 bits, as on the board: each
+//! element word is four commands) is a model of a LiteDRAM user port
 //! (commands executed in order, after random delays; read data after a random latency, never
 //! held back; write data taken when the write executes), with random `cmd_ready`, and the
 //! clients take responses at random.
@@ -24,6 +25,8 @@ const N: usize = 3;
 /// Client i's element width.
 const BITS: [u32; N] = [32, 32, 64];
 const WORDS: u64 = 4;
+/// The native port's width in bytes (the board's: the x16 SDRAM's).
+const NATIVE_BYTES: u32 = 2;
 
 const TB: &str = "
 `default_nettype none
@@ -42,19 +45,19 @@ module tb_atomic_unit (
     output wire         cmd_valid,
     input  wire         cmd_ready,
     output wire         cmd_we,
-    output wire [7:0]   cmd_addr,
+    output wire [9:0]   cmd_addr,
     output wire         wdata_valid,
     input  wire         wdata_ready,
-    output wire [63:0]  wdata_data,
-    output wire [7:0]   wdata_we,
+    output wire [15:0]  wdata_data,
+    output wire [1:0]   wdata_we,
     input  wire         rdata_valid,
-    input  wire [63:0]  rdata_data,
+    input  wire [15:0]  rdata_data,
     output wire         dbg_issue,
     output wire [1:0]   dbg_pick
 );
     wire cmd_last;
     wire rdata_ready;
-    oclhls_atomic_unit #(.N(3), .NARROW(3'b011), .D(64), .AW(8)) u (
+    oclhls_atomic_unit #(.N(3), .NARROW(3'b011), .D(64), .ND(16), .NAW(10)) u (
         .clk(clk), .rst(rst),
         .c_rreq_valid(c_rreq_valid), .c_rreq_ready(c_rreq_ready), .c_rreq_addr(c_rreq_addr),
         .c_rreq_op(c_rreq_op), .c_rreq_operand(c_rreq_operand),
@@ -109,13 +112,13 @@ fn model() -> &'static BuiltModel {
             ("cmd_valid", false, 1),
             ("cmd_ready", true, 1),
             ("cmd_we", false, 1),
-            ("cmd_addr", false, 8),
+            ("cmd_addr", false, 10),
             ("wdata_valid", false, 1),
             ("wdata_ready", true, 1),
-            ("wdata_data", false, 64),
-            ("wdata_we", false, 8),
+            ("wdata_data", false, 16),
+            ("wdata_we", false, 2),
             ("rdata_valid", true, 1),
-            ("rdata_data", true, 64),
+            ("rdata_data", true, 16),
             ("dbg_issue", false, 1),
             ("dbg_pick", false, 2),
         ]
@@ -334,7 +337,7 @@ fn run(seed: u64, requests: usize) {
         let due = rdata.front().is_some_and(|&(d, _)| d <= cycle);
         m.set(p.id("rdata_valid"), u64::from(due));
         if let Some(&(_, data)) = rdata.front().filter(|_| due) {
-            m.set_wide(p.id("rdata_data"), &words64(&[data]));
+            m.set(p.id("rdata_data"), data);
         }
         m.eval().unwrap();
 
@@ -383,16 +386,15 @@ fn run(seed: u64, requests: usize) {
         }
         if m.get(p.id("cmd_valid")) == 1 && cmd_ready {
             let we = m.get(p.id("cmd_we")) == 1;
-            let a = m.get(p.id("cmd_addr")) as u32 * 8;
+            let a = m.get(p.id("cmd_addr")) as u32 * NATIVE_BYTES;
             last_ready = last_ready.max(cycle) + rng.below(4);
             cmds.push_back((we, a, last_ready));
         }
         if wdata_ready {
             let (_, a, _) = cmds.pop_front().unwrap();
-            let d = m.get_wide(p.id("wdata_data"));
-            let d = u64::from(d[0]) | u64::from(d[1]) << 32;
+            let d = m.get(p.id("wdata_data"));
             let we = m.get(p.id("wdata_we"));
-            for b in 0..8 {
+            for b in 0..NATIVE_BYTES {
                 if we >> b & 1 == 1 {
                     native.0.insert(a + b, (d >> (8 * b)) as u8);
                 }
@@ -401,7 +403,10 @@ fn run(seed: u64, requests: usize) {
         if let Some(a) = read_now {
             cmds.pop_front();
             let last_due = rdata.back().map_or(0, |&(d, _)| d);
-            rdata.push_back((last_due.max(cycle + 2 + rng.below(10)), native.load(a, 8)));
+            rdata.push_back((
+                last_due.max(cycle + 2 + rng.below(10)),
+                native.load(a, NATIVE_BYTES),
+            ));
         }
         if due {
             rdata.pop_front();

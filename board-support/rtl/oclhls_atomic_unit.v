@@ -1,8 +1,9 @@
 // oclhls_atomic_unit: the atomic unit of the board system (docs/hardware-interface.md,
 // "Atomic requests" and "Board system"). Part of oclhls (board-support/rtl); the board SoC
 // instantiates one, shared by the read channels of every kernel memory port that issues
-// atomics, on a LiteDRAM native port of its own (D = 32 or 64 bits, LiteDRAM converts to the
-// controller's width). The write channels of those ports keep their `oclhls_litedram_port`.
+// atomics, on a LiteDRAM native port of its own (ND bits, the controller's width; elements are
+// handled as D = 32- or 64-bit words). The write channels of those ports keep their
+// `oclhls_litedram_port`.
 //
 // Every request of a client's read channel (plain reads, op 0, and atomics, ops 1-11) passes
 // through the unit, in one order for all clients: so a client's responses come back in its
@@ -26,19 +27,30 @@
 //   through any port, comes after the atomic in memory. Per-client FIFOs with credits keep
 //   one slow client from holding the others.
 //
-// Rate: one request per cycle enters; the native port moves an atomic as one read and one
-// write command of D bits (LiteDRAM's converter then spends D/16 + 1 cycles per command on
-// the x16 SDRAM), with up to PDEPTH requests in flight to cover the read latency.
+// Rate: one request per cycle enters; an atomic then takes D/ND read and D/ND write commands
+// on the native port (the controller's own width, so LiteDRAM's width converter, which idles
+// a cycle in three, is not used), one per cycle: a read splitter and a write splitter (writes
+// first) feed the command stream, and the read words are gathered before completion. Up to
+// PDEPTH reads are in flight to cover the read latency, and up to ODEPTH requests wait for
+// their answers (an atomic's waits for its write, which LiteDRAM holds back while it serves
+// reads, up to its `read_time`). A read whose words the writes
+// split in two is still right: those writes were produced after its stamp, so forwarding
+// replaces their bytes.
 `default_nettype none
 module oclhls_atomic_unit #(
     parameter integer N = 1,          // client ports
     parameter [N-1:0] NARROW = 0,     // bit i: client i has 32-bit elements (64 otherwise)
-    parameter integer D = 32,         // native word width: 32, or 64 when a client is 64-bit
-    parameter integer AW = 23,        // native address width (D-bit words)
+    parameter integer D = 32,         // element word width: 32, or 64 when a client is 64-bit
+    parameter integer ND = 16,        // native port width (the controller's; D/ND words per D)
+    parameter integer NAW = 24,       // native address width (ND-bit words)
     parameter integer CREDITS = 8,    // requests of one client in flight at most (2^k)
     parameter integer CRW = 3,        // log2(CREDITS)
-    parameter integer PDEPTH = 8,     // requests in the unit at most (2^k)
-    parameter integer PAW = 3         // log2(PDEPTH)
+    parameter integer PDEPTH = 8,     // reads issued and not yet completed at most (2^k)
+    parameter integer PAW = 3,        // log2(PDEPTH)
+    parameter integer ODEPTH = 8,     // requests issued and not yet answered at most (2^k):
+                                      // an atomic's answer waits for its write, which the
+                                      // controller may hold while it serves reads
+    parameter integer OAW = 3         // log2(ODEPTH)
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -57,18 +69,25 @@ module oclhls_atomic_unit #(
     output wire            cmd_valid,
     input  wire            cmd_ready,
     output wire            cmd_we,
-    output wire [AW-1:0]   cmd_addr,
+    output wire [NAW-1:0]  cmd_addr,
     output wire            cmd_last,
     output wire            wdata_valid,
     input  wire            wdata_ready,
-    output wire [D-1:0]    wdata_data,
-    output wire [D/8-1:0]  wdata_we,
+    output wire [ND-1:0]   wdata_data,
+    output wire [ND/8-1:0] wdata_we,
     input  wire            rdata_valid,
     output wire            rdata_ready,
-    input  wire [D-1:0]    rdata_data
+    input  wire [ND-1:0]   rdata_data
 );
-    localparam integer DB = D / 8;                 // bytes per native word
-    localparam integer OB = $clog2(DB);            // byte-offset bits of a native word
+    localparam integer DB = D / 8;                 // bytes per element word
+    localparam integer OB = $clog2(DB);            // byte-offset bits of an element word
+    localparam integer NWD = D / ND;               // native words per element word
+    localparam integer SB = (NWD > 1) ? $clog2(NWD) : 0;  // native-word-select bits
+    localparam integer SBW = (NWD > 1) ? SB : 1;
+    localparam integer AW = NAW - SB;              // element word address width
+    localparam integer NB = ND / 8;                // bytes per native word
+    localparam integer NWDM1 = NWD - 1;
+    localparam [SBW-1:0] SUB_LAST = NWDM1[SBW-1:0];  // the last native word of an element word
     localparam integer CW = (N > 1) ? $clog2(N) : 1;  // client index width
     localparam integer RQ = 32 + 4 + 64 + 64;      // a latched request
     localparam [3:0] OP_READ = 4'd0;
@@ -131,13 +150,19 @@ module oclhls_atomic_unit #(
     end
 
     // ---- Issue: a read command and a pending entry, when no write waits and there is room.
-    reg  [PAW:0] inflight;            // issued, not yet released to a client
+    reg  [OAW:0] inflight;            // issued, not yet released to a client
+    reg  [PAW:0] reading;             // issued, not yet completed
     reg  [PAW:0] produced;            // writes produced so far (mod 2^(PAW+1))
     wire         wq_empty;
     wire         cq_full;
     wire         wdf_full;
     wire         pq_full;
-    assign issue = found && wq_empty && !cq_full && (inflight != PDEPTH[PAW:0]);
+    // A read is issued when no write of the unit waits or is being sent, and the read
+    // splitter (below) is free or sends its last word now.
+    wire         rs_free;
+    wire         ws_idle;
+    assign issue = found && wq_empty && ws_idle && rs_free && (reading != PDEPTH[PAW:0])
+                   && (inflight != ODEPTH[OAW:0]);
     wire [RQ-1:0] picked = held_req[pick];
     wire [31:0]   picked_addr = picked[31:0];
     localparam integer PQ = CW + 2 + AW + 4 + 64 + 64 + PAW + 1;
@@ -153,7 +178,7 @@ module oclhls_atomic_unit #(
     end
 
     // ---- Completion, three stages that never stall (LiteDRAM cannot hold read data back,
-    // and `inflight` keeps room for every request in the queues after them):
+    // and `reading` and `inflight` keep room for every request in the queues after them):
     //   1. the native read data is registered;
     //   2. it meets its pending entry and is corrected with the history (`fwd`);
     //   3. the operation, with the write of the request one cycle ahead of it (which the
@@ -161,15 +186,39 @@ module oclhls_atomic_unit #(
     reg           r_valid;
     reg  [D-1:0]  r_data;
     assign rdata_ready = 1'b1;
-    always @(posedge clk) begin
-        if (rst) begin
-            r_valid <= 1'b0;
-            r_data <= {D{1'b0}};
-        end else begin
-            r_valid <= rdata_valid;
-            r_data <= rdata_data;
+    generate
+        if (NWD > 1) begin : g_gather
+            // The words of an element word arrive in address order; the last completes it.
+            reg [D-ND-1:0] gathered;
+            reg [SBW-1:0]  got;
+            wire [D-1:0]   shifted_in = {rdata_data, gathered};
+            always @(posedge clk) begin
+                if (rst) begin
+                    gathered <= {(D-ND){1'b0}};
+                    got <= {SBW{1'b0}};
+                    r_valid <= 1'b0;
+                    r_data <= {D{1'b0}};
+                end else begin
+                    r_valid <= rdata_valid && got == SUB_LAST;
+                    if (rdata_valid) begin
+                        gathered <= shifted_in[D-1:ND];
+                        got <= (got == SUB_LAST) ? {SBW{1'b0}} : got + 1'b1;
+                        r_data <= shifted_in;
+                    end
+                end
+            end
+        end else begin : g_whole
+            always @(posedge clk) begin
+                if (rst) begin
+                    r_valid <= 1'b0;
+                    r_data <= {D{1'b0}};
+                end else begin
+                    r_valid <= rdata_valid;
+                    r_data <= rdata_data;
+                end
+            end
         end
-    end
+    endgenerate
 
     // ---- Pending requests, in issue order (= native read order).
     wire [PQ-1:0] pq_head;
@@ -316,40 +365,105 @@ module oclhls_atomic_unit #(
     // ---- Writes: queued, then into the command stream ahead of any read.
     wire [AW+D+DB-1:0] wq_head;
     wire               wq_full;
-    wire               push_write = !wq_empty && !cq_full && !wdf_full;
-    oclhls_fifo #(.W(AW + D + DB), .DEPTH(PDEPTH), .AW(PAW)) u_writes (
+    // The write splitter: the word at the head of the queue, one native word per command.
+    reg                ws_active;
+    reg  [AW-1:0]      ws_word;
+    reg  [D-1:0]       ws_data;
+    reg  [DB-1:0]      ws_we;
+    reg  [SBW-1:0]     ws_sub;
+    wire               ws_last = (NWD == 1) || (ws_sub == SUB_LAST);
+    wire               push_wword = ws_active && !cq_full && !wdf_full;
+    wire               ws_load = !wq_empty && (!ws_active || (push_wword && ws_last));
+    assign ws_idle = !ws_active;
+    oclhls_fifo #(.W(AW + D + DB), .DEPTH(ODEPTH), .AW(OAW)) u_writes (
         .clk(clk), .rst(rst),
         .push(writes), .push_data({x_word, new_word, new_we}), .full(wq_full),
-        .pop(push_write), .pop_data(wq_head), .empty(wq_empty)
+        .pop(ws_load), .pop_data(wq_head), .empty(wq_empty)
     );
+    always @(posedge clk) begin
+        if (rst) begin
+            ws_active <= 1'b0;
+            ws_word <= {AW{1'b0}};
+            ws_data <= {D{1'b0}};
+            ws_we <= {DB{1'b0}};
+            ws_sub <= {SBW{1'b0}};
+        end else if (ws_load) begin
+            ws_active <= 1'b1;
+            {ws_word, ws_data, ws_we} <= wq_head;
+            ws_sub <= {SBW{1'b0}};
+        end else if (push_wword) begin
+            ws_active <= !ws_last;
+            ws_sub <= ws_sub + 1'b1;
+        end
+    end
+    // The read splitter: the words of an issued read, after every write ahead of it.
+    reg                rs_active;
+    reg  [AW-1:0]      rs_word;
+    reg  [SBW-1:0]     rs_sub;
+    wire               rs_last = (NWD == 1) || (rs_sub == SUB_LAST);
+    wire               push_rword = rs_active && !cq_full && !push_wword;
+    assign rs_free = !rs_active || (push_rword && rs_last);
+    always @(posedge clk) begin
+        if (rst) begin
+            rs_active <= 1'b0;
+            rs_word <= {AW{1'b0}};
+            rs_sub <= {SBW{1'b0}};
+        end else if (issue) begin
+            rs_active <= 1'b1;
+            rs_word <= picked_addr[OB +: AW];
+            rs_sub <= {SBW{1'b0}};
+        end else if (push_rword) begin
+            rs_active <= !rs_last;
+            rs_sub <= rs_sub + 1'b1;
+        end
+    end
+    // Native addresses: the element word's, and the word within it.
+    wire [NAW-1:0] waddr;
+    wire [NAW-1:0] raddr;
+    wire [ND-1:0]  wslice;
+    wire [NB-1:0]  weslice;
+    generate
+        if (NWD > 1) begin : g_split
+            assign waddr = {ws_word, ws_sub};
+            assign raddr = {rs_word, rs_sub};
+            assign wslice = ws_data[ws_sub * ND +: ND];
+            assign weslice = ws_we[ws_sub * NB +: NB];
+        end else begin : g_nosplit
+            assign waddr = ws_word;
+            assign raddr = rs_word;
+            assign wslice = ws_data;
+            assign weslice = ws_we;
+        end
+    endgenerate
     wire cq_empty;
-    oclhls_fifo #(.W(AW + 1), .DEPTH(4), .AW(2)) u_cmd (
+    oclhls_fifo #(.W(NAW + 1), .DEPTH(4), .AW(2)) u_cmd (
         .clk(clk), .rst(rst),
-        .push(push_write || issue),
-        .push_data(push_write ? {1'b1, wq_head[D+DB +: AW]} : {1'b0, picked_addr[OB +: AW]}),
+        .push(push_wword || push_rword),
+        .push_data(push_wword ? {1'b1, waddr} : {1'b0, raddr}),
         .full(cq_full),
         .pop(cmd_ready), .pop_data({cmd_we, cmd_addr}), .empty(cq_empty)
     );
     assign cmd_valid = !cq_empty;
     assign cmd_last = 1'b1;
     wire wdf_empty;
-    oclhls_fifo #(.W(D + DB), .DEPTH(4), .AW(2)) u_wdata (
+    wire wdf_last;
+    oclhls_fifo #(.W(ND + NB + 1), .DEPTH(4), .AW(2)) u_wdata (
         .clk(clk), .rst(rst),
-        .push(push_write), .push_data(wq_head[D+DB-1:0]), .full(wdf_full),
-        .pop(wdata_ready), .pop_data({wdata_data, wdata_we}), .empty(wdf_empty)
+        .push(push_wword), .push_data({ws_last, wslice, weslice}), .full(wdf_full),
+        .pop(wdata_ready), .pop_data({wdf_last, wdata_data, wdata_we}), .empty(wdf_empty)
     );
     assign wdata_valid = !wdf_empty;
-    wire wdata_taken = wdata_valid && wdata_ready;
+    wire wdata_taken = wdata_valid && wdata_ready && wdf_last;
 
     // ---- Responses: in completion order; an atomic's waits for its write data to be taken.
     localparam integer OQ = CW + 1 + 64;
     wire [OQ-1:0] oq_head;
     wire          oq_empty;
     wire          oq_full;
-    reg  [PAW:0]  acks;               // write data taken and not yet matched with a response
+    reg  [OAW:0]  acks;               // write data taken and not yet matched with a response
     wire          oq_writes = oq_head[64];
-    wire          hand_over = !oq_empty && (!oq_writes || (acks != {(PAW+1){1'b0}}));
-    oclhls_fifo #(.W(OQ), .DEPTH(PDEPTH), .AW(PAW)) u_out (
+    wire          hand_over = !oq_empty && (!oq_writes || (acks != {(OAW+1){1'b0}}));
+    oclhls_fifo #(.W(OQ), .DEPTH(ODEPTH), .AW(OAW)) u_out (
         .clk(clk), .rst(rst),
         .push(complete), .push_data({x_client, x_op != OP_READ, old_full}), .full(oq_full),
         .pop(hand_over), .pop_data(oq_head), .empty(oq_empty)
@@ -357,12 +471,14 @@ module oclhls_atomic_unit #(
     wire [CW-1:0] oq_client = oq_head[OQ-1 -: CW];
     always @(posedge clk) begin
         if (rst) begin
-            acks <= {(PAW+1){1'b0}};
-            inflight <= {(PAW+1){1'b0}};
+            acks <= {(OAW+1){1'b0}};
+            inflight <= {(OAW+1){1'b0}};
+            reading <= {(PAW+1){1'b0}};
         end else begin
-            acks <= acks + {{PAW{1'b0}}, wdata_taken}
-                    - {{PAW{1'b0}}, hand_over && oq_writes};
-            inflight <= inflight + {{PAW{1'b0}}, issue} - {{PAW{1'b0}}, hand_over};
+            acks <= acks + {{OAW{1'b0}}, wdata_taken}
+                    - {{OAW{1'b0}}, hand_over && oq_writes};
+            inflight <= inflight + {{OAW{1'b0}}, issue} - {{OAW{1'b0}}, hand_over};
+            reading <= reading + {{PAW{1'b0}}, issue} - {{PAW{1'b0}}, complete};
         end
     end
     generate

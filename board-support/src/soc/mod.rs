@@ -146,9 +146,11 @@ pub struct AtomicUnit {
     /// Index of its native port: the wrapper's ports are `m<index>_cmd_valid`, ... (after the
     /// adapters' ones).
     pub index: usize,
-    /// Data width of its native port: the widest client's element (LiteDRAM converts it to
-    /// the controller's width).
+    /// Data width of its native port: the controller's ([`SDRAM_NATIVE_BITS`]); the unit
+    /// splits its words itself, like the adapters.
     pub data_bits: u32,
+    /// The width of the words it reads and writes: the widest client's element (32 or 64).
+    pub word_bits: u32,
     pub clients: Vec<AtomicClient>,
 }
 
@@ -343,7 +345,8 @@ pub fn plan(spec: &CoreSpec) -> Result<SocPlan, SocError> {
     }
     let atomic_unit = (!clients.is_empty()).then(|| AtomicUnit {
         index: mem_ports.len(),
-        data_bits: clients.iter().map(|c| c.element_bits).max().unwrap_or(32),
+        data_bits: SDRAM_NATIVE_BITS,
+        word_bits: clients.iter().map(|c| c.element_bits).max().unwrap_or(32),
         clients,
     });
     let is_mem = |n: &str| {

@@ -336,9 +336,9 @@ fn emit_atomic_unit(s: &mut String, u: &AtomicUnit, aw: u32, unused: &mut Vec<St
     let n = u.clients.len();
     let _ = writeln!(
         s,
-        "\n    // The atomic unit: the read channels of {n} port(s) with atomics, on a {}-bit \
-         LiteDRAM native port.",
-        u.data_bits
+        "\n    // The atomic unit: the read channels of {n} port(s) with atomics, {}-bit words \
+         on a {}-bit LiteDRAM native port.",
+        u.word_bits, u.data_bits
     );
     // Concatenations list the highest client first.
     let cat = |f: &dyn Fn(&AtomicClient) -> String| -> String {
@@ -384,7 +384,7 @@ fn emit_atomic_unit(s: &mut String, u: &AtomicUnit, aw: u32, unused: &mut Vec<St
     valid.reverse();
     let _ = writeln!(
         s,
-        "    oclhls_atomic_unit #(.N({n}), .NARROW({n}'b{narrow}), .D({d}), .AW({aw})) u_atomic (
+        "    oclhls_atomic_unit #(.N({n}), .NARROW({n}'b{narrow}), .D({d}), .ND({nd}), .NAW({aw})) u_atomic (
         .clk(clk), .rst(rst),
         .c_rreq_valid({rv}), .c_rreq_ready({{{ready}}}),
         .c_rreq_addr({ra}),
@@ -400,7 +400,8 @@ fn emit_atomic_unit(s: &mut String, u: &AtomicUnit, aw: u32, unused: &mut Vec<St
         .rdata_valid(m{i}_rdata_valid), .rdata_ready(m{i}_rdata_ready),
         .rdata_data(m{i}_rdata_data)
     );",
-        d = u.data_bits,
+        d = u.word_bits,
+        nd = u.data_bits,
         rv = cat(&|c| format!("c_{}_rreq_valid", c.prefix)),
         ready = ready.join(", "),
         ra = cat(&|c| format!("c_{}_rreq_addr", c.prefix)),
