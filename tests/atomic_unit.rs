@@ -82,6 +82,19 @@ fn toolchain() -> &'static Toolchain {
     TC.get_or_init(|| Toolchain::new(false))
 }
 
+/// Writes the generator's FIFO (the unit's queues) into `dir`.
+fn write_fifo(dir: &Path) -> std::path::PathBuf {
+    let fifo = dir.join("oclhls_fifo.v");
+    let support = rtl_templates::support_files();
+    let text = &support
+        .iter()
+        .find(|(n, _)| n == "oclhls_fifo.v")
+        .expect("the FIFO is a support file")
+        .1;
+    std::fs::write(&fifo, text).unwrap();
+    fifo
+}
+
 fn model() -> &'static BuiltModel {
     static M: OnceLock<BuiltModel> = OnceLock::new();
     M.get_or_init(|| {
@@ -89,14 +102,7 @@ fn model() -> &'static BuiltModel {
         let dir = tempfile::tempdir().unwrap();
         let tb = dir.path().join("tb_atomic_unit.v");
         std::fs::write(&tb, TB).unwrap();
-        let fifo = dir.path().join("oclhls_fifo.v");
-        let support = rtl_templates::support_files();
-        let text = support
-            .iter()
-            .find(|(n, _)| n == "oclhls_fifo.v")
-            .map(|(_, t)| t.clone())
-            .expect("the FIFO is a support file");
-        std::fs::write(&fifo, text).unwrap();
+        let fifo = write_fifo(dir.path());
         let ports = [
             ("clk", true, 1),
             ("rst", true, 1),
@@ -438,14 +444,7 @@ fn the_atomic_unit_lints_clean() {
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
-    let fifo = dir.path().join("oclhls_fifo.v");
-    let support = rtl_templates::support_files();
-    let text = &support
-        .iter()
-        .find(|(n, _)| n == "oclhls_fifo.v")
-        .expect("the FIFO is a support file")
-        .1;
-    std::fs::write(&fifo, text).unwrap();
+    let fifo = write_fifo(dir.path());
     for (n, d) in [(1, 32), (2, 64), (3, 64)] {
         let out = tc
             .command(&v)

@@ -221,8 +221,9 @@ fn atomic_ports_are_clients_of_the_atomic_unit() {
     assert_eq!(native, [(0, 16, false, true), (1, 16, true, true)]);
     let v = core_verilog(&plan, &spec.ports, 32 << 20);
     assert!(
-        v.contains("oclhls_atomic_unit #(.N(1), .NARROW(1'b1), .D(32), .ND(16), .NAW(24)) u_atomic")
-            && v.contains(".c_rreq_operand({{32'd0, c_a_rreq_operand}})")
+        v.contains(
+            "oclhls_atomic_unit #(.N(1), .NARROW(1'b1), .D(32), .ND(16), .NAW(24)) u_atomic"
+        ) && v.contains(".c_rreq_operand({{32'd0, c_a_rreq_operand}})")
             && v.contains(".c_rreq_compare({64'd0})")
             && v.contains("assign c_a_rresp_data = au1_rresp_data[31:0];")
             && v.contains(".cmd_valid(m1_cmd_valid)"),

@@ -316,13 +316,9 @@ fn emit_mem_port(s: &mut String, m: &MemPort, aw: u32, unused: &mut Vec<String>)
         .wresp_ready({wr}),
         .kwdata_valid({kwv}), .kwdata_ready({kw_ready}), .kwdata_data({kwd}),
         .kwdata_strb({kws}), .kwdata_last({kwl}),
-        .cmd_valid(m{i}_cmd_valid), .cmd_ready(m{i}_cmd_ready), .cmd_we(m{i}_cmd_we),
-        .cmd_addr(m{i}_cmd_addr), .cmd_last(m{i}_cmd_last),
-        .wdata_valid(m{i}_wdata_valid), .wdata_ready(m{i}_wdata_ready),
-        .wdata_data(m{i}_wdata_data), .wdata_we(m{i}_wdata_we),
-        .rdata_valid(m{i}_rdata_valid), .rdata_ready(m{i}_rdata_ready),
-        .rdata_data(m{i}_rdata_data)
+{native}
     );",
+        native = native_connections(i),
         d = m.data_bits,
         rb = u8::from(m.rburst),
         wb = u8::from(m.wburst),
@@ -393,13 +389,9 @@ fn emit_atomic_unit(s: &mut String, u: &AtomicUnit, aw: u32, unused: &mut Vec<St
         .c_rreq_compare({compare}),
         .c_rresp_valid({{{valid}}}), .c_rresp_ready({rr}),
         .c_rresp_data(au{i}_rresp_data),
-        .cmd_valid(m{i}_cmd_valid), .cmd_ready(m{i}_cmd_ready), .cmd_we(m{i}_cmd_we),
-        .cmd_addr(m{i}_cmd_addr), .cmd_last(m{i}_cmd_last),
-        .wdata_valid(m{i}_wdata_valid), .wdata_ready(m{i}_wdata_ready),
-        .wdata_data(m{i}_wdata_data), .wdata_we(m{i}_wdata_we),
-        .rdata_valid(m{i}_rdata_valid), .rdata_ready(m{i}_rdata_ready),
-        .rdata_data(m{i}_rdata_data)
+{native}
     );",
+        native = native_connections(i),
         d = u.word_bits,
         nd = u.data_bits,
         rv = cat(&|c| format!("c_{}_rreq_valid", c.prefix)),
@@ -415,4 +407,16 @@ fn emit_atomic_unit(s: &mut String, u: &AtomicUnit, aw: u32, unused: &mut Vec<St
         valid = valid.join(", "),
         rr = cat(&|c| format!("c_{}_rresp_ready", c.prefix)),
     );
+}
+
+/// The connections of native port `m<i>` (an adapter's or the atomic unit's).
+fn native_connections(i: usize) -> String {
+    format!(
+        "        .cmd_valid(m{i}_cmd_valid), .cmd_ready(m{i}_cmd_ready), .cmd_we(m{i}_cmd_we),
+        .cmd_addr(m{i}_cmd_addr), .cmd_last(m{i}_cmd_last),
+        .wdata_valid(m{i}_wdata_valid), .wdata_ready(m{i}_wdata_ready),
+        .wdata_data(m{i}_wdata_data), .wdata_we(m{i}_wdata_we),
+        .rdata_valid(m{i}_rdata_valid), .rdata_ready(m{i}_rdata_ready),
+        .rdata_data(m{i}_rdata_data)"
+    )
 }
