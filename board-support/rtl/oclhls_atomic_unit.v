@@ -88,6 +88,12 @@ module oclhls_atomic_unit #(
     localparam integer NB = ND / 8;                // bytes per native word
     localparam integer NWDM1 = NWD - 1;
     localparam [SBW-1:0] SUB_LAST = NWDM1[SBW-1:0];  // the last native word of an element word
+    // A 32-bit request in a 64-bit word reads and writes only its half's native words.
+    localparam integer HALVES = (D == 64 && NWD >= 2) ? 1 : 0;
+    localparam integer H = (NWD >= 2) ? NWD / 2 : 1;
+    localparam [SBW-1:0] H_FIRST = H[SBW-1:0];           // the first word of the upper half
+    localparam integer HM1 = H - 1;
+    localparam [SBW-1:0] H_LAST = HM1[SBW-1:0];           // the last word of the lower half
     localparam integer CW = (N > 1) ? $clog2(N) : 1;  // client index width
     localparam integer RQ = 32 + 4 + 64 + 64;      // a latched request
     localparam [3:0] OP_READ = 4'd0;
@@ -176,6 +182,9 @@ module oclhls_atomic_unit #(
             last_pick <= pick;
         end
     end
+    // The native words a request touches: all of its word, or its half's (`span`: 0 all,
+    // 2 the lower half, 3 the upper half).
+    wire [1:0]     pick_span = (HALVES != 0 && narrow_pick) ? {1'b1, picked_addr[2]} : 2'b00;
 
     // ---- Completion, three stages that never stall (LiteDRAM cannot hold read data back,
     // and `reading` and `inflight` keep room for every request in the queues after them):
@@ -188,25 +197,45 @@ module oclhls_atomic_unit #(
     assign rdata_ready = 1'b1;
     generate
         if (NWD > 1) begin : g_gather
-            // The words of an element word arrive in address order; the last completes it.
-            reg [D-ND-1:0] gathered;
-            reg [SBW-1:0]  got;
-            wire [D-1:0]   shifted_in = {rdata_data, gathered};
+            // The words of a read arrive in address order, from its span's first word to its
+            // last (a FIFO of the spans of the reads in flight, pushed at issue); each goes to
+            // its place in the word, and the last completes it (the other half of a half read
+            // is stale and unused: only the request's bytes are read and written).
+            wire [1:0]    g_span;
+            wire          g_empty;
+            wire          g_full;
+            reg  [SBW-1:0] cnt;
+            wire [SBW-1:0] g_first = (g_span == 2'b11) ? H_FIRST : {SBW{1'b0}};
+            wire [SBW-1:0] g_last = (g_span == 2'b10) ? H_LAST : SUB_LAST;
+            wire [SBW-1:0] pos = g_first + cnt;
+            wire           g_done = rdata_valid && pos == g_last;
+            oclhls_fifo #(.W(2), .DEPTH(PDEPTH), .AW(PAW)) u_spans (
+                .clk(clk), .rst(rst),
+                .push(issue), .push_data(pick_span), .full(g_full),
+                .pop(g_done), .pop_data(g_span), .empty(g_empty)
+            );
+            reg  [D-1:0]   acc;
+            reg  [D-1:0]   acc_in;
+            always @* begin
+                acc_in = acc;
+                acc_in[pos * ND +: ND] = rdata_data;
+            end
             always @(posedge clk) begin
                 if (rst) begin
-                    gathered <= {(D-ND){1'b0}};
-                    got <= {SBW{1'b0}};
+                    acc <= {D{1'b0}};
+                    cnt <= {SBW{1'b0}};
                     r_valid <= 1'b0;
                     r_data <= {D{1'b0}};
                 end else begin
-                    r_valid <= rdata_valid && got == SUB_LAST;
+                    r_valid <= g_done;
                     if (rdata_valid) begin
-                        gathered <= shifted_in[D-1:ND];
-                        got <= (got == SUB_LAST) ? {SBW{1'b0}} : got + 1'b1;
-                        r_data <= shifted_in;
+                        acc <= acc_in;
+                        cnt <= g_done ? {SBW{1'b0}} : cnt + 1'b1;
+                        r_data <= acc_in;
                     end
                 end
             end
+            wire unused_g = &{1'b0, g_empty, g_full, 1'b0};
         end else begin : g_whole
             always @(posedge clk) begin
                 if (rst) begin
@@ -363,7 +392,7 @@ module oclhls_atomic_unit #(
     end
 
     // ---- Writes: queued, then into the command stream ahead of any read.
-    wire [AW+D+DB-1:0] wq_head;
+    wire [2+AW+D+DB-1:0] wq_head;
     wire               wq_full;
     // The write splitter: the word at the head of the queue, one native word per command.
     reg                ws_active;
@@ -371,13 +400,15 @@ module oclhls_atomic_unit #(
     reg  [D-1:0]       ws_data;
     reg  [DB-1:0]      ws_we;
     reg  [SBW-1:0]     ws_sub;
-    wire               ws_last = (NWD == 1) || (ws_sub == SUB_LAST);
+    reg  [1:0]         ws_span;
+    wire               ws_last = (NWD == 1) || (ws_sub == ((ws_span == 2'b10) ? H_LAST : SUB_LAST));
+    wire [1:0]         x_span = (HALVES != 0 && x_narrow) ? {1'b1, x_lane} : 2'b00;
     wire               push_wword = ws_active && !cq_full && !wdf_full;
     wire               ws_load = !wq_empty && (!ws_active || (push_wword && ws_last));
     assign ws_idle = !ws_active;
-    oclhls_fifo #(.W(AW + D + DB), .DEPTH(ODEPTH), .AW(OAW)) u_writes (
+    oclhls_fifo #(.W(2 + AW + D + DB), .DEPTH(ODEPTH), .AW(OAW)) u_writes (
         .clk(clk), .rst(rst),
-        .push(writes), .push_data({x_word, new_word, new_we}), .full(wq_full),
+        .push(writes), .push_data({x_span, x_word, new_word, new_we}), .full(wq_full),
         .pop(ws_load), .pop_data(wq_head), .empty(wq_empty)
     );
     always @(posedge clk) begin
@@ -387,10 +418,11 @@ module oclhls_atomic_unit #(
             ws_data <= {D{1'b0}};
             ws_we <= {DB{1'b0}};
             ws_sub <= {SBW{1'b0}};
+            ws_span <= 2'b00;
         end else if (ws_load) begin
             ws_active <= 1'b1;
-            {ws_word, ws_data, ws_we} <= wq_head;
-            ws_sub <= {SBW{1'b0}};
+            {ws_span, ws_word, ws_data, ws_we} <= wq_head;
+            ws_sub <= (wq_head[2+AW+D+DB-1 -: 2] == 2'b11) ? H_FIRST : {SBW{1'b0}};
         end else if (push_wword) begin
             ws_active <= !ws_last;
             ws_sub <= ws_sub + 1'b1;
@@ -400,7 +432,8 @@ module oclhls_atomic_unit #(
     reg                rs_active;
     reg  [AW-1:0]      rs_word;
     reg  [SBW-1:0]     rs_sub;
-    wire               rs_last = (NWD == 1) || (rs_sub == SUB_LAST);
+    reg  [1:0]         rs_span;
+    wire               rs_last = (NWD == 1) || (rs_sub == ((rs_span == 2'b10) ? H_LAST : SUB_LAST));
     wire               push_rword = rs_active && !cq_full && !push_wword;
     assign rs_free = !rs_active || (push_rword && rs_last);
     always @(posedge clk) begin
@@ -408,10 +441,12 @@ module oclhls_atomic_unit #(
             rs_active <= 1'b0;
             rs_word <= {AW{1'b0}};
             rs_sub <= {SBW{1'b0}};
+            rs_span <= 2'b00;
         end else if (issue) begin
             rs_active <= 1'b1;
             rs_word <= picked_addr[OB +: AW];
-            rs_sub <= {SBW{1'b0}};
+            rs_sub <= (pick_span == 2'b11) ? H_FIRST : {SBW{1'b0}};
+            rs_span <= pick_span;
         end else if (push_rword) begin
             rs_active <= !rs_last;
             rs_sub <= rs_sub + 1'b1;
