@@ -28,7 +28,8 @@
 //   one slow client from holding the others.
 //
 // Rate: one request per cycle enters; an atomic then takes D/ND read and D/ND write commands
-// on the native port (the controller's own width, so LiteDRAM's width converter, which idles
+// (half as many for a 32-bit request in a 64-bit word: only its half's words) on the native
+// port (the controller's own width, so LiteDRAM's width converter, which idles
 // a cycle in three, is not used), one per cycle: a read splitter and a write splitter (writes
 // first) feed the command stream, and the read words are gathered before completion. Up to
 // PDEPTH reads are in flight to cover the read latency, and up to ODEPTH requests wait for
