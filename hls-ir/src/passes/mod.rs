@@ -91,8 +91,8 @@ pub const PIPELINE: &[Pass] = &[
 /// the II its recurrences and other resources allow, which only the scheduler computes.
 pub const BANK: &str = "bank";
 
-/// Run every pass in order, then `bank` when `goal` is given (see [`bank::IiGoal`]; without
-/// it no memory is banked). `after_each` sees the IR after each pass (for `--print-ir-after`).
+/// Run every pass in order, then `bank` and `dce` again when `goal` is given (see
+/// [`bank::IiGoal`]; without it no memory is banked). `after_each` sees the IR after each pass (for `--print-ir-after`).
 pub fn run_pipeline(
     k: &mut Kernel,
     verify_each: bool,
@@ -117,6 +117,12 @@ pub fn run_pipeline(
         bank::run(k, goal);
         check(k, BANK)?;
         after_each(BANK, k);
+        // A bank that no load reads (the loads' indices are all in other banks) keeps only
+        // its stores, and its never-read memory fails the lint: `dce` removes them (the
+        // kernel fuzzer found it, `tests/fuzz-regressions/seed20261126_case672.cl`).
+        dce::run(k);
+        check(k, "dce")?;
+        after_each("dce", k);
     }
     Ok(())
 }
