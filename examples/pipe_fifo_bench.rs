@@ -6,7 +6,12 @@
 //! ```text
 //! cargo run --release --example pipe_fifo_bench -- [--max-res N] [--freq MHZ] [--work DIR]
 //!     [--depth N]...     # only these depths (default 16, 512, 4096)
+//!     [--width N]...     # only these widths (default 32, 128)
+//!     [--peer FILE.v:TOP:LABEL]...  # a peer design placed and routed in the same run
 //! ```
+//!
+//! `scripts/peer_fifo_bench.sh` generates Amaranth's `SyncFIFOBuffered` as a peer and runs
+//! both at one target (docs/benchmarks.md, "Pipe FIFO against Amaranth's FIFO").
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -66,6 +71,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let mut freq = 100.0;
     let mut work = std::env::temp_dir().join(format!("oclhls-pipe-bench-{}", std::process::id()));
     let mut depths: Vec<i64> = Vec::new();
+    let mut widths: Vec<i64> = Vec::new();
+    let mut peers: Vec<(PathBuf, String, String)> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().ok_or(format!("{a} needs a value"));
@@ -74,11 +81,25 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             "--freq" => freq = value()?.parse()?,
             "--work" => work = value()?.into(),
             "--depth" => depths.push(value()?.parse()?),
+            "--width" => widths.push(value()?.parse()?),
+            "--peer" => {
+                let v = value()?;
+                let mut it = v.splitn(3, ':');
+                match (it.next(), it.next(), it.next()) {
+                    (Some(f), Some(top), Some(label)) => {
+                        peers.push((f.into(), top.to_string(), label.to_string()))
+                    }
+                    _ => return Err(format!("--peer {v}: expected FILE.v:TOP:LABEL").into()),
+                }
+            }
             other => return Err(format!("unknown option {other}").into()),
         }
     }
     if depths.is_empty() {
         depths = vec![16, 512, 4096];
+    }
+    if widths.is_empty() {
+        widths = vec![32, 128];
     }
     std::fs::create_dir_all(&work)?;
     let tc = Toolchain::new(false);
@@ -120,7 +141,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!("|---|---|---|---|---|---|---|---|---|---|");
     for &depth in &depths {
-        for width in [32i64, 128] {
+        for &width in &widths {
             for res in [false, true] {
                 let mut params = vec![("WIDTH".to_string(), width), ("DEPTH".to_string(), depth)];
                 let (top, files, label) = if res {
@@ -138,21 +159,31 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
                     if res { "res" } else { "plain" }
                 ));
                 let r = measure(&tc, &device, &dir, files, top, params, freq)?;
-                println!(
-                    "| {depth} | {width} | {label} | {} | {} | {} | {} | {:.1} | {:.2} | {:.1} |",
-                    r.comb,
-                    r.ff,
-                    r.ebr,
-                    r.lutram,
-                    r.fmax,
-                    r.fmax / counter.fmax,
-                    r.comb as f64 / counter.comb as f64
-                );
+                print_row(&format!("{depth} | {width} | {label}"), &r, &counter);
             }
         }
     }
+    for (i, (file, top, label)) in peers.iter().enumerate() {
+        let dir = work.join(format!("peer{i}"));
+        let r = measure(&tc, &device, &dir, &[file.clone()], top, Vec::new(), freq)?;
+        print_row(&format!("{label} | | "), &r, &counter);
+    }
     println!("work dir: {}", work.display());
     Ok(())
+}
+
+/// One table row: `first` (the leading cells), then the measures of `r`, and against the counter.
+fn print_row(first: &str, r: &Row, counter: &Row) {
+    println!(
+        "| {first} | {} | {} | {} | {} | {:.1} | {:.2} | {:.1} |",
+        r.comb,
+        r.ff,
+        r.ebr,
+        r.lutram,
+        r.fmax,
+        r.fmax / counter.fmax,
+        r.comb as f64 / counter.comb as f64
+    );
 }
 
 fn main() -> ExitCode {

@@ -136,18 +136,14 @@ impl RealBoard {
         system: Option<(&testfile::MultiTest, &str)>,
     ) -> std::result::Result<RealBoard, PrepareError> {
         use PrepareError::Failed;
-        let plan = match system {
-            Some((m, module)) => {
-                let plan = crate::system::from_test(c, m, module).map_err(Failed)?;
-                crate::system::write(c, &plan, dir).map_err(|e| Failed(format!("{e:#}")))?;
-                Some(plan)
-            }
-            None => None,
-        };
+        let plan = system
+            .map(|(m, module)| crate::system::from_test_written(c, m, module, dir))
+            .transpose()
+            .map_err(Failed)?;
         let name = a.board.as_deref().unwrap_or("ulx3s");
         let sdram = match a.sdram.as_deref() {
             None => board_support::soc::litex::Sdram::Mt48lc16m16a2,
-            Some(s) => crate::board::litex_sdram(s).map_err(Failed)?,
+            Some(s) => board_support::soc::litex::Sdram::parse(s).map_err(Failed)?,
         };
         let req = BoardRequest {
             board: name.to_string(),

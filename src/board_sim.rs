@@ -64,8 +64,7 @@ impl BoardSim {
         module: &str,
     ) -> Result<BoardSim, PrepareError> {
         use PrepareError::Failed;
-        let plan = crate::system::from_test(c, m, module).map_err(Failed)?;
-        crate::system::write(c, &plan, dir).map_err(|e| Failed(format!("{e:#}")))?;
+        let plan = crate::system::from_test_written(c, m, module, dir).map_err(Failed)?;
         let (spec, files) = crate::board::core_spec(c, Some(&plan), dir).map_err(Failed)?;
         Self::prepare_core(a, tc, &spec, &files, &dir.join("systems").join(module))
     }
@@ -289,16 +288,14 @@ pub(crate) fn run_multi_on_device<T: host_runtime::Transport>(
 ) -> Result<String, TestError> {
     let rt = |e: host_runtime::Error| TestError::Other(e.to_string());
     let plan = crate::system::from_test(c, m, "system")?;
-    let mut mem = sim::GlobalMemory::new();
-    let addrs = sim::bind::alloc_buffers(&mut mem, &m.buffers).map_err(|e| e.to_string())?;
+    let (mem, addrs, bound) = crate::simulate_system::bind_multi(c, m, &plan)?;
     for &(addr, size) in &addrs {
         let bytes = mem.read_bytes(addr, size).map_err(|e| e.to_string())?;
         dev.write(addr, bytes).map_err(rt)?;
     }
     let mut kernels = Vec::new();
-    for (li, l) in m.launches.iter().enumerate() {
+    for (li, bound) in bound.iter().enumerate() {
         let kc = &c.kernels[plan.kernels[li]];
-        let bound = sim::bind_launch(l, &kernel_shape(kc), &addrs).map_err(|e| e.to_string())?;
         let kernel = dev.kernel(&kc.ir.name).map_err(rt)?;
         let ports = bound
             .ports

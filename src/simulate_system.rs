@@ -40,6 +40,35 @@ pub(crate) fn module_name(c: &Compiled, m: &MultiTest) -> Result<String, String>
 
 /// Runs multi-kernel test `t` (its waveform into `wave`); the summary line, or why it failed.
 #[allow(clippy::too_many_arguments)]
+/// The buffers of multi-kernel test `m` in a fresh memory (one allocation each, shared
+/// bytes) and each launch's arguments bound to its kernel (of `plan`): what the Verilator
+/// system run, the simulated board and a real board all start from.
+pub(crate) fn bind_multi(
+    c: &Compiled,
+    m: &MultiTest,
+    plan: &crate::system::Plan,
+) -> Result<
+    (
+        sim::GlobalMemory,
+        Vec<(u32, usize)>,
+        Vec<sim::LaunchBinding>,
+    ),
+    String,
+> {
+    let mut mem = sim::GlobalMemory::new();
+    let addrs = sim::bind::alloc_buffers(&mut mem, &m.buffers).map_err(|e| e.to_string())?;
+    let bound = m
+        .launches
+        .iter()
+        .enumerate()
+        .map(|(li, l)| {
+            let kc = &c.kernels[plan.kernels[li]];
+            sim::bind_launch(l, &kernel_shape(kc), &addrs).map_err(|e| e.to_string())
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((mem, addrs, bound))
+}
+
 pub(crate) fn run(
     a: &SimArgs,
     tc: &toolchain::Toolchain,
@@ -92,13 +121,10 @@ pub(crate) fn run(
     };
     let built = build_model(a, tc, &src)?;
     let mut model = wave.instantiate(&built)?;
-    let mut mem = sim::GlobalMemory::new();
-    // Buffers: shared bytes, one allocation each.
-    let addrs = sim::bind::alloc_buffers(&mut mem, &m.buffers).map_err(|e| e.to_string())?;
+    let (mut mem, addrs, bound) = bind_multi(c, m, &plan)?;
     let mut run = sim::SystemRun::new(&mut model);
-    for (li, l) in m.launches.iter().enumerate() {
+    for ((li, l), bound) in m.launches.iter().enumerate().zip(bound) {
         let kc = &c.kernels[plan.kernels[li]];
-        let bound = sim::bind_launch(l, &kernel_shape(kc), &addrs).map_err(|e| e.to_string())?;
         let mut launch = bound.apply(sim::SystemLaunch::new(&kc.rtl.interface.module));
         for &d in &l.after {
             launch = launch.after(&c.kernels[plan.kernels[d]].rtl.interface.module);

@@ -318,6 +318,19 @@ pub fn from_source(c: &Compiled, module: &str) -> Result<Option<Plan>, String> {
     }))
 }
 
+/// The system of multi-kernel test `m` as top module `module`, written into `dir` ([`write`]):
+/// what a board build of the test starts from (simulated or real).
+pub fn from_test_written(
+    c: &Compiled,
+    m: &MultiTest,
+    module: &str,
+    dir: &std::path::Path,
+) -> Result<Plan, String> {
+    let plan = from_test(c, m, module)?;
+    write(c, &plan, dir).map_err(|e| format!("{e:#}"))?;
+    Ok(plan)
+}
+
 /// Writes the system top (`<module>.v`) and the FIFO modules into `dir`; returns the top's path.
 pub fn write(
     c: &Compiled,

@@ -17,9 +17,13 @@ use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
 use std::sync::OnceLock;
 
+use fpsem::vectors::Rng;
 use hwcontract::atomic::AtomicOp;
 use sim::{build_model, BuildOptions, BuiltModel, Model, ModelSource, PortId, PortSpec};
-use toolchain::{Tool, Toolchain};
+use toolchain::Tool;
+
+mod common;
+use common::toolchain;
 
 const N: usize = 3;
 /// Client i's element width.
@@ -76,11 +80,6 @@ module tb_atomic_unit (
 endmodule
 `default_nettype wire
 ";
-
-fn toolchain() -> &'static Toolchain {
-    static TC: OnceLock<Toolchain> = OnceLock::new();
-    TC.get_or_init(|| Toolchain::new(false))
-}
 
 /// Writes the generator's FIFO (the unit's queues) into `dir`.
 fn write_fifo(dir: &Path) -> std::path::PathBuf {
@@ -150,21 +149,9 @@ fn model() -> &'static BuiltModel {
     })
 }
 
-/// xorshift64*: reproducible random numbers.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
+/// `percent` % of the time.
+fn chance(rng: &mut Rng, percent: u64) -> bool {
+    rng.below(100) < percent
 }
 
 /// One client request.
@@ -249,7 +236,7 @@ fn run(seed: u64, requests: usize) {
     // Initial memory: random bytes in both the native model and the reference.
     let mut native = Mem::default();
     for a in 0..(WORDS * 8) as u32 {
-        native.0.insert(a, rng.next() as u8);
+        native.0.insert(a, rng.next_u64() as u8);
     }
     let mut reference = native.clone();
     // Each client's requests.
@@ -263,7 +250,7 @@ fn run(seed: u64, requests: usize) {
                     let small = [0u64, 1, 2, 0xffff_ffff, 0x8000_0000, u64::MAX];
                     let mut pick = || match rng.below(3) {
                         0 => small[rng.below(small.len() as u64) as usize],
-                        _ => rng.next(),
+                        _ => rng.next_u64(),
                     };
                     let (operand, compare) = (pick(), pick());
                     let mask = if BITS[c] == 64 { u64::MAX } else { 0xffff_ffff };
@@ -302,7 +289,7 @@ fn run(seed: u64, requests: usize) {
         let (mut addr, mut op, mut operand, mut compare) = ([0u64; N], [0u64; N], [0; N], [0; N]);
         let mut valid = 0u64;
         for c in 0..N {
-            if !offered[c] && next_req[c] < requests && rng.chance(60) {
+            if !offered[c] && next_req[c] < requests && chance(&mut rng, 60) {
                 offered[c] = true;
             }
             if offered[c] {
@@ -323,10 +310,10 @@ fn run(seed: u64, requests: usize) {
         );
         m.set_wide(p.id("c_rreq_operand"), &words64(&operand));
         m.set_wide(p.id("c_rreq_compare"), &words64(&compare));
-        let rresp_ready: u64 = (0..N).fold(0, |v, c| v | u64::from(rng.chance(70)) << c);
+        let rresp_ready: u64 = (0..N).fold(0, |v, c| v | u64::from(chance(&mut rng, 70)) << c);
         m.set(p.id("c_rresp_ready"), rresp_ready);
         // Native port: random command acceptance; the head command executes when due.
-        let cmd_ready = rng.chance(75);
+        let cmd_ready = chance(&mut rng, 75);
         m.set(p.id("cmd_ready"), u64::from(cmd_ready));
         let mut wdata_ready = false;
         let mut read_now = None;

@@ -31,12 +31,10 @@ use fpsem::vectors::{
 };
 use rtl_templates::fp::{fp_files, FpUnit};
 use sim::{build_model, BuildOptions, BuiltModel, Model, ModelSource, PortId, PortSpec};
-use toolchain::{Tool, Toolchain};
+use toolchain::Tool;
 
-fn toolchain() -> &'static Toolchain {
-    static TC: OnceLock<Toolchain> = OnceLock::new();
-    TC.get_or_init(|| Toolchain::new(false))
-}
+mod common;
+use common::toolchain;
 
 /// Every WIDTH × SIGNED of the conversions.
 const CONVERSIONS: [(u32, bool); 8] = [

@@ -32,12 +32,10 @@ use hwcontract::div;
 use rtl_templates::divide::{div_files, DivUnit};
 use scheduler::oplib::OpLibrary;
 use sim::{build_model, BuildOptions, BuiltModel, Model, ModelSource, PortId, PortSpec};
-use toolchain::{Tool, Toolchain};
+use toolchain::Tool;
 
-fn toolchain() -> &'static Toolchain {
-    static TC: OnceLock<Toolchain> = OnceLock::new();
-    TC.get_or_init(|| Toolchain::new(false))
-}
+mod common;
+use common::toolchain;
 
 /// One divider instance of the testbench.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

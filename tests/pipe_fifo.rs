@@ -7,16 +7,13 @@
 //! ```
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use sim::pipe_fifo::{run_random, PipeFifoParams, RunCounts};
 use sim::{build_model, BuildOptions, BuiltModel};
-use toolchain::{Tool, Toolchain};
+use toolchain::Tool;
 
-fn toolchain() -> &'static Toolchain {
-    static TC: OnceLock<Toolchain> = OnceLock::new();
-    TC.get_or_init(|| Toolchain::new(false))
-}
+mod common;
+use common::toolchain;
 
 /// Renders both variants into `dir` and returns the files the top of `p` needs.
 fn render(dir: &Path, p: &PipeFifoParams) -> Vec<PathBuf> {

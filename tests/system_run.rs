@@ -11,12 +11,10 @@ use sim::{
     build_model, BuildOptions, BuiltModel, GlobalMemory, KernelState, MemConfig, ModelSource,
     NdRange, PortSpec, RunConfig, SimError, SystemLaunch, SystemLayout, SystemRun, SystemStats,
 };
-use toolchain::{Tool, Toolchain};
+use toolchain::Tool;
 
-fn toolchain() -> &'static Toolchain {
-    static TC: OnceLock<Toolchain> = OnceLock::new();
-    TC.get_or_init(|| Toolchain::new(false))
-}
+mod common;
+use common::toolchain;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

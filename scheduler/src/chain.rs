@@ -22,6 +22,12 @@
 //! sees the result `min(out_delay, period)` into that cycle. Where that plus the combinational
 //! path from `v` to `w` exceeds the period, we add `t(w) >= t(u) + latency(u) + 1`. This is
 //! exact as well: `w` can be in the result cycle only if the whole path from `v` is.
+//!
+//! A multi-cycle operation `s` with input logic before its first register
+//! ([`crate::Op::in_delay_ns`] > 0) ends a chain: an *input edge* (distance 0, delay 0, from
+//! a latency-0 `v` to `s`) in `s`'s issue cycle adds `min(in_delay, period)` to the chain
+//! that reaches `v`. Where that exceeds the period, `s` goes a cycle later than the chain's
+//! start (`t(s) >= t(u) + d` with the start's `d`), exactly as for a latency-0 end.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -66,6 +72,48 @@ pub(crate) fn is_landing(p: &Problem, e: usize) -> bool {
     let e = &p.edges[e];
     let src = &p.ops[e.src.index()];
     e.distance == 0 && e.delay == 0 && e.src != e.dst && src.latency >= 1 && src.out_delay_ns > 0.0
+}
+
+/// Whether problem edge `e` is an input edge: a latency-0 operation's result into the input
+/// logic of a multi-cycle one, in the same cycle.
+pub(crate) fn is_input(p: &Problem, e: usize) -> bool {
+    let e = &p.edges[e];
+    let dst = &p.ops[e.dst.index()];
+    e.distance == 0
+        && e.delay == 0
+        && e.src != e.dst
+        && p.ops[e.src.index()].latency == 0
+        && dst.latency >= 1
+        && dst.in_delay_ns > 0.0
+}
+
+/// What a result landing in `op`'s issue cycle passes through before a register: a
+/// latency-0 operation's delay, or a multi-cycle one's input logic.
+pub(crate) fn arrival_delay(p: &Problem, op: usize, period: f64) -> f64 {
+    if p.ops[op].latency == 0 {
+        chain_delay(p, op, period)
+    } else {
+        in_delay(p, op, period)
+    }
+}
+
+/// Clamped input delay of `op` under `period`.
+pub(crate) fn in_delay(p: &Problem, op: usize, period: f64) -> f64 {
+    p.ops[op].in_delay_ns.min(period)
+}
+
+/// Out-lists of input edges per operation.
+pub(crate) fn input_out(p: &Problem) -> Vec<Vec<usize>> {
+    out_lists(p, is_input)
+}
+
+/// Out-lists per operation of the edges `keep` accepts.
+fn out_lists(p: &Problem, keep: fn(&Problem, usize) -> bool) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); p.ops.len()];
+    for e in (0..p.edges.len()).filter(|&e| keep(p, e)) {
+        out[p.edges[e].src.index()].push(e);
+    }
+    out
 }
 
 /// Clamped output delay of `op` under `period`.
@@ -136,13 +184,20 @@ pub(crate) fn combinational_order(
 
 /// Out-lists of combinational edges per operation.
 pub(crate) fn combinational_out(p: &Problem) -> Vec<Vec<usize>> {
-    let mut out = vec![Vec::new(); p.ops.len()];
-    for e in 0..p.edges.len() {
-        if is_combinational(p, e) {
-            out[p.edges[e].src.index()].push(e);
-        }
+    out_lists(p, is_combinational)
+}
+
+/// The edges of the longest chain from `u` to `v` (through `pred`, final for `v`'s ancestors
+/// once `v` is reached in topological order).
+fn path_from(p: &Problem, pred: &[usize], u: usize, v: usize) -> Vec<usize> {
+    let mut path = Vec::new();
+    let mut x = v;
+    while x != u && pred[x] != usize::MAX {
+        path.push(pred[x]);
+        x = p.edges[pred[x]].src.index();
     }
-    out
+    path.reverse();
+    path
 }
 
 /// Where a chain starts: an operation, its arrival time (ns) and the edge it was reached by
@@ -156,6 +211,7 @@ pub(crate) fn derive(p: &Problem) -> Result<Vec<ChainEdge>, ScheduleError> {
     };
     let n = p.ops.len();
     let comb_out = combinational_out(p);
+    let inputs = input_out(p);
     let order = combinational_order(p, &comb_out)
         .map_err(|ops| ScheduleError::CombinationalCycle { ops })?;
     let mut pos = vec![0usize; n];
@@ -177,7 +233,7 @@ pub(crate) fn derive(p: &Problem) -> Result<Vec<ChainEdge>, ScheduleError> {
         // Chains of combinational operations starting at `u` (d = 1), then the chains behind
         // `u`'s delayed result (d = latency + 1).
         let mut seeds: Vec<(Vec<Seed>, i64)> = Vec::new();
-        if !comb_out[u].is_empty() {
+        if !comb_out[u].is_empty() || !inputs[u].is_empty() {
             seeds.push((vec![(u, chain_delay(p, u, period), usize::MAX)], 1));
         }
         if !landing[u].is_empty() {
@@ -186,12 +242,14 @@ pub(crate) fn derive(p: &Problem) -> Result<Vec<ChainEdge>, ScheduleError> {
                 .iter()
                 .map(|&e| {
                     let v = p.edges[e].dst.index();
-                    (v, out + chain_delay(p, v, period), e)
+                    (v, out + arrival_delay(p, v, period), e)
                 })
                 .collect();
             seeds.push((first, i64::from(p.ops[u].latency) + 1));
         }
         for (first, d) in seeds {
+            // The longest over-long chain into each multi-cycle operation's input logic.
+            let mut into: Vec<(usize, f64, usize, usize)> = Vec::new();
             let mut heap: BinaryHeap<Reverse<usize>> = BinaryHeap::new();
             for (v, a, e) in first {
                 if a > arr[v] {
@@ -211,23 +269,26 @@ pub(crate) fn derive(p: &Problem) -> Result<Vec<ChainEdge>, ScheduleError> {
                 last = k;
                 let v = order[k];
                 if v != u && arr[v] > period + DELAY_EPS {
-                    let mut path = Vec::new();
-                    let mut x = v;
-                    while x != u {
-                        let e = pred[x];
-                        path.push(e);
-                        x = p.edges[e].src.index();
-                    }
-                    path.reverse();
                     result.push(ChainEdge {
                         src: u,
                         dst: v,
                         d,
-                        path,
+                        path: path_from(p, &pred, u, v),
                         delay_ns: arr[v],
                     });
                     // Everything behind v starts after that anyway.
                     continue;
+                }
+                for &e in &inputs[v] {
+                    let sink = p.edges[e].dst.index();
+                    let cand = arr[v] + in_delay(p, sink, period);
+                    if sink != u && cand > period + DELAY_EPS {
+                        match into.iter_mut().find(|x| x.0 == sink) {
+                            Some(x) if x.1 >= cand => {}
+                            Some(x) => *x = (sink, cand, v, e),
+                            None => into.push((sink, cand, v, e)),
+                        }
+                    }
                 }
                 for &e in &comb_out[v] {
                     let w = p.edges[e].dst.index();
@@ -241,6 +302,17 @@ pub(crate) fn derive(p: &Problem) -> Result<Vec<ChainEdge>, ScheduleError> {
                         heap.push(Reverse(pos[w]));
                     }
                 }
+            }
+            for (sink, delay_ns, v, e) in into {
+                let mut path = path_from(p, &pred, u, v);
+                path.push(e);
+                result.push(ChainEdge {
+                    src: u,
+                    dst: sink,
+                    d,
+                    path,
+                    delay_ns,
+                });
             }
             for &v in &touched {
                 arr[v] = f64::NEG_INFINITY;

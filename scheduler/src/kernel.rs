@@ -233,6 +233,8 @@ impl ProblemBuilder<'_> {
             latency: t.latency,
             delay_ns: t.delay_ns,
             out_delay_ns: t.out_delay_ns,
+            // The library's delay of a multi-cycle operation is its input logic.
+            in_delay_ns: if t.latency >= 1 { t.delay_ns } else { 0.0 },
         });
     }
 
@@ -358,6 +360,7 @@ impl ProblemBuilder<'_> {
                 latency: 0,
                 delay_ns: 0.0,
                 out_delay_ns: 0.0,
+                in_delay_ns: 0.0,
             });
             let a = rp.index[&o];
             // The atomic writes one cycle after its result (its latency `lat`,

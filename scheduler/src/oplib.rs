@@ -97,6 +97,18 @@ pub const LUTRAM_READ_NS: f64 = LOAD_FIFO_READ_NS + 0.89;
 /// Logic of a float unit's first stage, before its first register: at most the slowest stage
 /// of any unit (4.24–4.73 ns measured, `fp_*` in docs/benchmarks.md).
 pub const FP_INPUT_NS: f64 = 4.75;
+/// A global read or atomic request's handshake before its first register: the predicate
+/// makes the request and, through the port's arbiter and `ready`, the pipeline's `stall`,
+/// which reaches the enable of every register of the pipeline
+/// (`rtl_templates::kernel::control`). Calibrated on `tests/emu/atomics.cl` on the board at
+/// 50 MHz: a path from a response FIFO through compares into an atomic's predicate and the
+/// stall took 22.7 ns where the chain model had no term for the handshake (44.1 MHz), and
+/// 21.9 ns with 3.5 ns for it (45.7 MHz); the rest is this term.
+pub const REQUEST_NS: f64 = 6.0;
+/// A global store's handshake: the predicate makes the write-combining unit's `valid`
+/// (its address compare and buffer write), not the stall (a store stage waits for `ready`
+/// whatever its predicate). Estimated: two LUT levels and their routing.
+pub const STORE_REQUEST_NS: f64 = 2.5;
 /// Register-to-register path without logic (`reg_32`): clock-to-out, routing, setup.
 pub const REG_TO_REG_NS: f64 = 1.05;
 /// Routing margin added to the register overhead for chaining. Not measured: the operators
@@ -295,7 +307,7 @@ impl OpLibrary {
                     } else {
                         self.global_load_latency.max(2)
                     };
-                    Ok(OpTiming::new(lat, 0.5).with_out_delay(LOAD_FIFO_READ_NS))
+                    Ok(OpTiming::new(lat, REQUEST_NS).with_out_delay(LOAD_FIFO_READ_NS))
                 }
                 // On-chip memory with a synchronous read: the address is registered at the
                 // end of the issuing cycle, the data is there in the next. A small memory is
@@ -320,11 +332,14 @@ impl OpLibrary {
                     }
                 }
             },
-            OpKind::Store { .. } => Ok(OpTiming::new(1, 0.5)),
+            OpKind::Store { mem, .. } => match k.mem(*mem).kind {
+                hls_ir::MemKind::Global { .. } => Ok(OpTiming::new(1, STORE_REQUEST_NS)),
+                _ => Ok(OpTiming::new(1, 0.5)),
+            },
             // A global atomic is a read request with an opcode: timed like a load.
             OpKind::Atomic { mem, .. } => match k.mem(*mem).kind {
                 hls_ir::MemKind::Global { .. } => {
-                    Ok(OpTiming::new(self.global_load_latency.max(2), 0.5)
+                    Ok(OpTiming::new(self.global_load_latency.max(2), REQUEST_NS)
                         .with_out_delay(LOAD_FIFO_READ_NS))
                 }
                 // On-chip: read in the issue cycle like a load; when the read is there (the

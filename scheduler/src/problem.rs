@@ -59,6 +59,13 @@ pub struct Op {
     /// that cycle see it added to their delays. 0 for a registered result.
     #[serde(default)]
     pub out_delay_ns: f64,
+    /// For an operation with latency >= 1: the combinational logic between its operands and
+    /// its first register (a float unit's first stage, an on-chip memory's read, a memory
+    /// request's handshake into the pipeline's stall). A chain of latency-0 operations that
+    /// feeds it in its issue cycle ends with this delay. 0: its operands are registered as
+    /// they arrive.
+    #[serde(default)]
+    pub in_delay_ns: f64,
 }
 
 impl Op {
@@ -70,6 +77,7 @@ impl Op {
             latency,
             delay_ns: 0.0,
             out_delay_ns: 0.0,
+            in_delay_ns: 0.0,
         }
     }
 
@@ -82,6 +90,12 @@ impl Op {
     /// Builder: combinational delay in nanoseconds.
     pub fn with_delay(mut self, delay_ns: f64) -> Self {
         self.delay_ns = delay_ns;
+        self
+    }
+
+    /// Builder: the logic before its first register (see [`Op::in_delay_ns`]).
+    pub fn with_in_delay(mut self, in_delay_ns: f64) -> Self {
+        self.in_delay_ns = in_delay_ns;
         self
     }
 
@@ -212,7 +226,7 @@ impl Problem {
         }
         for (i, op) in self.ops.iter().enumerate() {
             let idx = OpIdx(i as u32);
-            for d in [op.delay_ns, op.out_delay_ns] {
+            for d in [op.delay_ns, op.out_delay_ns, op.in_delay_ns] {
                 if !(d.is_finite() && d >= 0.0) {
                     return Err(ScheduleError::InvalidDelay {
                         op: idx,

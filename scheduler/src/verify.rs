@@ -1,13 +1,15 @@
 //! Independent schedule checker. It re-derives every rule from the [`Problem`] alone; the
 //! only code it shares with the scheduler is the definition of a combinational chain
-//! (`chain::combinational_out`, `chain::combinational_order`, `chain::chain_delay`), so a
+//! (`chain::combinational_out`, `chain::combinational_order`, `chain::chain_delay`, and the
+//! input and landing edges of multi-cycle operations), so a
 //! bug in the formulation, the heuristics or the bounds shows up as a violation here. The
 //! property tests cross-check it against a naive oracle written from the definitions.
 
 use serde::{Deserialize, Serialize};
 
 use crate::chain::{
-    chain_delay, combinational_order, combinational_out, is_landing, out_delay, DELAY_EPS,
+    arrival_delay, chain_delay, combinational_order, combinational_out, in_delay, is_input,
+    is_landing, out_delay, DELAY_EPS,
 };
 use crate::problem::{OpIdx, Problem, ResourceId};
 use crate::schedule::Schedule;
@@ -178,6 +180,7 @@ fn check_chains(p: &Problem, s: &Schedule, period: f64, v: &mut Vec<Violation>) 
     // Longest chain ending at each op; report a chain where it first exceeds the period.
     let mut arr: Vec<f64> = (0..n).map(|i| chain_delay(p, i, period)).collect();
     let mut pred = vec![usize::MAX; n];
+    let mut inputs_at: Vec<Vec<usize>> = vec![Vec::new(); n];
     // A result with an output delay, consumed in the cycle it arrives, starts the chain late.
     for e in 0..p.edges.len() {
         if !is_landing(p, e) {
@@ -187,10 +190,18 @@ fn check_chains(p: &Problem, s: &Schedule, period: f64, v: &mut Vec<Violation>) 
         if u64::from(s.start[x]) != u64::from(s.start[u]) + u64::from(p.ops[u].latency) {
             continue;
         }
-        let cand = out_delay(p, u, period) + chain_delay(p, x, period);
+        let cand = out_delay(p, u, period) + arrival_delay(p, x, period);
         if cand > arr[x] {
             arr[x] = cand;
             pred[x] = e;
+        }
+    }
+    // A multi-cycle operation's input logic ends the chains into it in its issue cycle.
+    for e in 0..p.edges.len() {
+        let (x, sink) = (p.edges[e].src.index(), p.edges[e].dst.index());
+        if is_input(p, e) && s.start[x] == s.start[sink] {
+            // Filled in below, once `arr[x]` is final (`order` puts `x` first).
+            inputs_at[x].push(e);
         }
     }
     let mut over = vec![false; n];
@@ -199,16 +210,20 @@ fn check_chains(p: &Problem, s: &Schedule, period: f64, v: &mut Vec<Violation>) 
         if arr[x] > period + DELAY_EPS {
             over[x] = true;
             if !prev_over {
-                let mut ops = vec![OpIdx(x as u32)];
-                let mut y = x;
-                while pred[y] != usize::MAX {
-                    y = p.edges[pred[y]].src.index();
-                    ops.push(OpIdx(y as u32));
-                }
-                ops.reverse();
                 v.push(Violation::Chaining {
-                    ops,
+                    ops: chain_to(p, &pred, x, None),
                     delay_ns: arr[x],
+                    period_ns: period,
+                });
+            }
+        }
+        for &e in &inputs_at[x] {
+            let sink = p.edges[e].dst.index();
+            let delay_ns = arr[x] + in_delay(p, sink, period);
+            if delay_ns > period + DELAY_EPS && !over[x] {
+                v.push(Violation::Chaining {
+                    ops: chain_to(p, &pred, x, Some(sink)),
+                    delay_ns,
                     period_ns: period,
                 });
             }
@@ -222,6 +237,20 @@ fn check_chains(p: &Problem, s: &Schedule, period: f64, v: &mut Vec<Violation>) 
             }
         }
     }
+}
+
+/// The operations of the longest same-cycle chain ending at `x` (through `pred`), then
+/// `sink` whose input logic it feeds.
+fn chain_to(p: &Problem, pred: &[usize], x: usize, sink: Option<usize>) -> Vec<OpIdx> {
+    let mut ops: Vec<OpIdx> = sink.map(|s| OpIdx(s as u32)).into_iter().collect();
+    ops.push(OpIdx(x as u32));
+    let mut y = x;
+    while pred[y] != usize::MAX {
+        y = p.edges[pred[y]].src.index();
+        ops.push(OpIdx(y as u32));
+    }
+    ops.reverse();
+    ops
 }
 
 /// Modulo reservation check by a sweep over interval end points, so that the cost does

@@ -634,6 +634,50 @@ fn late_results_count_in_recurrences() {
     assert_eq!(rec_mii(&p).0, 1);
 }
 
+/// Three 3 ns adds into a request whose handshake takes 3.5 ns before its register, with a
+/// 10 ns clock: the adds chain (9 ns), but the request cannot sit in their cycle (12.5 ns).
+fn request_after_adds() -> Problem {
+    let mut p = Problem::new();
+    let a = p.add_op(Op::new("add a", 0).with_delay(3.0));
+    let b = p.add_op(Op::new("add b", 0).with_delay(3.0));
+    let c = p.add_op(Op::new("add c", 0).with_delay(3.0));
+    let req = p.add_op(Op::new("store", 1).with_in_delay(3.5));
+    p.add_edge(a, b, 0, 0);
+    p.add_edge(b, c, 0, 0);
+    p.add_edge(c, req, 0, 0);
+    p.clock_period_ns = Some(10.0);
+    p
+}
+
+#[test]
+fn input_logic_of_a_multi_cycle_op_ends_the_chain() {
+    let p = request_after_adds();
+    let s = run(&p);
+    // a, b, c chain in cycle 0 (9 ns); the store's 3.5 ns do not fit behind them.
+    assert_eq!(s.start, vec![0, 0, 0, 1]);
+    let mut bad = s.clone();
+    bad.start = vec![0, 0, 0, 0];
+    match &verify(&p, &bad).unwrap_err()[0] {
+        Violation::Chaining { ops, delay_ns, .. } => {
+            assert_eq!(ops, &vec![OpIdx(0), OpIdx(1), OpIdx(2), OpIdx(3)]);
+            assert!((delay_ns - 12.5).abs() < 1e-9);
+        }
+        other => panic!("expected Chaining, got {other:?}"),
+    }
+    // Without input logic the request chains (the operands are registered as they arrive).
+    let mut free = p.clone();
+    free.ops[3].in_delay_ns = 0.0;
+    assert_eq!(run(&free).start, vec![0, 0, 0, 0]);
+    // Behind a late result the input logic counts too: a load whose data arrives at 7 ns
+    // cannot feed the request in that cycle (10.5 ns).
+    let mut late = Problem::new();
+    let ld = late.add_op(Op::new("load", 1).with_out_delay(7.0));
+    let req = late.add_op(Op::new("store", 1).with_in_delay(3.5));
+    late.add_edge(ld, req, 0, 0);
+    late.clock_period_ns = Some(10.0);
+    assert_eq!(run(&late).start, vec![0, 2]);
+}
+
 #[test]
 fn a_requested_ii_above_mii_is_the_schedule_and_the_limit() {
     let p = chain();

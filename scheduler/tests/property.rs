@@ -48,6 +48,8 @@ fn random_problem(rng: &mut Rng, max_ops: u64) -> Problem {
         let mut op = Op::new(format!("o{i}"), rng.below(4) as u32);
         if op.latency == 0 {
             op.delay_ns = [0.0, 1.5, 2.5, 4.0][rng.below(4) as usize];
+        } else if rng.chance(40) {
+            op.in_delay_ns = [1.5, 3.0][rng.below(2) as usize];
         }
         if rng.chance(60) {
             op.resource = Some(scheduler::ResourceId(rng.below(nres as u64 + 1) as u32));
@@ -151,6 +153,17 @@ fn oracle(p: &Problem, s: &Schedule) -> bool {
             }
             p.edges.iter().all(|e| {
                 let w = e.dst.index();
+                // A multi-cycle op's input logic in the same cycle ends the chain.
+                let input = e.src.index() == v
+                    && e.distance == 0
+                    && e.delay == 0
+                    && w != v
+                    && p.ops[v].latency == 0
+                    && p.ops[w].latency >= 1
+                    && s.start[w] == s.start[v];
+                if input && acc + p.ops[w].in_delay_ns.min(period) > period + 1e-9 {
+                    return false;
+                }
                 let comb = e.src.index() == v
                     && e.distance == 0
                     && e.delay == 0

@@ -35,3 +35,9 @@ pub fn write(dir: &Path, name: &str, source: &str) -> String {
     std::fs::write(&p, source).expect("write test source");
     p.display().to_string()
 }
+
+/// The external tools, located (or provisioned) once per test binary.
+pub fn toolchain() -> &'static toolchain::Toolchain {
+    static TC: std::sync::OnceLock<toolchain::Toolchain> = std::sync::OnceLock::new();
+    TC.get_or_init(|| toolchain::Toolchain::new(false))
+}
