@@ -316,19 +316,31 @@ fn memory_designs(add: &mut impl FnMut(String, &str, u32, String)) {
     // 4 x 32 bits in distributed RAM) read at its read pointer into a register.
     let fifo = include_str!("../../rtl-templates/templates/oclhls_fifo.v")
         .replace("{{ version }}", "op_char");
-    add(
-        "load_fifo_32".into(),
-        "global load data: response FIFO (oclhls_fifo, 4 x 32) read into a register",
-        1,
-        format!(
-            "{fifo}module load_fifo_32 (\n  input clk,\n  input rst,\n  input push,\n  \
-             input [31:0] a,\n  input pop,\n  output reg [31:0] y\n);\n  reg rpush, rpop;\n  \
-             reg [31:0] ra;\n  wire full, empty;\n  wire [31:0] q;\n  oclhls_fifo #(.W(32), \
-             .DEPTH(4), .AW(2)) f (.clk(clk), .rst(rst), .push(rpush), .push_data(ra), \
-             .full(full), .pop(rpop), .pop_data(q), .empty(empty));\n  always @(posedge clk) \
-             begin\n    rpush <= push; rpop <= pop; ra <= a;\n    y <= q;\n  end\nendmodule\n"
-        ),
-    );
+    // The response FIFO of a port's loads in one pipeline holds (latency + 1) entries per
+    // load: 4 at the default latency 3, 32 and more at the board's 16.
+    for depth in [4u32, 16, 32, 64] {
+        let name = if depth == 4 {
+            "load_fifo_32".to_string()
+        } else {
+            format!("load_fifo_32_d{depth}")
+        };
+        add(
+            name.clone(),
+            &format!(
+                "global load data: response FIFO (oclhls_fifo, {depth} x 32) read into a register"
+            ),
+            1,
+            format!(
+                "{fifo}module {name} (\n  input clk,\n  input rst,\n  input push,\n  \
+                 input [31:0] a,\n  input pop,\n  output reg [31:0] y\n);\n  reg rpush, rpop;\n  \
+                 reg [31:0] ra;\n  wire full, empty;\n  wire [31:0] q;\n  oclhls_fifo #(.W(32), \
+                 .DEPTH({depth}), .AW({})) f (.clk(clk), .rst(rst), .push(rpush), .push_data(ra), \
+                 .full(full), .pop(rpop), .pop_data(q), .empty(empty));\n  always @(posedge clk) \
+                 begin\n    rpush <= push; rpop <= pop; ra <= a;\n    y <= q;\n  end\nendmodule\n",
+                depth.trailing_zeros()
+            ),
+        );
+    }
     // EBR: 1024 x 16 inferred (synchronous read, no output register) and DP16KD instantiated
     // with its output register.
     let name = "ebr_inferred";

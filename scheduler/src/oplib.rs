@@ -13,7 +13,7 @@
 //! hardware path cannot build yet (transcendental functions, `fma`, conversions between float
 //! precisions) are reported, not guessed.
 
-use hls_ir::{BinOp, CmpOp, ConvOp, Kernel, OpId, OpKind, Ty, UnOp};
+use hls_ir::{BinOp, CmpOp, ConvOp, Kernel, LoopId, OpId, OpKind, Ty, UnOp};
 // The float units' pipeline stages (operands to registered result) and the compare's delay:
 // the hardware contract, which `rtl_templates::fp` builds.
 use hwcontract::fp::{
@@ -88,8 +88,15 @@ const MUL_STAGE_NS: [f64; 4] = [5.68, 5.87, 6.13, 6.65];
 /// An EBR (DP16KD) read: the data output into a fabric register, without the EBR's output
 /// register (`ebr_inferred`): the on-chip load result arrives this late in its cycle.
 pub const EBR_READ_NS: f64 = 6.20;
-/// A global load's data read from the port's response FIFO (`load_fifo_32`).
+/// A global load's data read from the port's response FIFO (`load_fifo_32`: 4 entries, the
+/// default latency 3).
 pub const LOAD_FIFO_READ_NS: f64 = 2.36;
+/// The same read from deeper response FIFOs (a port's loads in one pipeline get `latency + 1`
+/// entries each, so 32 and more at the board's latency 16): (entries, ns), the paths of
+/// `load_fifo_32_d16`, `_d32` and `_d64` less the register overhead (upper bounds: their
+/// critical path is the write enable). Above 32 entries the FIFO is an EBR with its data
+/// registered.
+const LOAD_FIFO_READ_DEEP_NS: [(u32, f64); 3] = [(16, 3.48), (32, 3.82), (64, 2.52)];
 /// A LUT RAM read of up to [`LUTRAM_MAX_ELEMS`] elements into a register: the 4-deep FIFO's
 /// read (`load_fifo_32`) plus a 2-input select level for the DPR16X4 banks (not measured
 /// separately).
@@ -100,11 +107,13 @@ pub const FP_INPUT_NS: f64 = 4.75;
 /// A global read or atomic request's handshake before its first register: the predicate
 /// makes the request and, through the port's arbiter and `ready`, the pipeline's `stall`,
 /// which reaches the enable of every register of the pipeline
-/// (`rtl_templates::kernel::control`). Calibrated on `tests/emu/atomics.cl` on the board at
-/// 50 MHz: a path from a response FIFO through compares into an atomic's predicate and the
-/// stall took 22.7 ns where the chain model had no term for the handshake (44.1 MHz), and
-/// 21.9 ns with 3.5 ns for it (45.7 MHz); the rest is this term.
-pub const REQUEST_NS: f64 = 6.0;
+/// (`rtl_templates::kernel::control`). Measured in the board system of `tests/emu/atomics.cl`
+/// at 50 MHz (13k LUTs): 13.4 ns from an atomic's predicate to the enables, on a failing
+/// 21.9 ns path that began with a 32-entry response FIFO's read (4.8 ns) and a compare. The
+/// chain model clamps it to the period, so at 100 MHz and above a request's operands come
+/// from registers. Until the stall is registered (issue 17) a request costs a cycle of
+/// latency after the logic that computes its operands.
+pub const REQUEST_NS: f64 = 13.4;
 /// A global store's handshake: the predicate makes the write-combining unit's `valid`
 /// (its address compare and buffer write), not the stall (a store stage waits for `ready`
 /// whatever its predicate). Estimated: two LUT levels and their routing.
@@ -307,7 +316,8 @@ impl OpLibrary {
                     } else {
                         self.global_load_latency.max(2)
                     };
-                    Ok(OpTiming::new(lat, REQUEST_NS).with_out_delay(LOAD_FIFO_READ_NS))
+                    Ok(OpTiming::new(lat, REQUEST_NS)
+                        .with_out_delay(response_fifo_read_ns(k, o.region, *mem, lat)))
                 }
                 // On-chip memory with a synchronous read: the address is registered at the
                 // end of the issuing cycle, the data is there in the next. A small memory is
@@ -339,8 +349,9 @@ impl OpLibrary {
             // A global atomic is a read request with an opcode: timed like a load.
             OpKind::Atomic { mem, .. } => match k.mem(*mem).kind {
                 hls_ir::MemKind::Global { .. } => {
-                    Ok(OpTiming::new(self.global_load_latency.max(2), REQUEST_NS)
-                        .with_out_delay(LOAD_FIFO_READ_NS))
+                    let lat = self.global_load_latency.max(2);
+                    Ok(OpTiming::new(lat, REQUEST_NS)
+                        .with_out_delay(response_fifo_read_ns(k, o.region, *mem, lat)))
                 }
                 // On-chip: read in the issue cycle like a load; when the read is there (the
                 // memory's read latency) the old value leaves the read register through the
@@ -394,6 +405,31 @@ impl OpLibrary {
             )),
         }
     }
+}
+
+/// How late the data of a global read of `mem` in loop `region` leaves its response FIFO:
+/// the FIFO holds `lat + 1` entries for each of the region's reads of `mem` (as
+/// `rtl_templates::kernel::read_port` sizes it; reads whose results are dropped are counted
+/// too, an upper bound).
+fn response_fifo_read_ns(k: &Kernel, region: LoopId, mem: hls_ir::MemId, lat: u32) -> f64 {
+    let reads = k
+        .op_ids()
+        .into_iter()
+        .filter(|&o| k.op(o).region == region)
+        .filter(|&o| {
+            matches!(k.op(o).kind, OpKind::Load { mem: m } | OpKind::Atomic { mem: m, .. } if m == mem)
+        })
+        .count() as u32;
+    let depth = (reads.max(1) * (lat + 1)).next_power_of_two();
+    if depth <= 4 {
+        return LOAD_FIFO_READ_NS;
+    }
+    // Deeper than the table: an EBR like the last row.
+    let ebr = LOAD_FIFO_READ_DEEP_NS[LOAD_FIFO_READ_DEEP_NS.len() - 1].1;
+    LOAD_FIFO_READ_DEEP_NS
+        .iter()
+        .find(|&&(d, _)| depth <= d)
+        .map_or(ebr, |&(_, ns)| ns)
 }
 
 /// On-chip memories of at most this many elements are built as LUT RAM (`rtl-templates`
