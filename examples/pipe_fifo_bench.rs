@@ -165,7 +165,15 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     }
     for (i, (file, top, label)) in peers.iter().enumerate() {
         let dir = work.join(format!("peer{i}"));
-        let r = measure(&tc, &device, &dir, &[file.clone()], top, Vec::new(), freq)?;
+        let r = measure(
+            &tc,
+            &device,
+            &dir,
+            std::slice::from_ref(file),
+            top,
+            Vec::new(),
+            freq,
+        )?;
         print_row(&format!("{label} | | "), &r, &counter);
     }
     println!("work dir: {}", work.display());

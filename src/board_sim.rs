@@ -288,13 +288,17 @@ pub(crate) fn run_multi_on_device<T: host_runtime::Transport>(
 ) -> Result<String, TestError> {
     let rt = |e: host_runtime::Error| TestError::Other(e.to_string());
     let plan = crate::system::from_test(c, m, "system")?;
-    let (mem, addrs, bound) = crate::simulate_system::bind_multi(c, m, &plan)?;
+    let crate::simulate_system::BoundSystem {
+        mem,
+        addrs,
+        launches,
+    } = crate::simulate_system::bind_multi(c, m, &plan)?;
     for &(addr, size) in &addrs {
         let bytes = mem.read_bytes(addr, size).map_err(|e| e.to_string())?;
         dev.write(addr, bytes).map_err(rt)?;
     }
     let mut kernels = Vec::new();
-    for (li, bound) in bound.iter().enumerate() {
+    for (li, bound) in launches.iter().enumerate() {
         let kc = &c.kernels[plan.kernels[li]];
         let kernel = dev.kernel(&kc.ir.name).map_err(rt)?;
         let ports = bound

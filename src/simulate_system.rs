@@ -38,26 +38,26 @@ pub(crate) fn module_name(c: &Compiled, m: &MultiTest) -> Result<String, String>
     Ok(format!("{stem}_{hex}"))
 }
 
-/// Runs multi-kernel test `t` (its waveform into `wave`); the summary line, or why it failed.
-#[allow(clippy::too_many_arguments)]
-/// The buffers of multi-kernel test `m` in a fresh memory (one allocation each, shared
-/// bytes) and each launch's arguments bound to its kernel (of `plan`): what the Verilator
-/// system run, the simulated board and a real board all start from.
+/// The start of every run of a multi-kernel test: its buffers in a fresh memory (one
+/// allocation each, shared bytes) and each launch's arguments bound to its kernel.
+pub(crate) struct BoundSystem {
+    pub mem: sim::GlobalMemory,
+    /// Each buffer's address and size.
+    pub addrs: Vec<(u32, usize)>,
+    /// Per launch of the test.
+    pub launches: Vec<sim::LaunchBinding>,
+}
+
+/// Binds multi-kernel test `m` to the kernels of `plan`: what the Verilator system run, the
+/// simulated board and a real board all start from.
 pub(crate) fn bind_multi(
     c: &Compiled,
     m: &MultiTest,
     plan: &crate::system::Plan,
-) -> Result<
-    (
-        sim::GlobalMemory,
-        Vec<(u32, usize)>,
-        Vec<sim::LaunchBinding>,
-    ),
-    String,
-> {
+) -> Result<BoundSystem, String> {
     let mut mem = sim::GlobalMemory::new();
     let addrs = sim::bind::alloc_buffers(&mut mem, &m.buffers).map_err(|e| e.to_string())?;
-    let bound = m
+    let launches = m
         .launches
         .iter()
         .enumerate()
@@ -66,9 +66,15 @@ pub(crate) fn bind_multi(
             sim::bind_launch(l, &kernel_shape(kc), &addrs).map_err(|e| e.to_string())
         })
         .collect::<Result<_, _>>()?;
-    Ok((mem, addrs, bound))
+    Ok(BoundSystem {
+        mem,
+        addrs,
+        launches,
+    })
 }
 
+/// Runs multi-kernel test `t` (its waveform into `wave`); the summary line, or why it failed.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run(
     a: &SimArgs,
     tc: &toolchain::Toolchain,
@@ -121,9 +127,13 @@ pub(crate) fn run(
     };
     let built = build_model(a, tc, &src)?;
     let mut model = wave.instantiate(&built)?;
-    let (mut mem, addrs, bound) = bind_multi(c, m, &plan)?;
+    let BoundSystem {
+        mut mem,
+        addrs,
+        launches,
+    } = bind_multi(c, m, &plan)?;
     let mut run = sim::SystemRun::new(&mut model);
-    for ((li, l), bound) in m.launches.iter().enumerate().zip(bound) {
+    for ((li, l), bound) in m.launches.iter().enumerate().zip(launches) {
         let kc = &c.kernels[plan.kernels[li]];
         let mut launch = bound.apply(sim::SystemLaunch::new(&kc.rtl.interface.module));
         for &d in &l.after {
