@@ -300,11 +300,16 @@ module oclhls_atomic_unit #(
     wire [3:0]    x_op      = x_entry[PAW+1+128 +: 4];
     wire [63:0]   x_operand = x_entry[PAW+1+64 +: 64];
     wire [63:0]   x_compare = x_entry[PAW+1 +: 64];
-    wire [PAW:0]  x_stamp   = x_entry[PAW:0];
+    // The stamp served stage 2 (and `x_missed`, decided there).
+    wire          unused_stamp = &{1'b0, x_entry[PAW:0], 1'b0};
 
-    // ---- Stage 3: the previous cycle's write (history entry 0) if the read missed it.
-    reg           wrote_last;        // stage 3 wrote in the previous cycle
-    wire          missed = wrote_last && hist_word[0] == x_word && (produced != x_stamp);
+    // ---- Stage 3: the previous cycle's write (history entry 0) if the read missed it:
+    // decided in stage 2 (`x_missed`), so no compare is on the path into the operation.
+    // Only possible when a word is one native word (ND == D): otherwise a word's read takes
+    // D / ND beats, entries reach stage 3 at least two cycles apart, and stage 2 has already
+    // forwarded the write; the board's units (ND = 16) have no correction at all.
+    reg           x_missed;
+    wire          missed = (ND == D) && x_missed;
     reg  [D-1:0]  word_in;
     integer m;
     always @* begin
@@ -372,10 +377,13 @@ module oclhls_atomic_unit #(
     always @(posedge clk) begin
         if (rst) begin
             produced <= {(PAW+1){1'b0}};
-            wrote_last <= 1'b0;
+            x_missed <= 1'b0;
         end else begin
             produced <= produced + {{PAW{1'b0}}, writes};
-            wrote_last <= writes;
+            // The entry entering stage 3 missed this write when it is to the same word and
+            // its read was sent before it (its stamp is not the count after this write).
+            x_missed <= writes && x_word == h_word
+                     && (produced + {{PAW{1'b0}}, 1'b1}) != h_stamp;
         end
     end
     integer s;
