@@ -36,7 +36,6 @@ const VERILATOR_FLAGS: &[&str] = &[
     "-MAKEFLAGS",
     "CFG_CXXFLAGS_PCH_I=-include",
     "--cc",
-    "--build",
     "--prefix",
     "Vmodel",
     "--no-timing",
