@@ -2,11 +2,12 @@
 //! sequential reference, under random timing. Three clients (two 32-bit, one 64-bit) issue
 //! random requests (plain reads and every atomic operation) on four 64-bit words, so that
 //! requests on the same bytes follow each other closely and the unit's forwarding of writes
-//! still in flight decides the results; the native port (16 bits, as on the board: each
-//! element word is four commands) is a model of a LiteDRAM user port
+//! still in flight decides the results; the native port is a model of a LiteDRAM user port
 //! (commands executed in order, after random delays; read data after a random latency, never
 //! held back; write data taken when the write executes), with random `cmd_ready`, and the
-//! clients take responses at random.
+//! clients take responses at random. The native port is 16 bits wide as on the board (each
+//! 64-bit element word is four commands), 32 bits (two halves), and 64 bits (one command per
+//! element word: the unit then corrects a read it overtook in its last stage).
 //!
 //! The unit promises that its requests take effect one at a time in the order it issues them
 //! (the testbench reads that order from the unit's `issue`/`pick`): so the reference executes
@@ -29,8 +30,17 @@ const N: usize = 3;
 /// Client i's element width.
 const BITS: [u32; N] = [32, 32, 64];
 const WORDS: u64 = 4;
-/// The native port's width in bytes (the board's: the x16 SDRAM's).
-const NATIVE_BYTES: u32 = 2;
+/// The native port widths in bits the unit is tested with (the board's first: the x16
+/// SDRAM's).
+const NATIVE_BITS: [u32; 3] = [16, 32, 64];
+
+/// The testbench around a unit whose native port is `nd` bits wide (addressing the same 32
+/// bytes of memory in `nd`-bit words, with 10 address bits).
+fn testbench(nd: u32) -> String {
+    TB.replace("NDM1", &(nd - 1).to_string())
+        .replace("NBM1", &(nd / 8 - 1).to_string())
+        .replace("ND_VALUE", &nd.to_string())
+}
 
 const TB: &str = "
 `default_nettype none
@@ -52,16 +62,16 @@ module tb_atomic_unit (
     output wire [9:0]   cmd_addr,
     output wire         wdata_valid,
     input  wire         wdata_ready,
-    output wire [15:0]  wdata_data,
-    output wire [1:0]   wdata_we,
+    output wire [NDM1:0]  wdata_data,
+    output wire [NBM1:0]   wdata_we,
     input  wire         rdata_valid,
-    input  wire [15:0]  rdata_data,
+    input  wire [NDM1:0]  rdata_data,
     output wire         dbg_issue,
     output wire [1:0]   dbg_pick
 );
     wire cmd_last;
     wire rdata_ready;
-    oclhls_atomic_unit #(.N(3), .NARROW(3'b011), .D(64), .ND(16), .NAW(10)) u (
+    oclhls_atomic_unit #(.N(3), .NARROW(3'b011), .D(64), .ND(ND_VALUE), .NAW(10)) u (
         .clk(clk), .rst(rst),
         .c_rreq_valid(c_rreq_valid), .c_rreq_ready(c_rreq_ready), .c_rreq_addr(c_rreq_addr),
         .c_rreq_op(c_rreq_op), .c_rreq_operand(c_rreq_operand),
@@ -94,13 +104,18 @@ fn write_fifo(dir: &Path) -> std::path::PathBuf {
     fifo
 }
 
-fn model() -> &'static BuiltModel {
-    static M: OnceLock<BuiltModel> = OnceLock::new();
-    M.get_or_init(|| {
+/// The unit with an `nd`-bit native port, built once per width.
+fn model(nd: u32) -> &'static BuiltModel {
+    static M: [OnceLock<BuiltModel>; NATIVE_BITS.len()] = [const { OnceLock::new() }; 3];
+    let slot = NATIVE_BITS
+        .iter()
+        .position(|&b| b == nd)
+        .expect("a tested width");
+    M[slot].get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let dir = tempfile::tempdir().unwrap();
         let tb = dir.path().join("tb_atomic_unit.v");
-        std::fs::write(&tb, TB).unwrap();
+        std::fs::write(&tb, testbench(nd)).unwrap();
         let fifo = write_fifo(dir.path());
         let ports = [
             ("clk", true, 1),
@@ -120,10 +135,10 @@ fn model() -> &'static BuiltModel {
             ("cmd_addr", false, 10),
             ("wdata_valid", false, 1),
             ("wdata_ready", true, 1),
-            ("wdata_data", false, 16),
-            ("wdata_we", false, 2),
+            ("wdata_data", false, nd),
+            ("wdata_we", false, nd / 8),
             ("rdata_valid", true, 1),
-            ("rdata_data", true, 16),
+            ("rdata_data", true, nd),
             ("dbg_issue", false, 1),
             ("dbg_pick", false, 2),
         ]
@@ -227,11 +242,12 @@ fn words64(values: &[u64]) -> Vec<u32> {
         .collect()
 }
 
-/// Runs `requests` per client through the unit with timing from `seed`; panics at the first
-/// difference from the reference.
-fn run(seed: u64, requests: usize) {
+/// Runs `requests` per client through the unit with an `nd`-bit native port and timing from
+/// `seed`; panics at the first difference from the reference.
+fn run(nd: u32, seed: u64, requests: usize) {
+    let native_bytes = nd / 8;
     let mut rng = Rng(seed | 1);
-    let mut m = model().instantiate().unwrap();
+    let mut m = model(nd).instantiate().unwrap();
     let p = ports(&m);
     // Initial memory: random bytes in both the native model and the reference.
     let mut native = Mem::default();
@@ -283,7 +299,7 @@ fn run(seed: u64, requests: usize) {
         cycle += 1;
         assert!(
             cycle < limit,
-            "seed {seed}: no progress (answered {answered:?} of {requests})"
+            "ND={nd} seed {seed}: no progress (answered {answered:?} of {requests})"
         );
         // Client requests: offered at random, held until accepted.
         let (mut addr, mut op, mut operand, mut compare) = ([0u64; N], [0u64; N], [0; N], [0; N]);
@@ -345,9 +361,9 @@ fn run(seed: u64, requests: usize) {
         }
         if m.get(p.id("dbg_issue")) == 1 {
             let c = m.get(p.id("dbg_pick")) as usize;
-            let r = accepted[c]
-                .pop_front()
-                .unwrap_or_else(|| panic!("seed {seed}: client {c} issued with nothing accepted"));
+            let r = accepted[c].pop_front().unwrap_or_else(|| {
+                panic!("ND={nd} seed {seed}: client {c} issued with nothing accepted")
+            });
             // The reference executes the request now.
             let bytes = BITS[c] / 8;
             let old = reference.load(r.addr, bytes);
@@ -367,11 +383,11 @@ fn run(seed: u64, requests: usize) {
                     got
                 };
                 let want = expected[c].pop_front().unwrap_or_else(|| {
-                    panic!("seed {seed}: client {c} answered with nothing issued")
+                    panic!("ND={nd} seed {seed}: client {c} answered with nothing issued")
                 });
                 assert_eq!(
                     got, want,
-                    "seed {seed}: client {c}, response {} (cycle {cycle})",
+                    "ND={nd} seed {seed}: client {c}, response {} (cycle {cycle})",
                     answered[c]
                 );
                 answered[c] += 1;
@@ -379,7 +395,7 @@ fn run(seed: u64, requests: usize) {
         }
         if m.get(p.id("cmd_valid")) == 1 && cmd_ready {
             let we = m.get(p.id("cmd_we")) == 1;
-            let a = m.get(p.id("cmd_addr")) as u32 * NATIVE_BYTES;
+            let a = m.get(p.id("cmd_addr")) as u32 * native_bytes;
             last_ready = last_ready.max(cycle) + rng.below(4);
             cmds.push_back((we, a, last_ready));
         }
@@ -387,7 +403,7 @@ fn run(seed: u64, requests: usize) {
             let (_, a, _) = cmds.pop_front().unwrap();
             let d = m.get(p.id("wdata_data"));
             let we = m.get(p.id("wdata_we"));
-            for b in 0..NATIVE_BYTES {
+            for b in 0..native_bytes {
                 if we >> b & 1 == 1 {
                     native.0.insert(a + b, (d >> (8 * b)) as u8);
                 }
@@ -398,7 +414,7 @@ fn run(seed: u64, requests: usize) {
             let last_due = rdata.back().map_or(0, |&(d, _)| d);
             rdata.push_back((
                 last_due.max(cycle + 2 + rng.below(10)),
-                native.load(a, NATIVE_BYTES),
+                native.load(a, native_bytes),
             ));
         }
         if due {
@@ -407,7 +423,7 @@ fn run(seed: u64, requests: usize) {
         m.tick().unwrap();
     }
     // Every write has reached memory by the time its atomic was answered.
-    assert_eq!(native, reference, "seed {seed}: memory at the end");
+    assert_eq!(native, reference, "ND={nd} seed {seed}: memory at the end");
 }
 
 #[test]
@@ -416,12 +432,15 @@ fn the_atomic_unit_matches_a_sequential_reference_under_random_timing() {
         eprintln!("skipping the atomic unit test: no Verilator: {e}");
         return;
     }
-    for seed in 1..=8 {
-        run(seed * 0x9e37_79b9, 400);
+    for nd in NATIVE_BITS {
+        for seed in 1..=8 {
+            run(nd, seed * 0x9e37_79b9, 400);
+        }
     }
 }
 
-/// `verilator --lint-only -Wall` on the unit with one, two and three clients of both widths.
+/// `verilator --lint-only -Wall` on the unit with one, two and three clients of both widths,
+/// and native ports narrower than and as wide as an element word.
 #[test]
 fn the_atomic_unit_lints_clean() {
     let tc = toolchain();
@@ -432,19 +451,26 @@ fn the_atomic_unit_lints_clean() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
     let fifo = write_fifo(dir.path());
-    for (n, d) in [(1, 32), (2, 64), (3, 64)] {
+    for (n, d, nd) in [
+        (1, 32, 16),
+        (2, 64, 16),
+        (3, 64, 16),
+        (1, 32, 32),
+        (2, 64, 64),
+    ] {
         let out = tc
             .command(&v)
             .args(["--lint-only", "-Wall", "--top-module", "oclhls_atomic_unit"])
             .arg(format!("-GN={n}"))
             .arg(format!("-GD={d}"))
+            .arg(format!("-GND={nd}"))
             .arg(root.join("board-support/rtl/oclhls_atomic_unit.v"))
             .arg(&fifo)
             .output()
             .unwrap();
         assert!(
             out.status.success(),
-            "N={n} D={d}:\n{}",
+            "N={n} D={d} ND={nd}:\n{}",
             String::from_utf8_lossy(&out.stderr)
         );
     }

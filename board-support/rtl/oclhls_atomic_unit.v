@@ -305,11 +305,13 @@ module oclhls_atomic_unit #(
 
     // ---- Stage 3: the previous cycle's write (history entry 0) if the read missed it:
     // decided in stage 2 (`x_missed`), so no compare is on the path into the operation.
-    // Only possible when a word is one native word (ND == D): otherwise a word's read takes
-    // D / ND beats, entries reach stage 3 at least two cycles apart, and stage 2 has already
-    // forwarded the write; the board's units (ND = 16) have no correction at all.
+    // Only possible when a read can be one native word (ND == D, or a 32-bit element's half
+    // of a 64-bit word when ND = 32): otherwise every read takes two beats or more, entries
+    // reach stage 3 at least two cycles apart, and stage 2 has already forwarded the write;
+    // the board's units (ND = 16) have no correction at all.
+    localparam integer ONE_BEAT = (NWD == 1 || (HALVES != 0 && H == 1)) ? 1 : 0;
     reg           x_missed;
-    wire          missed = (ND == D) && x_missed;
+    wire          missed = (ONE_BEAT != 0) && x_missed;
     reg  [D-1:0]  word_in;
     integer m;
     always @* begin
