@@ -54,13 +54,15 @@ const fn slacked(width: u32, depth: u32, max_res: u32, slack: u32) -> PipeFifoPa
 /// The CI parameter sets: a tiny FIFO with a non-power-of-two depth, a 2-entry table and
 /// slack for reservations in flight, the usual 16 x 32 with 4 entries, a block-RAM-sized one
 /// (100 > LUTRAM_DEPTH_MAX) with 3 entries and 128-bit packets, the smallest FIFO with a
-/// 1-entry table and one place of slack, and the FIFO without reservations.
-const CI_SETS: [PipeFifoParams; 5] = [
+/// 1-entry table and one place of slack, and the FIFO without reservations (a power-of-two
+/// depth and one that is not, whose storage is larger than its depth).
+const CI_SETS: [PipeFifoParams; 6] = [
     slacked(8, 5, 2, 3),
     params(32, 16, 4),
     params(128, 100, 3),
     slacked(4, 2, 1, 1),
     params(16, 8, 0),
+    params(8, 5, 0),
 ];
 
 fn run_and_check(p: &PipeFifoParams, cycles: u64, seed: u64) -> RunCounts {

@@ -12,6 +12,8 @@
 //! - [`atomic`]: the opcodes of atomic requests on a global memory port and what memory does
 //!   with the element (the emitter writes them, the testbench memory and the IR interpreter
 //!   execute them);
+//! - [`read_port`]: the depth of a global read port's response buffer, which the RTL
+//!   generator builds and the scheduler's operator library times;
 //! - [`div`]: the integer dividers' latencies and busy cycles as functions of their
 //!   parameters, which the scheduler plans with and the RTL generator inverts to build a unit;
 //! - [`clog2`], the width arithmetic the Verilog templates write as `$clog2`.
@@ -25,6 +27,7 @@ pub mod atomic;
 pub mod div;
 pub mod fp;
 pub mod pipe;
+pub mod read_port;
 
 /// The direction of a module's port, as seen from the module that has it (a kernel, the pipe
 /// FIFO, a system top).

@@ -77,7 +77,9 @@ module {{ module_name }} #(
 {%- endif %}
     localparam integer AW = $clog2(SPACE);
     localparam integer STORE = 1 << AW;
+{%- if reservations %}
     localparam integer PW = AW + 1;
+{%- endif %}
 
 {%- if reservations %}
     // Pointers into the packet stream, modulo 2^PW, and the positions each side may claim now
@@ -124,26 +126,49 @@ module {{ module_name }} #(
         .res_ptr(r_res), .com_ptr(r_com), .step(r_step)
     );
 {%- else %}
-    // Read and write pointers into the packet stream, modulo 2^PW.
-    reg  [PW-1:0] w_ptr;
-    reg  [PW-1:0] r_ptr;
-    wire [PW-1:0] w_avail = DEPTH[PW-1:0] - (w_ptr - r_ptr);
-    wire [PW-1:0] r_avail = w_ptr - r_ptr;
-    wire [AW-1:0] wr_pos = w_ptr[AW-1:0];
-    wire [AW-1:0] rd_pos = r_ptr[AW-1:0];
-    wire          wr_fire = wr_valid && wr_ok;
-    wire          rd_fire = rd_valid && rd_ok;
-    assign wr_ok = w_avail != {PW{1'b0}};
-    assign rd_ok = r_avail != {PW{1'b0}};
-    assign num_packets = r_avail[CW-1:0];
-    assign max_packets = DEPTH[CW-1:0];
+    // Storage pointers, the packet count and both statuses are registers: wr_ok and rd_ok
+    // are flip-flops, so a status reaches the storage's write enable and the caller through
+    // one AND with its request, and no pointer subtraction sits on any path (the count's next
+    // value and the flags' are chosen by the two fires from compares of registers).
+    localparam [CW-1:0] FULL = DEPTH[CW-1:0];
+    localparam [CW-1:0] FULL_M1 = FULL - 1'b1;
+    localparam [CW-1:0] ONE = { {(CW-1){1'b0}}, 1'b1};
+    reg  [AW-1:0] wr_pos;
+    reg  [AW-1:0] rd_pos;
+    reg  [CW-1:0] level;
+    reg           wr_ok_q;
+    reg           rd_ok_q;
+    wire          wr_fire = wr_valid && wr_ok_q;
+    wire          rd_fire = rd_valid && rd_ok_q;
+    assign wr_ok = wr_ok_q;
+    assign rd_ok = rd_ok_q;
+    assign num_packets = level;
+    assign max_packets = FULL;
+    // Positions wrap around the STORE places (a power of two, at least DEPTH); at most DEPTH
+    // of them are in use.
+    wire          up = wr_fire && !rd_fire;
+    wire          down = rd_fire && !wr_fire;
+    wire [AW-1:0] wr_pos_inc = wr_pos + 1'b1;
+    wire [AW-1:0] rd_pos_inc = rd_pos + 1'b1;
     always @(posedge clk) begin
         if (rst) begin
-            w_ptr <= {PW{1'b0}};
-            r_ptr <= {PW{1'b0}};
+            wr_pos <= {AW{1'b0}};
+            rd_pos <= {AW{1'b0}};
+            level <= {CW{1'b0}};
+            wr_ok_q <= 1'b1;
+            rd_ok_q <= 1'b0;
         end else begin
-            if (wr_fire) w_ptr <= w_ptr + 1'b1;
-            if (rd_fire) r_ptr <= r_ptr + 1'b1;
+            if (wr_fire) wr_pos <= wr_pos_inc;
+            if (rd_fire) rd_pos <= rd_pos_inc;
+            // One carry chain whose second operand is +1, -1 or 0: no multiplexer after it.
+            level <= level + { {(CW-1){down}}, up || down};
+            if (up) begin
+                wr_ok_q <= level != FULL_M1;
+                rd_ok_q <= 1'b1;
+            end else if (down) begin
+                wr_ok_q <= 1'b1;
+                rd_ok_q <= level != ONE;
+            end
         end
     end
 {%- endif %}

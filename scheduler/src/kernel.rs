@@ -173,13 +173,14 @@ fn region_problem(
         iterative: BTreeMap::new(),
     };
     let mut diags = Vec::new();
+    let reads = crate::oplib::GlobalReads::of(k);
     for &o in &ops {
         let timing = if iterative.contains(&o) {
             let (t, busy) = crate::divide::iterative_timing(lib, k, o);
             b.iterative.insert(o, busy);
             Ok(t)
         } else {
-            lib.timing(k, o)
+            lib.timing_in(k, o, &reads)
         };
         match timing {
             Ok(t) => b.add_op(o, &t),

@@ -248,8 +248,14 @@ impl OpLibrary {
         (1000.0 / self.clock_mhz - self.register_overhead_ns).max(0.5)
     }
 
-    /// Timing of `op`, or a reason why the hardware path cannot build it yet.
+    /// Timing of `op`, or a reason why the hardware path cannot build it yet. One pass over
+    /// the kernel for its global reads; [`Self::timing_in`] for every op of a kernel.
     pub fn timing(&self, k: &Kernel, op: OpId) -> Result<OpTiming, String> {
+        self.timing_in(k, op, &GlobalReads::of(k))
+    }
+
+    /// [`Self::timing`] with the kernel's global reads counted once (`reads`).
+    pub fn timing_in(&self, k: &Kernel, op: OpId, reads: &GlobalReads) -> Result<OpTiming, String> {
         let o = k.op(op);
         let bits = o.ty.bits();
         let comb = |delay_ns: f64| Ok(OpTiming::new(0, delay_ns));
@@ -317,7 +323,7 @@ impl OpLibrary {
                         self.global_load_latency.max(2)
                     };
                     Ok(OpTiming::new(lat, REQUEST_NS)
-                        .with_out_delay(response_fifo_read_ns(k, o.region, *mem, lat)))
+                        .with_out_delay(response_fifo_read_ns(reads.count(o.region, *mem), lat)))
                 }
                 // On-chip memory with a synchronous read: the address is registered at the
                 // end of the issuing cycle, the data is there in the next. A small memory is
@@ -351,7 +357,7 @@ impl OpLibrary {
                 hls_ir::MemKind::Global { .. } => {
                     let lat = self.global_load_latency.max(2);
                     Ok(OpTiming::new(lat, REQUEST_NS)
-                        .with_out_delay(response_fifo_read_ns(k, o.region, *mem, lat)))
+                        .with_out_delay(response_fifo_read_ns(reads.count(o.region, *mem), lat)))
                 }
                 // On-chip: read in the issue cycle like a load; when the read is there (the
                 // memory's read latency) the old value leaves the read register through the
@@ -407,20 +413,36 @@ impl OpLibrary {
     }
 }
 
-/// How late the data of a global read of `mem` in loop `region` leaves its response FIFO:
-/// the FIFO holds `lat + 1` entries for each of the region's reads of `mem` (as
-/// `rtl_templates::kernel::read_port` sizes it; reads whose results are dropped are counted
-/// too, an upper bound).
-fn response_fifo_read_ns(k: &Kernel, region: LoopId, mem: hls_ir::MemId, lat: u32) -> f64 {
-    let reads = k
-        .op_ids()
-        .into_iter()
-        .filter(|&o| k.op(o).region == region)
-        .filter(|&o| {
-            matches!(k.op(o).kind, OpKind::Load { mem: m } | OpKind::Atomic { mem: m, .. } if m == mem)
-        })
-        .count() as u32;
-    let depth = (reads.max(1) * (lat + 1)).next_power_of_two();
+/// The reads (loads and atomics) of each memory in each loop region of a kernel: the size of
+/// the region's response buffer on the memory's port.
+#[derive(Clone, Debug, Default)]
+pub struct GlobalReads(std::collections::BTreeMap<(LoopId, hls_ir::MemId), u32>);
+
+impl GlobalReads {
+    /// Counts the reads of `k` in one pass.
+    pub fn of(k: &Kernel) -> Self {
+        let mut counts = std::collections::BTreeMap::new();
+        for o in k.op_ids() {
+            let op = k.op(o);
+            if let OpKind::Load { mem } | OpKind::Atomic { mem, .. } = op.kind {
+                *counts.entry((op.region, mem)).or_insert(0) += 1;
+            }
+        }
+        GlobalReads(counts)
+    }
+
+    /// The reads of `mem` in `region`.
+    pub fn count(&self, region: LoopId, mem: hls_ir::MemId) -> u32 {
+        self.0.get(&(region, mem)).copied().unwrap_or(0)
+    }
+}
+
+/// How late the data of a global read leaves its response FIFO, when the read's region has
+/// `reads` reads of its memory scheduled `lat` cycles before their uses: the FIFO's depth is
+/// `hwcontract::read_port::response_buffer_depth` of them (reads whose results are dropped
+/// are counted too, an upper bound).
+fn response_fifo_read_ns(reads: u32, lat: u32) -> f64 {
+    let depth = hwcontract::read_port::response_buffer_depth((0..reads.max(1)).map(|_| lat));
     if depth <= 4 {
         return LOAD_FIFO_READ_NS;
     }

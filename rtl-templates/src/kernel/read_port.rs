@@ -260,11 +260,9 @@ impl Emitter<'_> {
                 .map(|l| hs.loads[l].req.clone())
                 .collect();
             // Outstanding reads are bounded by the iterations between issue and use.
-            let mut depth = 0;
-            for &l in &kept {
-                depth += plan.load_latency(l) + 1;
-            }
-            let depth = depth.next_power_of_two().max(2);
+            let depth = hwcontract::read_port::response_buffer_depth(
+                kept.iter().map(|&l| plan.load_latency(l)),
+            );
             if !kept.is_empty() {
                 tag_depth += depth;
                 self.emit_response_buffer(w, id, r, depth, &kept, regions, hs);
