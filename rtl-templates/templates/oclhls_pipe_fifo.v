@@ -174,13 +174,16 @@ module {{ module_name }} #(
 {%- endif %}
 
     // Storage: one write port and one registered read port. A read only touches committed
-    // positions and a write only claimed, uncommitted ones, so the two never collide.
+    // positions and a write only claimed, uncommitted ones, so the two never collide: the
+    // memories say so to Yosys (`no_rw_check`), which otherwise may emulate a read of old data
+    // during a write to the same place by delaying the write port a cycle (an FF on every
+    // address and data bit: 85 more FFs at 512 x 32).
     reg [WIDTH-1:0] rd_q;
     assign rd_data = rd_q;
     generate
         if (SPACE <= LUTRAM_DEPTH_MAX) begin : g_lutram
             // Distributed RAM (TRELLIS_DPR16X4 on ECP5): asynchronous read into rd_q.
-            (* ram_style = "distributed" *) reg [WIDTH-1:0] mem [0:STORE-1];
+            (* ram_style = "distributed", no_rw_check *) reg [WIDTH-1:0] mem [0:STORE-1];
             always @(posedge clk) begin
                 if (wr_fire) mem[wr_pos] <= wr_data;
                 if (rd_fire) rd_q <= mem[rd_pos];
@@ -193,7 +196,7 @@ module {{ module_name }} #(
 `endif
 {%- endif %}
         end else begin : g_bram
-            (* ram_style = "block" *) reg [WIDTH-1:0] mem [0:STORE-1];
+            (* ram_style = "block", no_rw_check *) reg [WIDTH-1:0] mem [0:STORE-1];
             always @(posedge clk) begin
                 if (wr_fire) mem[wr_pos] <= wr_data;
                 if (rd_fire) rd_q <= mem[rd_pos];
