@@ -27,7 +27,8 @@
 //! ([`crate::Op::in_delay_ns`] > 0) ends a chain: an *input edge* (distance 0, delay 0, from
 //! a latency-0 `v` to `s`) in `s`'s issue cycle adds `min(in_delay, period)` to the chain
 //! that reaches `v`. Where that exceeds the period, `s` goes a cycle later than the chain's
-//! start (`t(s) >= t(u) + d` with the start's `d`), exactly as for a latency-0 end.
+//! start (`t(s) >= t(u) + d` with the start's `d`), exactly as for a latency-0 end. The
+//! input delay may differ by operand ([`crate::Op::in_delay_from`]): it is the edge's.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -84,22 +85,24 @@ pub(crate) fn is_input(p: &Problem, e: usize) -> bool {
         && e.src != e.dst
         && p.ops[e.src.index()].latency == 0
         && dst.latency >= 1
-        && dst.in_delay_ns > 0.0
+        && dst.in_delay_after(e.src) > 0.0
 }
 
-/// What a result landing in `op`'s issue cycle passes through before a register: a
-/// latency-0 operation's delay, or a multi-cycle one's input logic.
-pub(crate) fn arrival_delay(p: &Problem, op: usize, period: f64) -> f64 {
+/// What a result landing through edge `e` in its consumer's issue cycle passes through
+/// before a register: a latency-0 consumer's delay, or a multi-cycle one's input logic.
+pub(crate) fn arrival_delay(p: &Problem, e: usize, period: f64) -> f64 {
+    let op = p.edges[e].dst.index();
     if p.ops[op].latency == 0 {
         chain_delay(p, op, period)
     } else {
-        in_delay(p, op, period)
+        in_delay(p, e, period)
     }
 }
 
-/// Clamped input delay of `op` under `period`.
-pub(crate) fn in_delay(p: &Problem, op: usize, period: f64) -> f64 {
-    p.ops[op].in_delay_ns.min(period)
+/// Clamped input delay, under `period`, of edge `e`'s consumer after its producer.
+pub(crate) fn in_delay(p: &Problem, e: usize, period: f64) -> f64 {
+    let e = &p.edges[e];
+    p.ops[e.dst.index()].in_delay_after(e.src).min(period)
 }
 
 /// Out-lists of input edges per operation.
@@ -242,7 +245,7 @@ pub(crate) fn derive(p: &Problem) -> Result<Vec<ChainEdge>, ScheduleError> {
                 .iter()
                 .map(|&e| {
                     let v = p.edges[e].dst.index();
-                    (v, out + arrival_delay(p, v, period), e)
+                    (v, out + arrival_delay(p, e, period), e)
                 })
                 .collect();
             seeds.push((first, i64::from(p.ops[u].latency) + 1));
@@ -281,7 +284,7 @@ pub(crate) fn derive(p: &Problem) -> Result<Vec<ChainEdge>, ScheduleError> {
                 }
                 for &e in &inputs[v] {
                     let sink = p.edges[e].dst.index();
-                    let cand = arr[v] + in_delay(p, sink, period);
+                    let cand = arr[v] + in_delay(p, e, period);
                     if sink != u && cand > period + DELAY_EPS {
                         match into.iter_mut().find(|x| x.0 == sink) {
                             Some(x) if x.1 >= cand => {}

@@ -171,6 +171,7 @@ fn region_problem(
         pipe_ports: BTreeMap::new(),
         div_partners: crate::divide::partners(k, &ops),
         iterative: BTreeMap::new(),
+        data_in_delay: BTreeMap::new(),
     };
     let mut diags = Vec::new();
     let reads = crate::oplib::GlobalReads::of(k);
@@ -193,6 +194,7 @@ fn region_problem(
     if !diags.is_empty() {
         return Err(diags);
     }
+    b.add_operand_in_delays();
     b.add_atomic_write_slots(&ops);
     b.tie_division_partners();
     b.add_region_edges(&ops);
@@ -215,6 +217,8 @@ struct ProblemBuilder<'k> {
     div_partners: BTreeMap<OpId, OpId>,
     /// Iterative divisions and their busy cycles per operation.
     iterative: BTreeMap<OpId, u32>,
+    /// Ops whose non-predicate operands have a shorter input logic, and its delay.
+    data_in_delay: BTreeMap<OpId, f64>,
 }
 
 impl ProblemBuilder<'_> {
@@ -236,7 +240,38 @@ impl ProblemBuilder<'_> {
             out_delay_ns: t.out_delay_ns,
             // The library's delay of a multi-cycle operation is its input logic.
             in_delay_ns: if t.latency >= 1 { t.delay_ns } else { 0.0 },
+            in_delay_from: Vec::new(),
         });
+        if let Some(d) = t.data_in_delay_ns.filter(|_| t.latency >= 1) {
+            self.data_in_delay.insert(o, d);
+        }
+    }
+
+    /// The shorter input logic after the non-predicate operands of the ops that have it
+    /// ([`crate::oplib::OpTiming::data_in_delay_ns`]), once every op has its index. An
+    /// operand that is also the predicate keeps the predicate's delay.
+    fn add_operand_in_delays(&mut self) {
+        let k = self.k;
+        for (&o, &d) in &self.data_in_delay {
+            let mut operands = k.operands(o);
+            let pred = if k.op(o).kind.is_predicated() {
+                operands.pop()
+            } else {
+                None
+            };
+            let dst = self.rp.index[&o].index();
+            for src in operands {
+                if Some(src) == pred {
+                    continue;
+                }
+                if let Some(&s) = self.rp.index.get(&src) {
+                    let op = &mut self.rp.problem.ops[dst];
+                    if !op.in_delay_from.iter().any(|&(x, _)| x == s) {
+                        op.in_delay_from.push((s, d));
+                    }
+                }
+            }
+        }
     }
 
     fn new_resource(&mut self, name: String, limit: Option<u32>) -> ResourceId {
@@ -362,6 +397,7 @@ impl ProblemBuilder<'_> {
                 delay_ns: 0.0,
                 out_delay_ns: 0.0,
                 in_delay_ns: 0.0,
+                in_delay_from: Vec::new(),
             });
             let a = rp.index[&o];
             // The atomic writes one cycle after its result (its latency `lat`,

@@ -39,7 +39,8 @@
 //!   edges and started in the same cycle has a summed delay (each operation counted at most
 //!   at the period, so one slow operation alone is fine) within the period, and so has such
 //!   a chain plus the input logic of a multi-cycle operation it feeds in that cycle
-//!   ([`Op::in_delay_ns`]), or a multi-cycle result's output delay plus the chain it starts;
+//!   ([`Op::in_delay_ns`], or per producer [`Op::in_delay_from`]), or a multi-cycle
+//!   result's output delay plus the chain it starts;
 //! * `length = max(start + max(latency, 1))`; non-pipelined: `ii >= length`.
 //!
 //! ## Invariants

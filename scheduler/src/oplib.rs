@@ -31,6 +31,9 @@ pub struct OpTiming {
     /// For a multi-cycle operation whose result is not registered at its output: how far
     /// into its first cycle the result arrives (scheduler `Op::out_delay_ns`).
     pub out_delay_ns: f64,
+    /// For a predicated multi-cycle operation: the input logic after its other operands, when
+    /// it is shorter than after the predicate (`delay_ns`); see [`REQUEST_DATA_NS`].
+    pub data_in_delay_ns: Option<f64>,
 }
 
 impl OpTiming {
@@ -39,7 +42,13 @@ impl OpTiming {
             latency,
             delay_ns,
             out_delay_ns: 0.0,
+            data_in_delay_ns: None,
         }
+    }
+
+    fn with_data_in_delay(mut self, data_in_delay_ns: f64) -> Self {
+        self.data_in_delay_ns = Some(data_in_delay_ns);
+        self
     }
 
     fn with_out_delay(mut self, out_delay_ns: f64) -> Self {
@@ -114,6 +123,11 @@ pub const FP_INPUT_NS: f64 = 4.75;
 /// from registers. Until the stall is registered (issue 17) a request costs a cycle of
 /// latency after the logic that computes its operands.
 pub const REQUEST_NS: f64 = 13.4;
+/// A global read's or atomic's address and data operands: they only reach the port, not the
+/// stall. The read burst unit (`oclhls_rburst`) compares the address with the open burst's
+/// next one (a 32-bit equality, 2.71 ns in the operator table) and selects its registers
+/// (a select, 0.89 ns); the atomic unit latches its operands.
+pub const REQUEST_DATA_NS: f64 = 3.6;
 /// A global store's handshake: the predicate makes the write-combining unit's `valid`
 /// (its address compare and buffer write), not the stall (a store stage waits for `ready`
 /// whatever its predicate). Estimated: two LUT levels and their routing.
@@ -323,6 +337,7 @@ impl OpLibrary {
                         self.global_load_latency.max(2)
                     };
                     Ok(OpTiming::new(lat, REQUEST_NS)
+                        .with_data_in_delay(REQUEST_DATA_NS)
                         .with_out_delay(response_fifo_read_ns(reads.count(o.region, *mem), lat)))
                 }
                 // On-chip memory with a synchronous read: the address is registered at the
@@ -357,6 +372,7 @@ impl OpLibrary {
                 hls_ir::MemKind::Global { .. } => {
                     let lat = self.global_load_latency.max(2);
                     Ok(OpTiming::new(lat, REQUEST_NS)
+                        .with_data_in_delay(REQUEST_DATA_NS)
                         .with_out_delay(response_fifo_read_ns(reads.count(o.region, *mem), lat)))
                 }
                 // On-chip: read in the issue cycle like a load; when the read is there (the

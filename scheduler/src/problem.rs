@@ -66,6 +66,11 @@ pub struct Op {
     /// they arrive.
     #[serde(default)]
     pub in_delay_ns: f64,
+    /// Input logic that differs by operand: the delay after the result of the listed
+    /// operation, instead of [`Op::in_delay_ns`] (a memory request's predicate reaches the
+    /// pipeline's stall, its address only the port's registers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub in_delay_from: Vec<(OpIdx, f64)>,
 }
 
 impl Op {
@@ -78,6 +83,7 @@ impl Op {
             delay_ns: 0.0,
             out_delay_ns: 0.0,
             in_delay_ns: 0.0,
+            in_delay_from: Vec::new(),
         }
     }
 
@@ -97,6 +103,20 @@ impl Op {
     pub fn with_in_delay(mut self, in_delay_ns: f64) -> Self {
         self.in_delay_ns = in_delay_ns;
         self
+    }
+
+    /// Builder: the input logic after the result of `src` (see [`Op::in_delay_from`]).
+    pub fn with_in_delay_from(mut self, src: OpIdx, in_delay_ns: f64) -> Self {
+        self.in_delay_from.push((src, in_delay_ns));
+        self
+    }
+
+    /// The input logic after the result of `src`.
+    pub fn in_delay_after(&self, src: OpIdx) -> f64 {
+        self.in_delay_from
+            .iter()
+            .find(|&&(s, _)| s == src)
+            .map_or(self.in_delay_ns, |&(_, d)| d)
     }
 
     /// Builder: the result's arrival time in its first cycle (see [`Op::out_delay_ns`]).
@@ -226,7 +246,11 @@ impl Problem {
         }
         for (i, op) in self.ops.iter().enumerate() {
             let idx = OpIdx(i as u32);
-            for d in [op.delay_ns, op.out_delay_ns, op.in_delay_ns] {
+            let per_operand = op.in_delay_from.iter().map(|&(_, d)| d);
+            for d in [op.delay_ns, op.out_delay_ns, op.in_delay_ns]
+                .into_iter()
+                .chain(per_operand)
+            {
                 if !(d.is_finite() && d >= 0.0) {
                     return Err(ScheduleError::InvalidDelay {
                         op: idx,

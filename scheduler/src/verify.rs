@@ -190,7 +190,7 @@ fn check_chains(p: &Problem, s: &Schedule, period: f64, v: &mut Vec<Violation>) 
         if u64::from(s.start[x]) != u64::from(s.start[u]) + u64::from(p.ops[u].latency) {
             continue;
         }
-        let cand = out_delay(p, u, period) + arrival_delay(p, x, period);
+        let cand = out_delay(p, u, period) + arrival_delay(p, e, period);
         if cand > arr[x] {
             arr[x] = cand;
             pred[x] = e;
@@ -219,7 +219,7 @@ fn check_chains(p: &Problem, s: &Schedule, period: f64, v: &mut Vec<Violation>) 
         }
         for &e in &inputs_at[x] {
             let sink = p.edges[e].dst.index();
-            let delay_ns = arr[x] + in_delay(p, sink, period);
+            let delay_ns = arr[x] + in_delay(p, e, period);
             if delay_ns > period + DELAY_EPS && !over[x] {
                 v.push(Violation::Chaining {
                     ops: chain_to(p, &pred, x, Some(sink)),

@@ -64,6 +64,14 @@ fn random_problem(rng: &mut Rng, max_ops: u64) -> Problem {
             }
         }
     }
+    // Input logic that differs by operand: some producers of a multi-cycle op get their own.
+    for e in 0..p.edges.len() {
+        let (src, dst) = (p.edges[e].src, p.edges[e].dst.index());
+        if p.ops[dst].latency >= 1 && rng.chance(50) {
+            let d = [0.0, 1.0, 4.5, 4.5][rng.below(4) as usize];
+            p.ops[dst] = p.ops[dst].clone().with_in_delay_from(src, d);
+        }
+    }
     // Loop-carried edges backwards (and self-loops), never a zero-distance cycle.
     for _ in 0..rng.below(3) {
         let i = rng.below(n as u64) as u32;
@@ -161,7 +169,7 @@ fn oracle(p: &Problem, s: &Schedule) -> bool {
                     && p.ops[v].latency == 0
                     && p.ops[w].latency >= 1
                     && s.start[w] == s.start[v];
-                if input && acc + p.ops[w].in_delay_ns.min(period) > period + 1e-9 {
+                if input && acc + p.ops[w].in_delay_after(e.src).min(period) > period + 1e-9 {
                     return false;
                 }
                 let comb = e.src.index() == v

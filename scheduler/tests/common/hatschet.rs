@@ -222,6 +222,7 @@ pub fn parse_graph(src: &str, rm: &[RmEntry]) -> Result<Problem, String> {
             delay_ns: r.delay_ns,
             out_delay_ns: 0.0,
             in_delay_ns: 0.0,
+            in_delay_from: Vec::new(),
         });
         if node_ids.insert(id.clone(), idx).is_some() {
             return Err(format!("duplicate node {id}"));
