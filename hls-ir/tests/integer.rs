@@ -206,3 +206,41 @@ fn one_constant_decides_exactly_the_constant_compares() {
     );
     assert_eq!(decided_min_max(BinOp::MinU, 16, None, Some(7)), None);
 }
+
+/// An operation on the same value twice folds: `x ^ x`, `x - x` to 0, `x & x`, `x | x`,
+/// `max(x, x)` to `x`, `x < x` and the other integer compares to their value on equal
+/// operands. Verilator folds `x ^ x` itself and then warns that a compare with it is
+/// constant; the kernel fuzzer found it (`tests/fuzz-regressions/seed20261126_case1711.cl`).
+#[test]
+fn the_same_operand_twice_folds() {
+    let mut k = common::lower(
+        "kernel void k(global const uint *in, global uint *out) {
+            uint x = in[get_global_id(0)];
+            out[0] = x ^ x;
+            out[1] = x - x;
+            out[2] = x & x;
+            out[3] = x | x;
+            out[4] = max(x, x);
+            out[5] = (x < x) + (x <= x) * 2 + (x == x) * 4 + (x != x) * 8;
+            out[6] = max(x ^ x, in[1]);
+        }",
+    );
+    hls_ir::passes::run_pipeline(&mut k, true, None, &mut |_, _| {}).unwrap();
+    for o in k.op_ids() {
+        let ops = k.operands(o);
+        let same = ops.len() == 2 && ops[0] == ops[1];
+        let kind = &k.op(o).kind;
+        assert!(
+            !(same && matches!(kind, hls_ir::OpKind::Binary(_) | hls_ir::OpKind::Cmp(_))),
+            "{o}: {kind} of one value twice is left"
+        );
+    }
+    // The stored values: 0, 0, x, x, x, 2 + 4 = 6, in[1].
+    let consts: Vec<u64> = k
+        .op_ids()
+        .into_iter()
+        .filter(|&o| matches!(k.op(o).kind, hls_ir::OpKind::Store { .. }))
+        .filter_map(|o| k.int_const(k.operands(o)[1]))
+        .collect();
+    assert_eq!(consts, vec![0, 0, 6]);
+}

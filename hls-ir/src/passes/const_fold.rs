@@ -39,6 +39,21 @@ fn fold(k: &Kernel, id: OpId) -> Option<Result<u64, OpId>> {
             if let (Some(x), Some(y)) = (c[0], c[1]) {
                 return eval_binary(*b, op.ty, x, y).map(Ok);
             }
+            // The same value twice: x ^ x, x - x -> 0; x & x, x | x, min/max(x, x) -> x
+            // (Verilator folds `x ^ x` itself and then warns that a compare with it is
+            // constant: the kernel fuzzer found it, `seed20261126_case1711.cl`).
+            if args[0] == args[1] {
+                match b {
+                    BinOp::Xor | BinOp::Sub => return Some(Ok(0)),
+                    BinOp::And
+                    | BinOp::Or
+                    | BinOp::MinS
+                    | BinOp::MaxS
+                    | BinOp::MinU
+                    | BinOp::MaxU => return Some(Err(args[0])),
+                    _ => {}
+                }
+            }
             // Identities: x+0, x-0, x|0, x^0, x<<0, x>>0 -> x ; x*1 -> x ; 0+x, 1*x -> x.
             match (b, c[0], c[1]) {
                 (
@@ -67,6 +82,10 @@ fn fold(k: &Kernel, id: OpId) -> Option<Result<u64, OpId>> {
                 }
                 _ => None,
             }
+        }
+        // An integer compared with itself: as 0 with 0.
+        OpKind::Cmp(cmp) if args[0] == args[1] && !k.op(args[0]).ty.is_float() => {
+            eval_cmp(*cmp, k.op(args[0]).ty.bits(), 0, 0).map(|b| Ok(b as u64))
         }
         OpKind::Cmp(cmp) => match (c[0], c[1]) {
             (Some(x), Some(y)) => {

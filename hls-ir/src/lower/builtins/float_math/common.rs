@@ -156,7 +156,11 @@ impl Fb<'_, '_> {
                 let (one, m1, zero) = (self.f(1.0), self.f(-1.0), self.f(0.0));
                 let pos = self.fcmpc(CmpOp::FGt, x[0], 0.0);
                 let neg = self.fcmpc(CmpOp::FLt, x[0], 0.0);
-                let v = self.sel(neg, m1, x[0]);
+                // Neither: a zero, or a denormal that the device flushes to a zero of its
+                // sign (returning `x` itself kept the denormal: the kernel fuzzer found it,
+                // `tests/fuzz-regressions/seed20261126_case1721.cl`).
+                let signed_zero = self.copysign_of(zero, x[0]);
+                let v = self.sel(neg, m1, signed_zero);
                 let v = self.sel(pos, one, v);
                 let nan = self.is_nan(x[0]);
                 self.sel(nan, zero, v)
