@@ -747,3 +747,24 @@ fn a_narrowed_initial_value_is_computed_in_the_parent() {
         }
     }
 }
+
+/// A float's bits read as an integer keep an `extract` of the float when the pass narrows an
+/// operation on them: the kernel fuzzer found `narrow` using the float itself as an integer
+/// operand (`tests/fuzz-regressions/seed20261126_case2175.cl`).
+#[test]
+fn bits_of_a_float_stay_an_integer() {
+    let k = narrowed(
+        "kernel void k(global const float *in, global long *out, uint n) {
+           int i = get_global_id(0);
+           float4 f = (float4)(0.0f, in[i], 1.0f, 2.0f);
+           out[i] = (long)(as_uint4(f).s1) | (long)n;
+         }",
+    );
+    for o in k.op_ids() {
+        if let OpKind::Binary(_) = k.op(o).kind {
+            for p in k.operands(o) {
+                assert!(!ty(&k, p).is_float(), "{o} reads float {p}:\n{}", print(&k));
+            }
+        }
+    }
+}

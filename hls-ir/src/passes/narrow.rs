@@ -511,9 +511,10 @@ impl Rewriter<'_> {
         c
     }
 
-    /// Bits `lo .. lo + w` of op `x` of the new IR.
+    /// Bits `lo .. lo + w` of op `x` of the new IR, as an integer (the bits of a float are
+    /// an `extract` too: reading through `as_uint` reaches them; fuzz case 2175).
     fn extract(&mut self, x: OpId, lo: u32, w: u32, at: LoopId) -> OpId {
-        if lo == 0 && w == self.k.op(x).ty.bits() {
+        if lo == 0 && self.k.op(x).ty == Ty::Int(w as u16) {
             return x;
         }
         if let Some(v) = self.k.int_const(x) {

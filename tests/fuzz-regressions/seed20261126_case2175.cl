@@ -1,4 +1,4 @@
-// kernel-fuzz 10000 20261126, case 2175: crash [panic at src/compile/mod.rs:393:14: IR verification failed: this is a bug in oclhls: VerifyError { kernel: "fuzz", after: "narrow", errors: ["%N: or operand types differ from result"] }], reduced in 35 s (26 of 61 candidates kept)
+// kernel-fuzz 10000 20261126, case 2175 (fixed: narrow kept the bits of a float as its own integer operand): crash [panic at src/compile/mod.rs:393:14: IR verification failed: this is a bug in oclhls: VerifyError { kernel: "fuzz", after: "narrow", errors: ["%N: or operand types differ from result"] }], reduced in 35 s (26 of 61 candidates kept)
 /*!
 [config]
 name: kernel-fuzz seed 20261126 case 2175
