@@ -57,14 +57,36 @@ module oclhls_wburst #(
     wire        room = !aw_full && !wq_full && !bq_full;
     wire        at_max = count == MAXB[8:0];
     wire        page_end = next[11:0] == 12'd0;
-    wire        join_ok = open && in_valid && in_addr == next && !at_max && !page_end;
+    // The input stage: a write offered by the kernel is registered first (s_*), so that
+    // the combining decision (the address compare, closing a burst, pushing its command)
+    // starts from registers of this unit and no kernel logic is in front of it (issue 17:
+    // it was the critical path of kernels with stores). A write costs one more cycle to
+    // memory; the rate stays one write per cycle.
+    reg          s_valid;
+    reg [31:0]   s_addr;
+    reg [W-1:0]  s_data;
+    reg [SB-1:0] s_strb;
+    wire        join_ok = open && s_valid && s_addr == next && !at_max && !page_end;
     wire        close = open && room
-        && (at_max || page_end || flush || idle == IDLE[3:0] || (in_valid && !join_ok));
-    // Ready depends on state only (not on in_valid): a kernel stage whose store is predicated
-    // off may wait for ready, and must not wait for a burst to close. With a burst open,
-    // a write that does not join needs room to close it.
-    assign in_ready = !d_full && (!open || room);
-    wire        in_fire = in_valid && in_ready;
+        && (at_max || page_end || flush || idle == IDLE[3:0] || (s_valid && !join_ok));
+    // The registered write moves on when the data buffer has room and, with a burst open,
+    // there is room to close it if it does not join; that depends on state only (not on
+    // s_valid), so neither does ready: a kernel stage whose store is predicated off may wait
+    // for ready, and must not wait for a burst to close.
+    wire        s_moves = !d_full && (!open || room);
+    wire        in_fire = s_valid && s_moves;
+    assign in_ready = !s_valid || s_moves;
+    always @(posedge clk) begin
+        if (rst) s_valid <= 1'b0;
+        else if (in_ready) s_valid <= in_valid;
+    end
+    always @(posedge clk) begin
+        if (in_ready) begin
+            s_addr <= in_addr;
+            s_data <= in_data;
+            s_strb <= in_strb;
+        end
+    end
     wire [7:0]  len = count[7:0] - 8'd1;
     always @(posedge clk) begin
         if (rst) begin
@@ -79,18 +101,18 @@ module oclhls_wburst #(
                 count <= count + 9'd1;
             end else if (in_fire) begin
                 open <= 1'b1;
-                start <= in_addr;
-                next <= in_addr + EB[31:0];
+                start <= s_addr;
+                next <= s_addr + EB[31:0];
                 count <= 9'd1;
             end else if (close) begin
                 open <= 1'b0;
             end
-            if (!open || in_valid || close) idle <= 4'd0;
+            if (!open || s_valid || close) idle <= 4'd0;
             else if (idle != IDLE[3:0]) idle <= idle + 4'd1;
         end
     end
     oclhls_fifo #(.W(W + SB), .DEPTH(DEPTH), .AW(DAW)) data_q (
-        .clk(clk), .rst(rst), .push(in_fire), .push_data({in_strb, in_data}), .full(d_full),
+        .clk(clk), .rst(rst), .push(in_fire), .push_data({s_strb, s_data}), .full(d_full),
         .pop(w_valid && w_ready), .pop_data({w_strb, w_data}), .empty(d_empty));
     oclhls_fifo #(.W(40), .DEPTH(4), .AW(2)) aw_q (
         .clk(clk), .rst(rst), .push(close), .push_data({len, start}), .full(aw_full),

@@ -250,9 +250,9 @@ impl Fb<'_, '_> {
             .collect()
     }
 
-    /// `copysign(v, x)` on the bits, for a `v` known to be normal or infinite (a constant):
-    /// not the built-in (`float_exact`'s `copysign`), which also flushes denormals and
-    /// canonicalises NaN.
+    /// `copysign(v, x)` on the bits, for a `v` known not to be a denormal or a NaN (a
+    /// constant: zero, normal or infinite): not the built-in (`float_exact`'s `copysign`),
+    /// which also flushes denormals and canonicalises NaN.
     pub(super) fn copysign_of(&mut self, v: OpId, x: OpId) -> OpId {
         let vb = self.bits(v);
         let vb = self.ibinc(BinOp::And, vb, 0x7fff_ffff);
