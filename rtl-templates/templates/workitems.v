@@ -4,6 +4,11 @@
     // (down-counters for the end of a group, `after_N` = items left after this group), so the
     // generator is not the critical path of the kernel.
     reg gen_init;
+{%- if grouped %}
+    // The first cycle of gen_init: the first group's values are registered from the sizes
+    // (`init_*_q`), so that no compare follows a subtraction into the walk registers.
+    reg gen_prep;
+{%- endif %}
     reg gen_active;
 {%- if ngrp %}
     // get_num_groups: cycles left until the dividers' quotients are there.
@@ -23,14 +28,29 @@
     reg [31:0] grp_lrem_{{ d.dim }};
     reg [32:0] after_{{ d.dim }};
     reg lastg_{{ d.dim }};
+    // Whether the next group is the last (a register one group ahead: the group step selects
+    // with it, and only its own next value follows a subtraction).
+    reg lastg_nx_{{ d.dim }};
     reg [32:0] init_after_{{ d.dim }};
     reg init_lastg_{{ d.dim }};
+    reg init_lastg_nx_{{ d.dim }};
     reg [31:0] init_lrem_{{ d.dim }};
     wire [32:0] after_next_{{ d.dim }} = after_{{ d.dim }} - {1'b0, lsz_{{ d.dim }}};
-    wire lastg_next_{{ d.dim }} = after_next_{{ d.dim }}[32] || (after_next_{{ d.dim }} == 33'd0);
+    // Items left after the group after next (34 bits: after < 2^32, 2 * lsz < 2^33).
+    wire [33:0] after_next2_{{ d.dim }} = {1'b0, after_{{ d.dim }}} - {1'b0, lsz_{{ d.dim }}, 1'b0};
+    wire lastg_nx_next_{{ d.dim }} = after_next2_{{ d.dim }}[33] || (after_next2_{{ d.dim }} == 34'd0);
     wire [31:0] after_m1_{{ d.dim }} = after_{{ d.dim }}[31:0] - 32'd1;
     wire [32:0] init_diff_{{ d.dim }} = {1'b0, gsz_{{ d.dim }}} - {1'b0, lsz_{{ d.dim }}};
-    wire init_last_{{ d.dim }} = init_diff_{{ d.dim }}[32] || (init_diff_{{ d.dim }} == 33'd0);
+    wire [33:0] init_diff2_{{ d.dim }} = {2'b0, gsz_{{ d.dim }}} - {1'b0, lsz_{{ d.dim }}, 1'b0};
+    reg [32:0] init_diff_q_{{ d.dim }};
+    reg init_last_q_{{ d.dim }};
+    reg init_last2_q_{{ d.dim }};
+    always @(posedge clk) begin
+        init_diff_q_{{ d.dim }} <= init_diff_{{ d.dim }};
+        init_last_q_{{ d.dim }} <= init_diff_{{ d.dim }}[32] || (init_diff_{{ d.dim }} == 33'd0);
+        init_last2_q_{{ d.dim }} <= init_diff2_{{ d.dim }}[33] || (init_diff2_{{ d.dim }} == 34'd0);
+    end
+    wire init_last_{{ d.dim }} = init_last_q_{{ d.dim }};
 {%- else %}
     // No local or group value of this dimension is used: it is walked as one group.
     wire lastg_{{ d.dim }} = 1'b1;
@@ -69,10 +89,16 @@
     always @(posedge clk) begin
         if (rst) begin
             gen_init <= 1'b0;
+{%- if grouped %}
+            gen_prep <= 1'b0;
+{%- endif %}
             gen_active <= 1'b0;
         end else if (launch) begin
             // Latch the launch; a local size of 0 lets one work-group span the dimension.
             gen_init <= 1'b1;
+{%- if grouped %}
+            gen_prep <= 1'b1;
+{%- endif %}
             gen_active <= 1'b0;
 {%- if ngrp %}
             ngrp_wait <= 6'd{{ ngrp_cycles }};
@@ -88,6 +114,11 @@
             goff_{{ d.dim }} <= global_offset_{{ d.dim }};
 {%- endif %}
 {%- endfor %}
+{%- if grouped %}
+        end else if (gen_prep) begin
+            // The sizes are in their registers; the first group's values are registered now.
+            gen_prep <= 1'b0;
+{%- endif %}
 {%- if ngrp %}
         end else if (gen_init && ngrp_wait != 6'd0) begin
             // The dividers of get_num_groups work (started in the first cycle of gen_init).
@@ -99,10 +130,12 @@
             gen_active <= (gsz_0 != 32'd0) && (gsz_1 != 32'd0) && (gsz_2 != 32'd0);
 {%- for d in dims %}
 {%- if d.grouped %}
-            after_{{ d.dim }} <= init_diff_{{ d.dim }};
-            init_after_{{ d.dim }} <= init_diff_{{ d.dim }};
+            after_{{ d.dim }} <= init_diff_q_{{ d.dim }};
+            init_after_{{ d.dim }} <= init_diff_q_{{ d.dim }};
             lastg_{{ d.dim }} <= init_last_{{ d.dim }};
             init_lastg_{{ d.dim }} <= init_last_{{ d.dim }};
+            lastg_nx_{{ d.dim }} <= init_last2_q_{{ d.dim }};
+            init_lastg_nx_{{ d.dim }} <= init_last2_q_{{ d.dim }};
             lrem_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
             last_lid_{{ d.dim }} <= init_last_{{ d.dim }} ? (gsz_m1_{{ d.dim }} == 32'd0) : (lsz_m1_{{ d.dim }} == 32'd0);
             grp_lrem_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
@@ -172,10 +205,11 @@
 {%- if d.grouped %}
                 if ({% for o in dims %}{% if o.dim < d.dim %}lastg_{{ o.dim }} && {% endif %}{% endfor %}!lastg_{{ d.dim }}) begin
                     after_{{ d.dim }} <= after_next_{{ d.dim }};
-                    lastg_{{ d.dim }} <= lastg_next_{{ d.dim }};
-                    lrem_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
-                    last_lid_{{ d.dim }} <= lastg_next_{{ d.dim }} ? (after_{{ d.dim }}[31:0] == 32'd1) : (lsz_m1_{{ d.dim }} == 32'd0);
-                    grp_lrem_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
+                    lastg_{{ d.dim }} <= lastg_nx_{{ d.dim }};
+                    lastg_nx_{{ d.dim }} <= lastg_nx_next_{{ d.dim }};
+                    lrem_{{ d.dim }} <= lastg_nx_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
+                    last_lid_{{ d.dim }} <= lastg_nx_{{ d.dim }} ? (after_{{ d.dim }}[31:0] == 32'd1) : (lsz_m1_{{ d.dim }} == 32'd0);
+                    grp_lrem_{{ d.dim }} <= lastg_nx_{{ d.dim }} ? after_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
 {%- if d.gid %}
                     gstart_{{ d.dim }} <= gstart_{{ d.dim }} + lsz_{{ d.dim }};
                     gid_{{ d.dim }} <= gstart_{{ d.dim }} + lsz_{{ d.dim }};
@@ -184,13 +218,14 @@
                     grp_{{ d.dim }} <= grp_{{ d.dim }} + 32'd1;
 {%- endif %}
 {%- if d.lsize %}
-                    cur_{{ d.dim }} <= lastg_next_{{ d.dim }} ? after_{{ d.dim }}[31:0] : lsz_{{ d.dim }};
+                    cur_{{ d.dim }} <= lastg_nx_{{ d.dim }} ? after_{{ d.dim }}[31:0] : lsz_{{ d.dim }};
 {%- endif %}
                 end
                 if ({% for o in dims %}{% if o.dim < d.dim %}lastg_{{ o.dim }} && {% endif %}{% endfor %}lastg_{{ d.dim }}) begin
                     // Row of groups done in this dimension: back to its first group.
                     after_{{ d.dim }} <= init_after_{{ d.dim }};
                     lastg_{{ d.dim }} <= init_lastg_{{ d.dim }};
+                    lastg_nx_{{ d.dim }} <= init_lastg_nx_{{ d.dim }};
                     lrem_{{ d.dim }} <= init_lrem_{{ d.dim }};
                     last_lid_{{ d.dim }} <= (init_lrem_{{ d.dim }}) == 32'd0;
                     grp_lrem_{{ d.dim }} <= init_lrem_{{ d.dim }};

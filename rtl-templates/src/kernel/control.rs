@@ -21,6 +21,9 @@ struct WorkItemsTemplate {
     dims: Vec<DimUse>,
     /// Some dimension's `get_num_groups` is read: the generator waits for the dividers.
     ngrp: bool,
+    /// Some dimension is walked in groups: the first cycle after a launch registers the first
+    /// group's values (`gen_prep`).
+    grouped: bool,
     /// Cycles from the dividers' start to their quotients (`hwcontract::div`).
     ngrp_cycles: u32,
 }
@@ -109,6 +112,7 @@ impl Emitter<'_> {
         let dims = self.plan.work_items.dims.to_vec();
         let wi = WorkItemsTemplate {
             ngrp: dims.iter().any(|d| d.ngrp),
+            grouped: dims.iter().any(|d| d.grouped),
             ngrp_cycles: NUM_GROUPS_DIV_CYCLES,
             dims,
         }
