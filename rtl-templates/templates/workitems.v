@@ -10,6 +10,12 @@
     reg gen_prep;
 {%- endif %}
     reg gen_active;
+{%- if leader %}
+    // Work-group mode: the current work-item is the first of its group (the one the pipeline
+    // takes). A register set when a group's last item is taken, so the walk registers' enable
+    // does not follow a compare of the local ids.
+    reg gen_leader;
+{%- endif %}
 {%- if ngrp %}
     // get_num_groups: cycles left until the dividers' quotients are there.
     reg [5:0] ngrp_wait;
@@ -31,9 +37,6 @@
     // Whether the next group is the last (a register one group ahead: the group step selects
     // with it, and only its own next value follows a subtraction).
     reg lastg_nx_{{ d.dim }};
-    reg [32:0] init_after_{{ d.dim }};
-    reg init_lastg_{{ d.dim }};
-    reg init_lastg_nx_{{ d.dim }};
     reg [31:0] init_lrem_{{ d.dim }};
     wire [32:0] after_next_{{ d.dim }} = after_{{ d.dim }} - {1'b0, lsz_{{ d.dim }}};
     // Items left after the group after next (34 bits: after < 2^32, 2 * lsz < 2^33).
@@ -42,6 +45,8 @@
     wire [31:0] after_m1_{{ d.dim }} = after_{{ d.dim }}[31:0] - 32'd1;
     wire [32:0] init_diff_{{ d.dim }} = {1'b0, gsz_{{ d.dim }}} - {1'b0, lsz_{{ d.dim }}};
     wire [33:0] init_diff2_{{ d.dim }} = {2'b0, gsz_{{ d.dim }}} - {1'b0, lsz_{{ d.dim }}, 1'b0};
+    // The first group's values, free-running from the sizes (constant during a launch): the
+    // generator's start and the restart of each row of groups read them.
     reg [32:0] init_diff_q_{{ d.dim }};
     reg init_last_q_{{ d.dim }};
     reg init_last2_q_{{ d.dim }};
@@ -128,14 +133,14 @@
             // First group of every dimension; the same values start each new row of groups.
             gen_init <= 1'b0;
             gen_active <= (gsz_0 != 32'd0) && (gsz_1 != 32'd0) && (gsz_2 != 32'd0);
+{%- if leader %}
+            gen_leader <= 1'b1;
+{%- endif %}
 {%- for d in dims %}
 {%- if d.grouped %}
             after_{{ d.dim }} <= init_diff_q_{{ d.dim }};
-            init_after_{{ d.dim }} <= init_diff_q_{{ d.dim }};
             lastg_{{ d.dim }} <= init_last_{{ d.dim }};
-            init_lastg_{{ d.dim }} <= init_last_{{ d.dim }};
             lastg_nx_{{ d.dim }} <= init_last2_q_{{ d.dim }};
-            init_lastg_nx_{{ d.dim }} <= init_last2_q_{{ d.dim }};
             lrem_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
             last_lid_{{ d.dim }} <= init_last_{{ d.dim }} ? (gsz_m1_{{ d.dim }} == 32'd0) : (lsz_m1_{{ d.dim }} == 32'd0);
             grp_lrem_{{ d.dim }} <= init_last_{{ d.dim }} ? gsz_m1_{{ d.dim }} : lsz_m1_{{ d.dim }};
@@ -163,6 +168,9 @@
 {%- endfor %}
         end else if (gen_take) begin
             // Later assignments win: a group step overrides the local wrap before it.
+{%- if leader %}
+            gen_leader <= last_lid_0 && last_lid_1 && last_lid_2;
+{%- endif %}
 {%- for d in dims %}
 {%- if d.dim == 0 %}
             if (!last_lid_0) begin
@@ -223,9 +231,9 @@
                 end
                 if ({% for o in dims %}{% if o.dim < d.dim %}lastg_{{ o.dim }} && {% endif %}{% endfor %}lastg_{{ d.dim }}) begin
                     // Row of groups done in this dimension: back to its first group.
-                    after_{{ d.dim }} <= init_after_{{ d.dim }};
-                    lastg_{{ d.dim }} <= init_lastg_{{ d.dim }};
-                    lastg_nx_{{ d.dim }} <= init_lastg_nx_{{ d.dim }};
+                    after_{{ d.dim }} <= init_diff_q_{{ d.dim }};
+                    lastg_{{ d.dim }} <= init_last_q_{{ d.dim }};
+                    lastg_nx_{{ d.dim }} <= init_last2_q_{{ d.dim }};
                     lrem_{{ d.dim }} <= init_lrem_{{ d.dim }};
                     last_lid_{{ d.dim }} <= (init_lrem_{{ d.dim }}) == 32'd0;
                     grp_lrem_{{ d.dim }} <= init_lrem_{{ d.dim }};

@@ -24,6 +24,9 @@ struct WorkItemsTemplate {
     /// Some dimension is walked in groups: the first cycle after a launch registers the first
     /// group's values (`gen_prep`).
     grouped: bool,
+    /// Work-group mode (one pipeline entry per group): the generator keeps `gen_leader`, the
+    /// current work-item is its group's first.
+    leader: bool,
     /// Cycles from the dividers' start to their quotients (`hwcontract::div`).
     ngrp_cycles: u32,
 }
@@ -113,6 +116,7 @@ impl Emitter<'_> {
         let wi = WorkItemsTemplate {
             ngrp: dims.iter().any(|d| d.ngrp),
             grouped: dims.iter().any(|d| d.grouped),
+            leader: self.k.work_groups.is_some(),
             ngrp_cycles: NUM_GROUPS_DIV_CYCLES,
             dims,
         }
@@ -234,12 +238,8 @@ impl Emitter<'_> {
             w.wire(&self.valid(0), 1, &issue);
         }
         if r == 0 && self.k.work_groups.is_some() {
-            // Work-group mode: one pipeline entry per group; the others are walked past.
-            w.wire(
-                "gen_leader",
-                1,
-                "(lid_0 == 32'd0) && (lid_1 == 32'd0) && (lid_2 == 32'd0)",
-            );
+            // Work-group mode: one pipeline entry per group (its leader, `gen_leader` of the
+            // generator); the others are walked past.
             w.assign(
                 "gen_take",
                 &format!(
