@@ -174,14 +174,14 @@ fn region_problem(
         data_in_delay: BTreeMap::new(),
     };
     let mut diags = Vec::new();
-    let reads = crate::oplib::GlobalReads::of(k);
+    let facts = crate::oplib::KernelFacts::of(k);
     for &o in &ops {
         let timing = if iterative.contains(&o) {
             let (t, busy) = crate::divide::iterative_timing(lib, k, o);
             b.iterative.insert(o, busy);
             Ok(t)
         } else {
-            lib.timing_in(k, o, &reads)
+            lib.timing_in(k, o, &facts)
         };
         match timing {
             Ok(t) => b.add_op(o, &t),

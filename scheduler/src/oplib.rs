@@ -132,6 +132,17 @@ pub const REQUEST_DATA_NS: f64 = 3.6;
 /// (its address compare and buffer write), not the stall (a store stage waits for `ready`
 /// whatever its predicate). Estimated: two LUT levels and their routing.
 pub const STORE_REQUEST_NS: f64 = 2.5;
+/// The select bits beyond which a condition's net costs more than the operator table says:
+/// `SELECT_NS` measured one select alone, its condition next to its LUTs.
+pub const WIDE_CONDITION_BITS: u32 = 32;
+/// The routing a condition takes to more select bits than that (several selects: the swap of
+/// a compare-and-swap, `a > b ? a : b` beside `a > b ? b : a`, or one of 64 bits). Not
+/// measured alone: in `sort4` (`tests/kernels/array_regs.cl`, session 17) a compare into two
+/// 32-bit selects into the next compare took 12.1 ns of logic and routing on the ECP5-85F
+/// where the table sums to 8.35 ns; this term alone is enough to end the chain after the
+/// selects there. A uniform term on every chained operation (0.8 ns) changed the II of 183
+/// of the corpus's 538 loops and was not kept (docs/benchmarks.md).
+pub const WIDE_CONDITION_NS: f64 = 0.8;
 /// Register-to-register path without logic (`reg_32`): clock-to-out, routing, setup.
 pub const REG_TO_REG_NS: f64 = 1.05;
 /// Routing margin added to the register overhead for chaining. Not measured: the operators
@@ -265,11 +276,22 @@ impl OpLibrary {
     /// Timing of `op`, or a reason why the hardware path cannot build it yet. One pass over
     /// the kernel for its global reads; [`Self::timing_in`] for every op of a kernel.
     pub fn timing(&self, k: &Kernel, op: OpId) -> Result<OpTiming, String> {
-        self.timing_in(k, op, &GlobalReads::of(k))
+        self.timing_in(k, op, &KernelFacts::of(k))
     }
 
-    /// [`Self::timing`] with the kernel's global reads counted once (`reads`).
-    pub fn timing_in(&self, k: &Kernel, op: OpId, reads: &GlobalReads) -> Result<OpTiming, String> {
+    /// [`Self::timing`] with the kernel's facts counted once (`facts`). A value that is the
+    /// condition of wider selects than the operator table measured takes
+    /// [`WIDE_CONDITION_NS`] more.
+    pub fn timing_in(&self, k: &Kernel, op: OpId, facts: &KernelFacts) -> Result<OpTiming, String> {
+        let mut t = self.op_timing(k, op, facts)?;
+        if t.latency == 0 && facts.select_bits(op) > WIDE_CONDITION_BITS {
+            t.delay_ns += WIDE_CONDITION_NS;
+        }
+        Ok(t)
+    }
+
+    /// The operator table's timing of `op` alone.
+    fn op_timing(&self, k: &Kernel, op: OpId, facts: &KernelFacts) -> Result<OpTiming, String> {
         let o = k.op(op);
         let bits = o.ty.bits();
         let comb = |delay_ns: f64| Ok(OpTiming::new(0, delay_ns));
@@ -338,7 +360,7 @@ impl OpLibrary {
                     };
                     Ok(OpTiming::new(lat, REQUEST_NS)
                         .with_data_in_delay(REQUEST_DATA_NS)
-                        .with_out_delay(response_fifo_read_ns(reads.count(o.region, *mem), lat)))
+                        .with_out_delay(response_fifo_read_ns(facts.count(o.region, *mem), lat)))
                 }
                 // On-chip memory with a synchronous read: the address is registered at the
                 // end of the issuing cycle, the data is there in the next. A small memory is
@@ -373,7 +395,7 @@ impl OpLibrary {
                     let lat = self.global_load_latency.max(2);
                     Ok(OpTiming::new(lat, REQUEST_NS)
                         .with_data_in_delay(REQUEST_DATA_NS)
-                        .with_out_delay(response_fifo_read_ns(reads.count(o.region, *mem), lat)))
+                        .with_out_delay(response_fifo_read_ns(facts.count(o.region, *mem), lat)))
                 }
                 // On-chip: read in the issue cycle like a load; when the read is there (the
                 // memory's read latency) the old value leaves the read register through the
@@ -429,27 +451,44 @@ impl OpLibrary {
     }
 }
 
-/// The reads (loads and atomics) of each memory in each loop region of a kernel: the size of
-/// the region's response buffer on the memory's port.
+/// What the timing of an op needs to know about the rest of its kernel, counted in one pass:
+/// the reads (loads and atomics) of each memory in each loop region (the size of the region's
+/// response buffer on the memory's port), and the bits of the selects each value is the
+/// condition of (its net's fan-out).
 #[derive(Clone, Debug, Default)]
-pub struct GlobalReads(std::collections::BTreeMap<(LoopId, hls_ir::MemId), u32>);
+pub struct KernelFacts {
+    reads: std::collections::BTreeMap<(LoopId, hls_ir::MemId), u32>,
+    select_bits: std::collections::BTreeMap<OpId, u32>,
+}
 
-impl GlobalReads {
-    /// Counts the reads of `k` in one pass.
+impl KernelFacts {
+    /// Counts the reads and the select conditions of `k` in one pass.
     pub fn of(k: &Kernel) -> Self {
-        let mut counts = std::collections::BTreeMap::new();
+        let mut facts = KernelFacts::default();
         for o in k.op_ids() {
             let op = k.op(o);
-            if let OpKind::Load { mem } | OpKind::Atomic { mem, .. } = op.kind {
-                *counts.entry((op.region, mem)).or_insert(0) += 1;
+            match op.kind {
+                OpKind::Load { mem } | OpKind::Atomic { mem, .. } => {
+                    *facts.reads.entry((op.region, mem)).or_insert(0) += 1;
+                }
+                OpKind::Select => {
+                    let cond = k.operands(o)[0];
+                    *facts.select_bits.entry(cond).or_insert(0) += op.ty.bits();
+                }
+                _ => {}
             }
         }
-        GlobalReads(counts)
+        facts
     }
 
     /// The reads of `mem` in `region`.
     pub fn count(&self, region: LoopId, mem: hls_ir::MemId) -> u32 {
-        self.0.get(&(region, mem)).copied().unwrap_or(0)
+        self.reads.get(&(region, mem)).copied().unwrap_or(0)
+    }
+
+    /// The bits of the selects `op` is the condition of.
+    pub fn select_bits(&self, op: OpId) -> u32 {
+        self.select_bits.get(&op).copied().unwrap_or(0)
     }
 }
 

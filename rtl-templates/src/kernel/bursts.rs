@@ -157,12 +157,13 @@ impl Emitter<'_> {
             // Every store writes whole elements: the strobe the unit carries is all ones.
             self.unused.push(format!("{p}_wdata_strb_all"));
         }
-        w.always_ff(|w| {
-            w.line(format!("if (rst || launch) {p}_wcnt <= 16'd0;"));
-            w.line(format!(
-                "else {p}_wcnt <= {p}_wcnt + {{15'd0, {p}_wc_valid && {p}_wc_ready}} - ({p}_wresp_valid ? {{7'd0, {p}_wb_acked}} : 16'd0);"
-            ));
-        });
+        super::memory::write_counter(
+            w,
+            p,
+            &format!(
+                "{p}_wcnt + {{15'd0, {p}_wc_valid && {p}_wc_ready}} - ({p}_wresp_valid ? {{7'd0, {p}_wb_acked}} : 16'd0)"
+            ),
+        );
     }
 
     /// The read-combining unit of bursting port `p` (`oclhls_rburst`, `beats` per burst at

@@ -364,11 +364,9 @@ impl Emitter<'_> {
             w.line(format!("wire {}{q}_data;", range(bits)));
             w.line(format!("wire {}{q}_strb;", range(bits / 8)));
         }
-        w.wire(
-            &format!("{p}_wcnt_full"),
-            1,
-            &format!("{p}_wcnt == 16'hffff"),
-        );
+        // The counter is full: a register (`write_counter`), as it gates every store's
+        // acceptance and so reaches the pipeline's stall.
+        w.reg(&format!("{p}_wcnt_full"), 1);
         let all_stores = self.plan.mems.mems[&id].stores.clone();
         let regions: BTreeSet<usize> = all_stores.iter().map(|&s| self.plan.region_of(s)).collect();
         let mut all_reqs = Vec::new();
@@ -459,15 +457,14 @@ impl Emitter<'_> {
             self.emit_write_combining(w, &p, bits, partial);
             return;
         }
-        w.always_ff(|w| {
-            w.line(format!("if (rst || launch) {p}_wcnt <= 16'd0;"));
-            w.line(format!(
-                "else if (({q}_valid && {q}_ready) && !{p}_wresp_valid) {p}_wcnt <= {p}_wcnt + 16'd1;"
-            ));
-            w.line(format!(
-                "else if (!({q}_valid && {q}_ready) && {p}_wresp_valid) {p}_wcnt <= {p}_wcnt - 16'd1;"
-            ));
-        });
+        let acc = format!("({q}_valid && {q}_ready)");
+        write_counter(
+            w,
+            &p,
+            &format!(
+                "{p}_wcnt + {{15'd0, {acc} && !{p}_wresp_valid}} - {{15'd0, !{acc} && {p}_wresp_valid}}"
+            ),
+        );
     }
 
     /// An on-chip memory: an array with a registered read (Yosys maps it to EBR, or to LUT RAM
@@ -724,4 +721,22 @@ impl Emitter<'_> {
 pub(super) struct OnchipIndex {
     pub sh: u32,
     pub aw: u32,
+}
+
+/// The update of port `p`'s counter of unacknowledged writes to `next` (cleared at a launch),
+/// and of its `_wcnt_full` register: set when the counter is at 0xfffe or more. The counter
+/// grows by at most one a cycle, so it is never above 0xffff when the flag is a cycle late;
+/// the flag reads only the counter register (the next value's compare would follow the
+/// acknowledgement's subtraction, a path as long as the one it takes off the stall).
+pub(super) fn write_counter(w: &mut VWriter, p: &str, next: &str) {
+    w.always_ff(|w| {
+        w.block("if (rst || launch)", |w| {
+            w.line(format!("{p}_wcnt <= 16'd0;"));
+            w.line(format!("{p}_wcnt_full <= 1'b0;"));
+        });
+        w.block("else", |w| {
+            w.line(format!("{p}_wcnt <= {next};"));
+            w.line(format!("{p}_wcnt_full <= &{p}_wcnt[15:1];"));
+        });
+    });
 }
