@@ -90,7 +90,11 @@
     wire [31:0] ngrp_{{ d.dim }} = ngrp_q_{{ d.dim }} + 32'd1;
 {%- endif %}
 {%- endfor %}
-    wire gen_take;
+    // The generator moves to the next work-item (`gen_take`) when the item queue below takes
+    // this one{% if leader %}, or past a work-item that is not its group's leader{% endif %}.
+    wire gen_out = gen_active{% if leader %} && gen_leader{% endif %};
+    wire item_push;
+    wire gen_take = item_push{% if leader %} || (gen_active && !gen_leader){% endif %};
     always @(posedge clk) begin
         if (rst) begin
             gen_init <= 1'b0;
@@ -255,4 +259,36 @@
                 end
             end
         end
+    end
+
+    // ---- Item queue: two entries between the generator and the pipeline (a skid buffer).
+    // The generator moves while the spare entry is free, a flip-flop, so the pipeline's stall
+    // reaches none of its registers; the pipeline reads the head (`item_*`) and pops it with
+    // `item_pop` (its first stage taken, `v_c0 && !stall`). One cycle from the generator to
+    // the pipeline, one work-item a cycle.
+    wire item_pop;
+    reg item_valid;
+    reg item_s_valid;
+    assign item_push = gen_out && !item_s_valid;
+    wire item_free = !item_valid || item_pop;
+{%- for q in queued %}
+    reg [31:0] item_{{ q }};
+    reg [31:0] item_s_{{ q }};
+{%- endfor %}
+    always @(posedge clk) begin
+        if (rst || launch) begin
+            item_valid <= 1'b0;
+            item_s_valid <= 1'b0;
+        end else if (item_free) begin
+            item_valid <= item_s_valid || item_push;
+            item_s_valid <= 1'b0;
+        end else if (item_push) begin
+            item_s_valid <= 1'b1;
+        end
+    end
+    always @(posedge clk) begin
+{%- for q in queued %}
+        if (!item_s_valid) item_s_{{ q }} <= {{ q }};
+        if (item_free) item_{{ q }} <= item_s_valid ? item_s_{{ q }} : {{ q }};
+{%- endfor %}
     end

@@ -27,6 +27,9 @@ struct WorkItemsTemplate {
     /// Work-group mode (one pipeline entry per group): the generator keeps `gen_leader`, the
     /// current work-item is its group's first.
     leader: bool,
+    /// The per-work-item registers the datapath reads (`gid_0`, `lid_1` ...), each with a
+    /// head and a spare copy in the item queue (`item_gid_0`, `item_s_gid_0`).
+    queued: Vec<String>,
     /// Cycles from the dividers' start to their quotients (`hwcontract::div`).
     ngrp_cycles: u32,
 }
@@ -117,6 +120,7 @@ impl Emitter<'_> {
             ngrp: dims.iter().any(|d| d.ngrp),
             grouped: dims.iter().any(|d| d.grouped),
             leader: self.k.work_groups.is_some(),
+            queued: self.queued_items(),
             ngrp_cycles: NUM_GROUPS_DIV_CYCLES,
             dims,
         }
@@ -124,6 +128,23 @@ impl Emitter<'_> {
         .expect("the work-item template renders");
         w.raw(&wi);
         w.line("");
+    }
+
+    /// The generator's per-work-item registers the datapath reads (each once, in order).
+    fn queued_items(&self) -> Vec<String> {
+        let regs: BTreeSet<String> = self
+            .k
+            .op_ids()
+            .into_iter()
+            .filter(|&o| self.k.has_uses(o))
+            .filter_map(|o| match self.k.op(o).kind {
+                OpKind::WorkItem(f, d) if !f.is_launch_invariant() => {
+                    Some(super::plan::item_register(f, d))
+                }
+                _ => None,
+            })
+            .collect();
+        regs.into_iter().collect()
     }
 
     /// The handshake signals between each loop and the pipeline that starts it (declared
@@ -174,13 +195,9 @@ impl Emitter<'_> {
     fn issue_condition(&self, stages: u32) -> (String, String) {
         let r = self.cur;
         let gate = self.counters_gate();
-        let (issue, restart) = if r == 0 && self.k.work_groups.is_some() {
-            (
-                format!("gen_active && gen_leader{gate}"),
-                "launch".to_string(),
-            )
-        } else if r == 0 {
-            (format!("gen_active{gate}"), "launch".to_string())
+        let (issue, restart) = if r == 0 {
+            // The head of the generator's item queue (a group's leader in work-group mode).
+            (format!("item_valid{gate}"), "launch".to_string())
         } else {
             (self.sig("run"), self.sig("start"))
         };
@@ -237,18 +254,10 @@ impl Emitter<'_> {
         } else {
             w.wire(&self.valid(0), 1, &issue);
         }
-        if r == 0 && self.k.work_groups.is_some() {
-            // Work-group mode: one pipeline entry per group (its leader, `gen_leader` of the
-            // generator); the others are walked past.
-            w.assign(
-                "gen_take",
-                &format!(
-                    "({} && !{st}) || (gen_active && !gen_leader)",
-                    self.valid(0)
-                ),
-            );
-        } else if r == 0 {
-            w.assign("gen_take", &format!("{} && !{st}", self.valid(0)));
+        if r == 0 {
+            // The pipeline takes the head of the item queue (in work-group mode a group's
+            // leader: the generator walks past the others).
+            w.assign("item_pop", &format!("{} && !{st}", self.valid(0)));
         }
         for c in 1..stages {
             w.reg(&self.valid(c), 1);
@@ -665,7 +674,9 @@ impl Emitter<'_> {
             }
         }
         self.cur = 0;
-        let mut busy_terms: Vec<String> = vec!["gen_init".into(), "gen_active".into()];
+        let mut busy_terms: Vec<String> = ["gen_init", "gen_active", "item_valid", "item_s_valid"]
+            .map(String::from)
+            .to_vec();
         for c in 1..stages {
             busy_terms.push(self.valid(c));
         }

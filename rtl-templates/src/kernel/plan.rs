@@ -91,6 +91,19 @@ pub(super) fn is_per_item(kind: &OpKind) -> bool {
     matches!(kind, OpKind::WorkItem(f, _) if !f.is_launch_invariant())
 }
 
+/// The generator's register of per-work-item value `f` of dimension `d` (`gid_0` ...); the
+/// datapath reads its copy at the head of the item queue, `item_<register>`.
+pub(super) fn item_register(f: WorkItemFn, d: u8) -> String {
+    let v = match f {
+        WorkItemFn::GlobalId => "gid",
+        WorkItemFn::LocalId => "lid",
+        WorkItemFn::GroupId => "grp",
+        WorkItemFn::LocalSize => "cur",
+        _ => unreachable!("`{}` is launch-invariant, not per work-item", f.name()),
+    };
+    format!("{v}_{d}")
+}
+
 impl<'a> Plan<'a> {
     /// Plans kernel `k` scheduled by `s`; the diagnostics say what the hardware path does not
     /// support.

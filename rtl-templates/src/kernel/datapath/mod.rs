@@ -138,13 +138,8 @@ impl Emitter<'_> {
         let name = self.plan.names[&o].clone();
         let bits = op.ty.bits();
         if let OpKind::WorkItem(f, d) = &op.kind {
-            let src = match f {
-                WorkItemFn::GlobalId => format!("gid_{d}"),
-                WorkItemFn::LocalId => format!("lid_{d}"),
-                WorkItemFn::GroupId => format!("grp_{d}"),
-                WorkItemFn::LocalSize => format!("cur_{d}"),
-                _ => unreachable!("launch-invariant work-item values return above"),
-            };
+            // The head of the generator's item queue (`workitems.v`).
+            let src = format!("item_{}", super::plan::item_register(*f, *d));
             if self.k.has_uses(o) {
                 w.wire(&name, bits, &src);
             }
