@@ -5,10 +5,12 @@
 //! - A loop around barriers (a parent of phase loops other than the work-item loop): the
 //!   phases of one iteration finish before the next iteration starts.
 //! - An on-chip memory has no arbitration between pipelines, so the loops using it must never
-//!   run at the same time: the innermost region enclosing all of them runs serially (a loop
-//!   waits for the loops it starts), and so does every region that uses it and starts a loop
-//!   that uses it too (its own accesses would be in flight, frozen, while that loop runs).
-//! - A private array has one copy, so the work-item loop runs serially if it uses one.
+//!   run at the same time: for every two of them, the innermost region enclosing both runs
+//!   serially (a loop waits for the loops it starts), and so does every region that uses it
+//!   and starts a loop that uses it too (its own accesses would be in flight, frozen, while
+//!   that loop runs).
+//! - A private array has one copy, so a loop whose iterations are work-items (the work-item
+//!   loop, or a phase of a kernel with barriers) runs serially if it uses one.
 //! - A kernel with barriers walks its work-groups one at a time (`local` memory belongs to
 //!   one group); the work-item loop says so.
 
@@ -27,7 +29,7 @@ pub enum SerialReason {
     BarriersInBody,
     /// The innermost region enclosing every use of an on-chip memory used by several loops.
     SharedOnChip(MemId),
-    /// The work-item loop uses a private array, which has one copy.
+    /// The work-item loop, or a phase, uses a private array, which has one copy.
     PrivateArray(MemId),
 }
 
@@ -93,12 +95,16 @@ pub fn serial_regions(k: &Kernel) -> IdVec<LoopId, Option<SerialReason>> {
             .collect();
         if regions.len() > 1 {
             let chains: Vec<Vec<LoopId>> = regions.iter().map(|&r| chain(r)).collect();
-            if let Some(lca) = chains[0]
-                .iter()
-                .copied()
-                .find(|a| chains.iter().all(|c| c.contains(a)))
-            {
-                out[lca].get_or_insert(SerialReason::SharedOnChip(mem));
+            // Every pair's innermost common region, not only the one of all: two loops under
+            // a phase that pipelines its work-items would otherwise run at the same time
+            // (the next work-item's first loop beside this one's second) while the
+            // outermost common region is serial.
+            for (i, a) in chains.iter().enumerate() {
+                for b in &chains[i + 1..] {
+                    if let Some(&lca) = a.iter().find(|r| b.contains(r)) {
+                        out[lca].get_or_insert(SerialReason::SharedOnChip(mem));
+                    }
+                }
             }
             // A region that uses the memory itself and starts a loop that uses it too would
             // hold its own accesses in flight (frozen) while that loop runs through the same
@@ -109,8 +115,25 @@ pub fn serial_regions(k: &Kernel) -> IdVec<LoopId, Option<SerialReason>> {
                 }
             }
         }
-        if matches!(m.kind, MemKind::Private { .. }) && regions.contains(&Kernel::WORK_ITEM_LOOP) {
-            out[Kernel::WORK_ITEM_LOOP].get_or_insert(SerialReason::PrivateArray(mem));
+        // The loops whose iterations are work-items: the work-item loop, and with barriers
+        // the phase a private array is declared in (the lowering refuses one used on both
+        // sides of a barrier). A private memory used by several phases is the context of
+        // variables that live across a barrier, with an entry per work-item.
+        if matches!(m.kind, MemKind::Private { .. }) {
+            if regions.contains(&Kernel::WORK_ITEM_LOOP) {
+                out[Kernel::WORK_ITEM_LOOP].get_or_insert(SerialReason::PrivateArray(mem));
+            }
+            let phase_of = |r: LoopId| {
+                chain(r)
+                    .into_iter()
+                    .find(|&a| k.loops[a].kind == LoopKind::Phase)
+            };
+            let phases: BTreeSet<Option<LoopId>> = regions.iter().map(|&r| phase_of(r)).collect();
+            if let [Some(p)] = phases.into_iter().collect::<Vec<_>>()[..] {
+                if regions.contains(&p) {
+                    out[p].get_or_insert(SerialReason::PrivateArray(mem));
+                }
+            }
         }
     }
     out

@@ -1,0 +1,38 @@
+// kernel-fuzz 10000 20261126, case 3898 (fixed: a private array in a phase of a barrier kernel had one copy for the phase's pipelined work-items; the phase now holds one at a time): mismatch [rtl], reduced in 216 s (57 of 116 candidates kept)
+/*!
+[config]
+name: kernel-fuzz seed 20261126 case 3898
+kernel_name: fuzz
+dimensions: 1
+
+[test]
+name: test 0
+global_size: 24 1 1
+local_size: 8 1 1
+arg_in: 0 buffer long[24] -9223372036854775808 -9223372036854775808 -6651031736040362445 -1 -1 -9223372036854775808 -1 14 -5963655630507276331 -1 1092417662405448679 -3165265304347741554 -5712461455851172861 2640036933962145252 6 -1 -1 -9223372036854775808 5608385328106551030 -7978442961643375985 2790962101035197303 0 -3086329805851747228 -3889862360758867255
+arg_in: 1 buffer ushort4[24] 65535 0 29857 58583 55618 16 0 32768 64170 42246 3 47071 65535 32768 19 12 11 10065 16 65535 20 0 9 25292 55301 35856 32768 0 0 18729 14 56169 63426 3179 65535 32768 41885 17155 12 65535 57039 4 18 0 32768 60973 65535 65535 32768 0 0 0 0 17 5 6 11 29 0 32768 32768 24 29543 10918 32768 2 65535 25 27 20313 19 49805 48626 0 32768 43145 8099 25493 14 0 25 48501 65535 32768 8 65535 65535 65535 6 4 26913 14 30 0 0 0
+arg_in: 2 buffer long[24] -8590482748925948331 20 2511600099077322227 -9223372036854775808 0 8487657247522599112 -9223372036854775808 0 -8964420746619268525 -9223372036854775808 -2823199628776936448 472104146047152457 7511935408642332259 0 -1 -3877461508747368440 -9223372036854775808 2 -9223372036854775808 4075543147918700275 -9223372036854775808 0 -9223372036854775808 0
+arg_in: 5 uint 4
+arg_out: 3 buffer uint[24] 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7
+arg_out: 4 buffer uint[24] 1160105557 20 2874602995 0 0 232435912 0 0 2493370963 0 1153199104 841036105 1204688483 0 4294967295 752674824 0 2 0 1584967411 0 0 0 0
+!*/
+
+kernel void fuzz(global const long *in0, global const ushort4 *in1, global const long *in2, global uint *out0, global uint *lhout, uint n) {
+  size_t gid = get_global_id(0);
+  long a0 = in0[gid];
+  ushort4 a1 = in1[gid];
+  long a2 = in2[gid];
+  uint lid = (uint)get_local_id(0);
+  local int lx[8];
+  local uint lh[8];
+  lh[lid] = 0U;
+  lx[lid] = ((int)(n));
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int xchg = lx[(lid + 2U) & 7U];
+  ushort p3[8] = {((ushort)0x0U), ((ushort)0x7fffU), ((ushort)0x0U), ((ushort)0x0U), ((ushort)(gid)), ((ushort)0x0U), ((ushort)0x0U), ((ushort)0x0U)};
+  ulong v5 = ((ulong)(xchg));
+  atomic_or(&lh[((uint)(p3[((uint)(v5)) & 7U])) & 7U], (uint)(a2));
+  barrier(CLK_LOCAL_MEM_FENCE);
+  lhout[gid] = lh[lid];
+  out0[gid] = lid;
+}
