@@ -115,3 +115,21 @@ fn streaming_copy_bursts_under_random_timing() {
         assert!(out.contains("1 passed, 0 failed"), "{out}");
     }
 }
+
+#[test]
+fn copies_sharing_a_port_keep_their_planned_bursts_apart() {
+    // Two async copies from one buffer in flight together: each asks for its bursts at its
+    // first read (read runs), and the port takes reads from the copy whose burst is open
+    // only. On the SDRAM model the bus is slower than the copies, so their pipelines stall
+    // and take turns; without the lock the second copy's reads joined the first's burst and
+    // the results were wrong (checked by breaking the lock).
+    let dir = tempfile::tempdir().unwrap();
+    let f = root().join("tests/kernels/async_copy_shared_port.cl");
+    for memory in ["sdram", "random"] {
+        let args = ["sim", f.to_str().unwrap(), "--memory", memory];
+        let o = oclhls(&args, dir.path());
+        let out = stdout(&o);
+        assert_eq!(o.code, 0, "{out}{}", o.stderr);
+        assert!(out.contains("2 passed, 0 failed"), "{out}");
+    }
+}

@@ -288,6 +288,13 @@ pub struct Kernel {
     /// memory's bytes, element `i` at `i * elem_bytes` (the on-chip layout), little-endian,
     /// `len * elem_bytes` bytes. A memory without an entry starts as zeros.
     pub mem_init: BTreeMap<MemId, Vec<u8>>,
+    /// Read runs: a global load → an integer op of its loop whose value, in each iteration,
+    /// is how many reads the load is certain to make from its address on, one element apart
+    /// and in this order, with no other read of its port in between (at least 1; an async
+    /// copy's `n - i`). A hint for the port's read combining (`oclhls_rburst`), which may ask
+    /// memory for them in one burst at the first. Passes keep it: the op stays live while
+    /// the load is, and an entry goes with either op.
+    pub read_runs: BTreeMap<OpId, OpId>,
     graph: StableDiGraph<Op, Dep>,
 }
 
@@ -328,6 +335,7 @@ impl Kernel {
             mem_deps: Vec::new(),
             partitions: Vec::new(),
             mem_init: BTreeMap::new(),
+            read_runs: BTreeMap::new(),
             graph: StableDiGraph::new(),
         }
     }
@@ -363,6 +371,7 @@ impl Kernel {
                 l.rows = None;
             }
         }
+        self.read_runs.retain(|&l, &mut r| l != id && r != id);
     }
 
     pub fn contains(&self, id: OpId) -> bool {
@@ -480,6 +489,13 @@ impl Kernel {
 
     /// Side tables that name ops follow a replaced op.
     fn rename_in_side_tables(&mut self, old: OpId, new: OpId) {
+        self.read_runs = std::mem::take(&mut self.read_runs)
+            .into_iter()
+            .map(|(l, r)| {
+                let f = |o: OpId| if o == old { new } else { o };
+                (f(l), f(r))
+            })
+            .collect();
         for l in self.loops.iter_mut() {
             if let Some(r) = &mut l.rows {
                 for o in r.flags.iter_mut().chain(std::iter::once(&mut r.next)) {

@@ -28,6 +28,7 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
     }
     check_loops(k, &ids, &mut errors);
     check_acyclic(k, &ids, &mut errors);
+    check_read_runs(k, &mut errors);
     if errors.is_empty() {
         Ok(())
     } else {
@@ -36,6 +37,28 @@ pub fn verify(k: &Kernel) -> Result<(), VerifyError> {
             after: String::new(),
             errors,
         })
+    }
+}
+
+/// `Kernel::read_runs`: a global load and an integer op of its loop, ordered before it (the
+/// read's request carries the value).
+fn check_read_runs(k: &Kernel, errors: &mut Vec<String>) {
+    for (&l, &r) in &k.read_runs {
+        let global = |o: OpId| {
+            k.contains(o)
+                && matches!(k.op(o).kind, OpKind::Load { mem }
+                    if matches!(k.mem(mem).kind, crate::kernel::MemKind::Global { .. }))
+        };
+        let ok = global(l)
+            && k.contains(r)
+            && k.op(r).region == k.op(l).region
+            && matches!(k.op(r).ty, crate::types::Ty::Int(2..=64))
+            && k.preds(l).iter().any(|&(p, _)| p == r);
+        if !ok {
+            errors.push(format!(
+                "read run {l} -> {r}: not a global load and an integer op of its loop before it"
+            ));
+        }
     }
 }
 

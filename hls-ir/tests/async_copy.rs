@@ -64,3 +64,48 @@ fn a_copy_whose_memory_is_used_before_the_wait_finishes_first() {
 }";
     assert_eq!(detached(src), [true, false]);
 }
+
+/// The read runs of `k`: (region of the load, memory name of the load).
+fn read_runs(k: &hls_ir::Kernel) -> Vec<String> {
+    k.read_runs
+        .keys()
+        .map(|&l| match k.op(l).kind {
+            hls_ir::OpKind::Load { mem } => k.mem(mem).name.clone(),
+            _ => "not a load".into(),
+        })
+        .collect()
+}
+
+#[test]
+fn contiguous_copies_from_global_memory_read_in_runs() {
+    // A copy from global memory reads `n - i` consecutive elements from iteration `i` on:
+    // its port may ask for them at the first (`Kernel::read_runs`). A strided gather does
+    // not read consecutive elements, and a copy out of local memory reads no port.
+    let src = "kernel void k(global const int *in, global int *out, uint s) {
+  local int a[8];
+  local int b[8];
+  event_t e = async_work_group_copy(a, in, 8, 0);
+  event_t f = async_work_group_strided_copy(b, in + 1, 8, s, 0);
+  wait_group_events(1, &e);
+  wait_group_events(1, &f);
+  event_t g = async_work_group_copy(out, a, 8, 0);
+  wait_group_events(1, &g);
+  out[get_local_id(0) + 8] = b[get_local_id(0)];
+}";
+    let mut k = common::lower(src);
+    assert_eq!(read_runs(&k), ["in"]);
+    // The passes keep the run (its op lives with the load) and the verifier checks it.
+    hls_ir::passes::run_pipeline(&mut k, true, None, &mut |_, _| {}).unwrap();
+    assert_eq!(read_runs(&k), ["in"]);
+    let (&load, &run) = k.read_runs.iter().next().unwrap();
+    assert_eq!(k.op(run).region, k.op(load).region);
+    // A run that is not an op of the load's loop ordered before it is an IR error.
+    let outside = k
+        .op_ids()
+        .into_iter()
+        .find(|&o| k.op(o).region != k.op(load).region && k.op(o).ty == hls_ir::Ty::I32)
+        .unwrap();
+    k.read_runs.insert(load, outside);
+    let e = hls_ir::verify::verify(&k).unwrap_err();
+    assert!(format!("{e:?}").contains("read run"), "{e:?}");
+}

@@ -6,6 +6,14 @@
 // the kernel's response buffers and tags are the same as without bursts. A read waits here
 // at most MAXB + IDLE cycles before its burst goes out: the schedule's read latency
 // (`--memory-latency`) must cover that (docs/hardware-interface.md, "Bursts").
+//
+// A read run (in_run > 1, an async copy's reads: `Kernel::read_runs`) promises that the next
+// in_run - 1 reads of the port are the elements after this one, in order. Such a read starts
+// a planned burst of min(in_run, MAXB) beats that goes out on AR at once (when it stays in
+// its 4 KB page); the reads it covers then pass without waiting. `planned` is high while a
+// planned burst still expects reads (a port with several pipelines then takes reads from the
+// one that started it only). Memory may answer a planned burst's beats before the kernel has
+// asked for them; the kernel's `rresp_ready` holds them until it has room.
 `default_nettype none
 module oclhls_rburst #(
     parameter integer EB = 4,
@@ -17,6 +25,8 @@ module oclhls_rburst #(
     input  wire        in_valid,
     output wire        in_ready,
     input  wire [31:0] in_addr,
+    input  wire [8:0]  in_run,
+    output wire        planned,
     output wire        ar_valid,
     input  wire        ar_ready,
     output wire [31:0] ar_addr,
@@ -27,6 +37,7 @@ module oclhls_rburst #(
     reg [31:0] next;
     reg [8:0]  count;
     reg [3:0]  idle;
+    reg [8:0]  plan_left;
     wire       q_full;
     wire       q_empty;
     wire [39:0] q_head;
@@ -35,11 +46,18 @@ module oclhls_rburst #(
     wire       join_ok = open && in_valid && in_addr == next && !at_max && !page_end;
     wire       close = open && !q_full
         && (at_max || page_end || idle == IDLE[3:0] || (in_valid && !join_ok));
+    // A planned burst: its length, and whether it stays in the read's 4 KB page.
+    wire [8:0] plan_len = in_run > MAXB[8:0] ? MAXB[8:0] : in_run;
+    wire [12:0] plan_end = {1'b0, in_addr[11:0]} + {4'd0, plan_len} * EB[12:0];
+    wire       plan_ok = !open && in_run > 9'd1 && plan_end <= 13'h1000;
+    assign planned = plan_left != 9'd0;
     // Ready depends on state only (not on in_valid): a kernel stage whose read is predicated
-    // off may wait for ready. With a burst open, a read that does not join needs room to
-    // close it.
-    assign in_ready = !open || !q_full;
+    // off may wait for ready. A read may open a burst (or close one that is open), so it
+    // needs room in the AR queue unless a planned burst covers it.
+    assign in_ready = planned || !q_full;
     wire       in_fire = in_valid && in_ready;
+    wire       plan_start = in_fire && !planned && plan_ok;
+    wire       single = in_fire && !planned && !plan_ok;
     always @(posedge clk) begin
         if (rst) begin
             open <= 1'b0;
@@ -47,11 +65,14 @@ module oclhls_rburst #(
             next <= 32'd0;
             count <= 9'd0;
             idle <= 4'd0;
+            plan_left <= 9'd0;
         end else begin
-            if (in_fire && join_ok && !close) begin
+            if (in_fire && planned) plan_left <= plan_left - 9'd1;
+            else if (plan_start) plan_left <= plan_len - 9'd1;
+            if (single && join_ok && !close) begin
                 next <= next + EB[31:0];
                 count <= count + 9'd1;
-            end else if (in_fire) begin
+            end else if (single) begin
                 open <= 1'b1;
                 start <= in_addr;
                 next <= in_addr + EB[31:0];
@@ -63,8 +84,11 @@ module oclhls_rburst #(
             else if (idle != IDLE[3:0]) idle <= idle + 4'd1;
         end
     end
+    // At most one push a cycle: a planned burst starts only with no burst open.
+    wire       push = close || plan_start;
+    wire [39:0] push_data = plan_start ? {plan_len[7:0] - 8'd1, in_addr} : {count[7:0] - 8'd1, start};
     oclhls_fifo #(.W(40), .DEPTH(4), .AW(2)) ar_q (
-        .clk(clk), .rst(rst), .push(close), .push_data({count[7:0] - 8'd1, start}),
+        .clk(clk), .rst(rst), .push(push), .push_data(push_data),
         .full(q_full), .pop(ar_valid && ar_ready), .pop_data(q_head), .empty(q_empty));
     assign ar_valid = !q_empty;
     assign ar_addr = q_head[31:0];

@@ -18,7 +18,9 @@ use crate::ids::{LoopId, MemId, OpId};
 use crate::kernel::{Loop, LoopKind, MemKind, Memory};
 use crate::ops::{BinOp, CmpOp, OpKind, WorkItemFn};
 use crate::types::Ty;
-use frontend::ast::{Builtin, Expr, ExprKind, FuncId, Program, Stmt, StmtKind, Type, VarId};
+use frontend::ast::{
+    AddrSpace, Builtin, Expr, ExprKind, FuncId, Program, Stmt, StmtKind, Type, VarId,
+};
 use frontend::diag::Diagnostic;
 use frontend::span::Span;
 use frontend::visit::walk_block;
@@ -173,8 +175,13 @@ impl<'a> Lower<'a> {
         let mut pending: Vec<&Stmt> = Vec::new();
         for s in stmts {
             // A declaration without initialiser does nothing: declaring it in work-group code
-            // lets work-group code (a collective) assign it too.
-            if matches!(s.kind, StmtKind::Decl { init: None, var } if !matches!(self.p.var(var).ty, Type::Array(..)))
+            // lets work-group code (a collective) assign it too. A private array is per
+            // work-item (its phase's); a `local` one belongs to the group, and declaring it
+            // here keeps a phase of declarations only from walking the group's work-items
+            // (64 idle cycles before an async copy at the top of a kernel).
+            if matches!(s.kind, StmtKind::Decl { init: None, var }
+                if !matches!(self.p.var(var).ty, Type::Array(..))
+                    || self.p.var(var).space == AddrSpace::Local)
             {
                 self.stmt(s);
                 continue;

@@ -21,6 +21,9 @@ pub fn run(k: &mut Kernel) {
                 kind.has_side_effect() || matches!(kind, OpKind::Loop(_) | OpKind::LoopExit)
             })
             .collect();
+        // A read run's op lives with its load (`Kernel::read_runs`); a dead load's entry goes
+        // with it, and the op in the next round.
+        work.extend(k.read_runs.values().copied());
         while let Some(id) = work.pop() {
             if std::mem::replace(&mut live[id.index()], true) {
                 continue;

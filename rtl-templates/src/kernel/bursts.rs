@@ -169,13 +169,17 @@ impl Emitter<'_> {
     /// The read-combining unit of bursting port `p` (`oclhls_rburst`, `beats` per burst at
     /// most, `bytes` per element) between the kernel's single reads (`p_rc_*`) and the port's
     /// AR channel.
+    /// The run of the read that asks is `{p}_rc_run` (9 bits, `Kernel::read_runs`; 1 for a
+    /// read without one), and `{p}_planned` says a planned burst expects more reads.
     pub(super) fn emit_read_combining(&mut self, w: &mut VWriter, p: &str, beats: u32, bytes: u32) {
         let rq = format!("{p}_rc");
         w.line(format!("wire {rq}_valid;"));
         w.line(format!("wire {rq}_ready;"));
         w.line(format!("wire [31:0] {rq}_addr;"));
+        w.line(format!("wire [8:0] {rq}_run;"));
+        w.line(format!("wire {p}_planned;"));
         w.line(format!(
-            "oclhls_rburst #(.EB({bytes}), .MAXB({beats}), .IDLE({READ_BURST_IDLE})) {p}_rburst (.clk(clk), .rst(rst), .in_valid({rq}_valid), .in_ready({rq}_ready), .in_addr({rq}_addr), .ar_valid({p}_rreq_valid), .ar_ready({p}_rreq_ready), .ar_addr({p}_rreq_addr), .ar_len({p}_rreq_len));"
+            "oclhls_rburst #(.EB({bytes}), .MAXB({beats}), .IDLE({READ_BURST_IDLE})) {p}_rburst (.clk(clk), .rst(rst), .in_valid({rq}_valid), .in_ready({rq}_ready), .in_addr({rq}_addr), .in_run({rq}_run), .planned({p}_planned), .ar_valid({p}_rreq_valid), .ar_ready({p}_rreq_ready), .ar_addr({p}_rreq_addr), .ar_len({p}_rreq_len));"
         ));
         // Beats answer reads one for one and in order: the last flag carries nothing more.
         self.unused.push(format!("{p}_rresp_last"));

@@ -292,6 +292,10 @@ impl<'a> Plan<'a> {
                 }
                 self.use_in(x, r, start);
             }
+            // A read run's count goes with the read's request (`Kernel::read_runs`).
+            if let Some(&run) = self.k.read_runs.get(&o) {
+                self.use_in(run, r, start);
+            }
             // A global port pops the response under the predicate; an on-chip read uses it
             // only in its read enable, at the start (on-chip atomics: below).
             if let OpKind::Load { mem } | OpKind::Atomic { mem, .. } = kind {

@@ -38,6 +38,9 @@ struct PipelineReads {
     drop: Option<String>,
     /// Some load of the pipeline keeps its response (the pipeline has a response buffer).
     kept: bool,
+    /// The read run of the request that asks (9 bits, `Kernel::read_runs`), when a load of
+    /// the pipeline has one and the port bursts.
+    run: Option<String>,
 }
 
 impl Emitter<'_> {
@@ -62,6 +65,12 @@ impl Emitter<'_> {
             let reads = &per_region[0];
             w.assign(&format!("{rq}_valid"), &reads.req);
             w.assign(&format!("{rq}_addr"), &reads.addr);
+            if beats > 0 {
+                let run = reads.run.clone().unwrap_or_else(|| "9'd1".into());
+                w.assign(&format!("{rq}_run"), &run);
+                // One pipeline: nothing to lock while a planned burst expects reads.
+                self.unused.push(format!("{p}_planned"));
+            }
             if let Some(payload) = &reads.atomic {
                 let fields = payload.clone().map(|x| vec![(String::new(), x)]);
                 self.assign_atomic_payload(w, id, fields);
@@ -87,6 +96,16 @@ impl Emitter<'_> {
         let (locked, lock) = (format!("{p}_rlocked"), format!("{p}_rlock"));
         w.reg(&locked, 1);
         w.reg(&lock, tw);
+        // While a planned burst expects reads, only the pipeline that started it (the last
+        // one whose read was taken) may ask: the burst's beats are its reads.
+        let plans = beats > 0 && per_region.iter().any(|r| r.run.is_some());
+        let last = format!("{p}_rlast");
+        if plans {
+            w.reg(&last, tw);
+        } else if beats > 0 {
+            self.unused.push(format!("{p}_planned"));
+        }
+        let mut run = Vec::new();
         let mut earlier: Vec<String> = Vec::new();
         let (mut addr, mut tag, mut region_tag) = (Vec::new(), Vec::new(), Vec::new());
         let mut payload: [Vec<(String, String)>; 3] = Default::default();
@@ -98,11 +117,19 @@ impl Emitter<'_> {
             let gnt = format!("{p}_rgnt_r{r}");
             let blocked: String = earlier.iter().map(|e| format!(" && !{e}")).collect();
             let me = literal(r as u64, tw);
-            w.wire(
-                &gnt,
-                1,
-                &format!("{req_r} && ({locked} ? {lock} == {me} : 1'b1{blocked})"),
-            );
+            let free = format!("({locked} ? {lock} == {me} : 1'b1{blocked})");
+            let turn = if plans {
+                format!("({p}_planned ? {last} == {me} : {free})")
+            } else {
+                free
+            };
+            w.wire(&gnt, 1, &format!("{req_r} && {turn}"));
+            if plans {
+                run.push((
+                    gnt.clone(),
+                    reads.run.clone().unwrap_or_else(|| "9'd1".into()),
+                ));
+            }
             w.wire(
                 &format!("{p}_racc_r{r}"),
                 1,
@@ -138,10 +165,28 @@ impl Emitter<'_> {
             );
             w.assign(&format!("{p}_rresp_ready"), "1'b1");
         }
+        let asks = if plans {
+            // A planned burst's pipeline alone (its grant), else any.
+            region_tag
+                .iter()
+                .map(|(g, _)| g.clone())
+                .collect::<Vec<_>>()
+                .join(" || ")
+        } else {
+            earlier.join(" || ")
+        };
         w.assign(
             &format!("{rq}_valid"),
-            &format!("({}) && !{p}_tag_full", earlier.join(" || ")),
+            &format!("({asks}) && !{p}_tag_full"),
         );
+        if beats > 0 {
+            let r = if plans {
+                select_chain(&run)
+            } else {
+                "9'd1".into()
+            };
+            w.assign(&format!("{rq}_run"), &r);
+        }
         let chosen = select_chain(&region_tag);
         w.always_ff(|w| {
             w.line(format!("if (rst) {locked} <= 1'b0;"));
@@ -149,6 +194,9 @@ impl Emitter<'_> {
             w.line(format!(
                 "if ({rq}_valid && !{rq}_ready) {lock} <= {chosen};"
             ));
+            if plans {
+                w.line(format!("if ({rq}_valid && {rq}_ready) {last} <= {chosen};"));
+            }
         });
         w.assign(&format!("{rq}_addr"), &select_chain(&addr));
         if !payload[0].is_empty() {
@@ -277,6 +325,9 @@ impl Emitter<'_> {
                 })
                 .collect();
             let atomic = (!m.atomics.is_empty()).then(|| self.atomic_payload(&loads, hs));
+            let run = (m.burst_read > 0)
+                .then(|| self.read_run(&loads, hs))
+                .flatten();
             per_region.push(PipelineReads {
                 region: r,
                 req: reqs.join(" || "),
@@ -284,10 +335,42 @@ impl Emitter<'_> {
                 atomic,
                 drop: (!drops.is_empty()).then(|| format!("({})", drops.join(" || "))),
                 kept: !kept.is_empty(),
+                run,
             });
         }
         self.cur = 0;
         (per_region, tag_depth)
+    }
+
+    /// The read run (9 bits, saturated) of the one of `loads` (a pipeline's) that asks, when
+    /// any has one (`Kernel::read_runs`); a load without one counts 1.
+    fn read_run(&self, loads: &[OpId], hs: &Handshakes) -> Option<String> {
+        let k = self.plan.k;
+        if !loads.iter().any(|l| k.read_runs.contains_key(l)) {
+            return None;
+        }
+        let cases: Vec<(String, String)> = loads
+            .iter()
+            .map(|&l| {
+                let v = match k.read_runs.get(&l) {
+                    Some(&x) => {
+                        let v = self.val(x, self.plan.start(l));
+                        match self.plan.bits(x) {
+                            b @ ..9 => format!("{{{}'d0, {v}}}", 9 - b),
+                            9 => v,
+                            b => format!(
+                                "(|{} ? 9'd511 : {})",
+                                bit_range(&v, b - 1, 9),
+                                bit_range(&v, 8, 0)
+                            ),
+                        }
+                    }
+                    None => "9'd1".into(),
+                };
+                (hs.loads[&l].req.clone(), v)
+            })
+            .collect();
+        Some(select_chain(&cases))
     }
 
     /// The response buffer (`depth` entries) of region `r`'s loads `kept` of port `id`.

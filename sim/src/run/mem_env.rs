@@ -59,6 +59,11 @@ impl MemEnv {
         self.sdram.as_mut().expect("a port with SDRAM timing")
     }
 
+    /// The SDRAM's data bus width in bytes, when there is one.
+    pub(super) fn sdram_bus_bytes(&self) -> Option<u32> {
+        self.sdram.as_ref().map(|s| s.config().bus_bits / 8)
+    }
+
     /// What the SDRAM did in a run of `cycles` cycles, when there is one.
     pub(crate) fn sdram_stats(&self, cycles: u64) -> Option<SdramStats> {
         self.sdram.as_ref().map(|s| s.stats(cycles))

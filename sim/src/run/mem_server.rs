@@ -140,6 +140,10 @@ struct OpenWrite {
     addr: u32,
     beats: u32,
     received: u32,
+    /// SDRAM timing: the first cycle the burst's first bus word may be written such that
+    /// every later word, written one per cycle after it, has its data by then
+    /// ([`Access::not_before`]).
+    not_before: u64,
 }
 
 /// A data beat received ahead of its matching: data words, then strobe words.
@@ -447,6 +451,7 @@ impl MemoryServer {
             beats,
             beat_bytes: self.bytes,
             kind,
+            not_before: 0,
         }
     }
 
@@ -507,12 +512,13 @@ impl MemoryServer {
                     }
                     self.write_beat(mem, addr, d, s);
                     self.stats.write_beats += 1;
-                    self.complete_write(env, addr, 1, cycle);
+                    self.complete_write(env, addr, 1, cycle, cycle + 1);
                 }
                 WriteData::Channel { .. } => self.open_writes.push_back(OpenWrite {
                     addr,
                     beats,
                     received: 0,
+                    not_before: 0,
                 }),
             }
         }
@@ -567,11 +573,17 @@ impl MemoryServer {
             let (d, s) = beat.words.split_at(self.words);
             self.write_beat(mem, addr + k * self.bytes, d, s);
             self.stats.write_beats += 1;
+            let bus = env.sdram_bus_bytes();
             let open = self.open_writes.front_mut().expect("present");
+            if let Some(bus) = bus {
+                let ready = words_ready_at(addr, beats, self.bytes, k, bus, cycle);
+                open.not_before = open.not_before.max(ready);
+            }
             open.received += 1;
             if open.received == beats {
+                let not_before = open.not_before;
                 self.open_writes.pop_front();
-                self.complete_write(env, addr, beats, cycle);
+                self.complete_write(env, addr, beats, cycle, not_before);
             }
         }
         Ok(())
@@ -588,9 +600,20 @@ impl MemoryServer {
 
     /// A write burst has all its data: its response is due after the latency, or when the
     /// SDRAM has written it.
-    fn complete_write(&mut self, env: &mut MemEnv, addr: u32, beats: u32, cycle: u64) {
+    /// `not_before`: see [`OpenWrite::not_before`].
+    fn complete_write(
+        &mut self,
+        env: &mut MemEnv,
+        addr: u32,
+        beats: u32,
+        cycle: u64,
+        not_before: u64,
+    ) {
         if let Some((_, wid)) = self.sdram_ids {
-            let a = self.access(addr, beats, AccessKind::Write);
+            let a = Access {
+                not_before,
+                ..self.access(addr, beats, AccessKind::Write)
+            };
             env.sdram().submit(wid, a);
             self.writes.push_back(UNSCHEDULED);
         } else {
@@ -746,3 +769,22 @@ pub(super) fn owing(servers: &[MemoryServer]) -> Option<&MemoryServer> {
 #[cfg(test)]
 #[path = "mem_server_tests.rs"]
 mod tests;
+
+/// Beat `k` (of `beats` beats of `bytes` from `addr`) arrived in `cycle`: the earliest cycle
+/// the burst's first bus word (of `bus` bytes) may be written so that each word it completes,
+/// written one per cycle after the first, is written after its data arrived.
+fn words_ready_at(addr: u32, beats: u32, bytes: u32, k: u32, bus: u32, cycle: u64) -> u64 {
+    let (addr, bytes, bus) = (u64::from(addr), u64::from(bytes), u64::from(bus));
+    let first = addr / bus;
+    let lo = addr + u64::from(k) * bytes;
+    let hi = lo + bytes - 1;
+    // The first word this beat completes is the word of its first byte, when that word ends
+    // within the beat (or the burst does); an earlier one would have been completed before.
+    if (lo / bus + 1) * bus - 1 > hi && k + 1 != beats {
+        return 0;
+    }
+    let first_done = lo / bus;
+    // It is written `first_done - first` words after the first word, and later words of the
+    // beat later still: the first word may go that many cycles before the data came.
+    (cycle + 1).saturating_sub(first_done - first)
+}

@@ -456,3 +456,19 @@ fn revision_1_handshake_violations_are_counted_unless_strict() {
     let e = run_until_error(&mut b, kernel(base));
     rule_of(&e, Rule::ValidHeldUntilReady);
 }
+
+#[test]
+fn write_words_wait_for_their_beats() {
+    // 4-byte beats on a 2-byte bus: beat k completes words 2k and 2k + 1; the first word may
+    // go 2k cycles before word 2k, so beat k arriving in cycle c allows c + 1 - 2k.
+    assert_eq!(words_ready_at(0, 4, 4, 0, 2, 10), 11);
+    assert_eq!(words_ready_at(0, 4, 4, 3, 2, 13), 8);
+    // 1-byte beats: an even beat completes no word, an odd one word k / 2.
+    assert_eq!(words_ready_at(0, 4, 1, 0, 2, 10), 0);
+    assert_eq!(words_ready_at(0, 4, 1, 1, 2, 11), 12);
+    assert_eq!(words_ready_at(0, 4, 1, 3, 2, 13), 13);
+    // The last beat completes a partial word: 3 bytes from address 1 (words 0 and 1).
+    assert_eq!(words_ready_at(1, 3, 1, 0, 2, 5), 6);
+    assert_eq!(words_ready_at(1, 3, 1, 1, 2, 6), 0);
+    assert_eq!(words_ready_at(1, 3, 1, 2, 2, 7), 7);
+}

@@ -19,7 +19,9 @@
 //! - the byte address maps to column (low bits), then bank, then row, so a sequential stream
 //!   walks a whole row, then the same row in the next bank; address bits above the device's
 //!   size wrap;
-//! - a write burst is handed to the SDRAM once all its data beats have arrived; its response
+//! - a write burst is handed to the SDRAM once all its data beats have arrived, and starts as
+//!   early as a controller writing each word as its data comes would have started it (in the
+//!   past, when the command bus has been free since: [`Access::not_before`]); its response
 //!   is valid in the cycle after its last data word is on the bus;
 //! - a read beat is valid in the cycle after the data bus carried its last byte (the
 //!   controller registers the data);
@@ -231,6 +233,12 @@ pub struct Access {
     pub beats: u32,
     pub beat_bytes: u32,
     pub kind: AccessKind,
+    /// A write: the first cycle its first bus word may be written, so that every later word,
+    /// one per cycle, is written after its data beat arrived (0 for reads). A controller
+    /// writes a burst's words as its data comes in (LiteDRAM's native port, the board
+    /// adapter); the testbench hands the burst over once its last beat has arrived, and the
+    /// model starts it back then if the command bus was free.
+    pub not_before: u64,
 }
 
 /// One requester of the SDRAM (a channel of a port), in round-robin order.
@@ -353,7 +361,13 @@ impl Sdram {
             };
             self.rr = (k + 1) % n;
             let a = self.requesters[k].queued.pop_front().expect("non-empty");
-            let times = self.schedule(a, cycle.max(self.cmd_next));
+            let from = match a.kind {
+                // Nothing else was scheduled since `cmd_next`: a controller that had
+                // started the write as its data came would have been free to.
+                AccessKind::Write => a.not_before.max(self.cmd_next),
+                _ => cycle.max(self.cmd_next),
+            };
+            let times = self.schedule(a, from);
             self.requesters[k].done.push_back(times);
         }
     }

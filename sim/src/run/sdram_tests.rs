@@ -35,6 +35,7 @@ fn read(addr: u32, beats: u32, beat_bytes: u32) -> Access {
         beats,
         beat_bytes,
         kind: AccessKind::Read,
+        not_before: 0,
     }
 }
 
@@ -259,4 +260,32 @@ fn sdram_bandwidth_table() {
             println!("| {name} | {} |", cells.join(" | "));
         }
     }
+}
+
+#[test]
+fn a_write_starts_when_its_data_came_if_the_bus_was_free() {
+    let mut s = Sdram::new(SdramConfig::default()).unwrap();
+    let r = s.requester();
+    // Eight 2-byte beats arrived in cycles 2..=9 and the burst is handed over in 9: a
+    // controller writing each word as it came would have opened the row in 3 (ACTIVE),
+    // written from 4 (tRCD) to 11, so the response is valid in 12, not 9 + 10.
+    let w = Access {
+        kind: AccessKind::Write,
+        not_before: 3,
+        ..read(0, 8, 2)
+    };
+    assert_eq!(one(&mut s, r, 9, w), vec![12]);
+    // A read of closed bank 1 in 12: ACTIVE 12, READs 13..=16, data 15..=18, valid 16..=19.
+    // A write ready since 3 but handed over in 14 comes after it (and the turnaround).
+    let rd = read(1024, 4, 2);
+    s.submit(r, rd);
+    s.advance(12);
+    assert_eq!(s.take_done(r), Some(vec![16, 17, 18, 19]));
+    let w2 = Access {
+        kind: AccessKind::Write,
+        not_before: 3,
+        ..read(64, 2, 2)
+    };
+    let t = one(&mut s, r, 14, w2);
+    assert!(t[0] > 19, "{t:?}");
 }

@@ -43,6 +43,9 @@ struct CopySpec {
     dst_step: OpId,
     src_step: OpId,
     elem: Type,
+    /// The global source is read element after element (not a strided gather): its load
+    /// gets a read run (`Kernel::read_runs`), so its port may ask for a burst at once.
+    src_runs: bool,
 }
 
 impl Lower<'_> {
@@ -144,6 +147,7 @@ impl Lower<'_> {
                 dst_step,
                 src_step,
                 elem,
+                src_runs: !strided && !self.is_onchip(src.0),
             },
             span,
         );
@@ -235,7 +239,11 @@ impl Lower<'_> {
         let doff = carried(self, "copy_dst_off");
         let soff = carried(self, "copy_src_off");
         let sa = self.bin(BinOp::Add, c.src.1, soff, span);
+        let made: BTreeSet<OpId> = self.k.ops_in(lid).into_iter().collect();
         let v = self.load(sa, c.src.0, &c.elem, span);
+        if c.src_runs {
+            self.note_read_run(lid, &made, &c, i, span);
+        }
         let da = self.bin(BinOp::Add, c.dst.1, doff, span);
         self.store_val(da, c.dst.0, v, &c.elem, None, span);
         for (x, step) in [(i, one_l), (doff, c.dst_step), (soff, c.src_step)] {
@@ -258,6 +266,31 @@ impl Lower<'_> {
         self.sync_in_order(lp);
         self.groups.copies.push((lid, lp));
         lid
+    }
+
+    /// The copy's global load (the one op `load` made since `before`) reads `n - i`
+    /// consecutive elements from iteration `i` on: its read run, ordered before the load.
+    fn note_read_run(
+        &mut self,
+        lid: LoopId,
+        before: &BTreeSet<OpId>,
+        c: &CopySpec,
+        i: OpId,
+        span: Span,
+    ) {
+        let loads: Vec<OpId> = self
+            .k
+            .ops_in(lid)
+            .into_iter()
+            .filter(|o| !before.contains(o))
+            .filter(|&o| matches!(self.k.op(o).kind, OpKind::Load { mem } if mem == c.src.0))
+            .collect();
+        if let [load] = loads[..] {
+            let left = self.bin(BinOp::Sub, c.n, i, span);
+            self.k.op_mut(left).name = Some("copy_left".to_string());
+            self.k.add_dep(left, load, Dep::Order { distance: 0 });
+            self.k.read_runs.insert(load, left);
+        }
     }
 
     /// After lowering a kernel in work-group mode: every copy that may run beside the code
