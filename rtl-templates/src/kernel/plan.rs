@@ -521,11 +521,12 @@ impl<'a> Plan<'a> {
         if self.region_of(next) != r {
             return false;
         }
-        let (c, a, ii) = (
-            self.start(o),
-            self.avail[&next],
-            self.regions[r].ls.slot_ii.max(1),
-        );
+        // A constant next value (`v = 10;` in the loop) is no register: the first-iteration
+        // mux selects it.
+        let Some(&a) = self.avail.get(&next) else {
+            return false;
+        };
+        let (c, ii) = (self.start(o), self.regions[r].ls.slot_ii.max(1));
         c <= a && a < c + ii
     }
 
