@@ -19,8 +19,9 @@
 //! in a loop, at the start of the next iteration: double buffering) and nothing in between
 //! touches the copy's local memory; the wait then stalls until the copy has finished. Any
 //! other copy is finished before the code after it starts (its `Loop` op waits, like a
-//! nested loop's). Its global accesses are single beats, not bursts yet
-//! (docs/hardware-interface.md, "Async copies").
+//! nested loop's). A contiguous copy's global load has a read run (`Kernel::read_runs`:
+//! `n - i`), so its port asks memory for whole bursts at their first read
+//! (docs/hardware-interface.md, "Bursts" and "Async copies").
 //!
 //! `prefetch` is a hint with no effect on results: its arguments are evaluated, nothing more.
 
