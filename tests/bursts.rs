@@ -125,6 +125,11 @@ fn copies_sharing_a_port_keep_their_planned_bursts_apart() {
     // the results were wrong (checked by breaking the lock).
     let dir = tempfile::tempdir().unwrap();
     let f = root().join("tests/kernels/async_copy_shared_port.cl");
+    // The compile summary says how the copies' reads burst.
+    let o = oclhls(&[f.to_str().unwrap()], dir.path());
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let planned = o.stdout.matches("each asked for at its first read").count();
+    assert_eq!(planned, 4, "{}", o.stdout);
     for memory in ["sdram", "random"] {
         let args = ["sim", f.to_str().unwrap(), "--memory", memory];
         let o = oclhls(&args, dir.path());

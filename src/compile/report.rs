@@ -91,6 +91,10 @@ fn bursts(sm: &SourceMap, k: &super::CompiledKernel) -> Vec<BurstReport> {
                         "burst of up to {n} beats when its run-time stride is one element \
                          (the port checks every address; other strides are single transfers)"
                     ),
+                    Ok(n) if k.ir.read_runs.contains_key(&d.op) => format!(
+                        "burst of up to {n} beats, each asked for at its first read (an async \
+                         copy knows how many elements it reads)"
+                    ),
                     Ok(n) => format!("burst of up to {n} beats"),
                     Err(why) => format!("no burst, because {why}"),
                 },
