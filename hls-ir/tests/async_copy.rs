@@ -109,3 +109,41 @@ fn contiguous_copies_from_global_memory_read_in_runs() {
     let e = hls_ir::verify::verify(&k).unwrap_err();
     assert!(format!("{e:?}").contains("read run"), "{e:?}");
 }
+
+#[test]
+fn local_declarations_before_a_copy_make_no_phase() {
+    // `local` arrays belong to the group: declared in work-group code, they leave no phase
+    // before the copy (which would walk the group's work-items doing nothing first). A
+    // private array stays per work-item, in a phase of its own.
+    let kinds = |src: &str| -> Vec<&'static str> {
+        common::lower(src)
+            .loops
+            .iter()
+            .map(|l| match l.kind {
+                LoopKind::WorkItems => "items",
+                LoopKind::Phase => "phase",
+                LoopKind::Copy { .. } => "copy",
+                LoopKind::Source => "loop",
+            })
+            .collect()
+    };
+    let src = "kernel void k(global const int *in, global int *out) {
+  local int a[4];
+  local int b[4];
+  event_t e = async_work_group_copy(a, in, 4, 0);
+  wait_group_events(1, &e);
+  b[get_local_id(0)] = a[get_local_id(0)];
+  out[get_global_id(0)] = b[get_local_id(0)];
+}";
+    assert_eq!(kinds(src), ["items", "copy", "phase"]);
+    let src = "kernel void k(global const int *in, global int *out) {
+  local int a[4];
+  int p[2];
+  p[0] = in[get_global_id(0)];
+  out[get_global_id(0) + 4] = p[0];
+  event_t e = async_work_group_copy(a, in, 4, 0);
+  wait_group_events(1, &e);
+  out[get_global_id(0)] = a[get_local_id(0)];
+}";
+    assert_eq!(kinds(src), ["items", "phase", "copy", "phase"]);
+}
