@@ -48,8 +48,8 @@ module oclhls_rburst #(
         && (at_max || page_end || idle == IDLE[3:0] || (in_valid && !join_ok));
     // A planned burst: its length, and whether it stays in the read's 4 KB page.
     wire [8:0] plan_len = in_run > MAXB[8:0] ? MAXB[8:0] : in_run;
-    wire [12:0] plan_end = {1'b0, in_addr[11:0]} + {4'd0, plan_len} * EB[12:0];
-    wire       plan_ok = !open && in_run > 9'd1 && plan_end <= 13'h1000;
+    wire [31:0] plan_end = {20'd0, in_addr[11:0]} + {23'd0, plan_len} * EB;
+    wire       plan_ok = !open && in_run > 9'd1 && plan_end <= 32'h1000;
     assign planned = plan_left != 9'd0;
     // Ready depends on state only (not on in_valid): a kernel stage whose read is predicated
     // off may wait for ready. A read may open a burst (or close one that is open), so it
