@@ -58,6 +58,14 @@ impl Emitter<'_> {
         if beats > 0 {
             let bytes = m.bits / 8;
             self.emit_read_combining(w, &p, beats, bytes);
+        } else {
+            // A port without bursts has no use for its reads' runs (`Kernel::read_runs`).
+            for &l in &m.loads {
+                if let Some(&run) = plan.k.read_runs.get(&l) {
+                    let v = self.val_at(plan.region_of(l), run, plan.start(l));
+                    self.unused.push(v);
+                }
+            }
         }
         let (per_region, tag_depth) = self.emit_read_buffers(w, id, &regions, hs);
         let m = &self.plan.mems.mems[&id];
