@@ -2,7 +2,8 @@
 //! traffic, in a Verilog testbench run by Verilator (`--binary`): every write comes out on W
 //! in order with its data, bursts hold consecutive elements, never more than MAXB beats and
 //! never across a 4 KB page, one acknowledgement per burst counts its beats, reads come out as
-//! bursts that cover exactly the reads asked (planned bursts of read runs before their reads),
+//! bursts that cover exactly the reads asked (planned bursts of read runs before their reads,
+//! as long as the run up to PLANB beats; gathered ones up to MAXB),
 //! and `ready` never depends on `valid` (a request that goes away is not lost). The testbench checks and counts; the test reads its verdict.
 
 use std::path::Path;
@@ -28,15 +29,16 @@ module tb;
   reg r_valid = 0; wire r_ready; reg [31:0] r_addr = 32'h1fe0; reg ar_ready = 0;
   reg [8:0] r_run = 1; wire planned;
   wire ar_valid; wire [31:0] ar_addr; wire [7:0] ar_len;
-  oclhls_rburst #(.EB(4), .MAXB(4), .IDLE(2)) runit (
+  oclhls_rburst #(.EB(4), .MAXB(4), .PLANB(8), .IDLE(2)) runit (
     .clk(clk), .rst(rst), .in_valid(r_valid), .in_ready(r_ready), .in_addr(r_addr),
     .in_run(r_run), .planned(planned),
     .ar_valid(ar_valid), .ar_ready(ar_ready), .ar_addr(ar_addr), .ar_len(ar_len));
   // The elements AR bursts cover, in order (a planned burst goes out before its reads).
-  reg [31:0] cov [0:8191]; integer cov_n = 0, planned_cycles = 0;
+  // cov_len: a burst's beats at its first element, 0 at the others.
+  reg [31:0] cov [0:8191]; integer cov_len [0:8191]; integer cov_n = 0, planned_cycles = 0, long_planned = 0;
   // Scoreboards: the writes accepted (address, data) and the reads accepted, in order.
   reg [31:0] wq_addr [0:4095]; reg [31:0] wq_data [0:4095]; integer wq_in = 0, wq_out = 0;
-  reg [31:0] rq_addr [0:4095]; integer rq_in = 0, rq_out = 0;
+  reg [31:0] rq_addr [0:4095]; integer rq_run [0:4095]; integer rq_in = 0, rq_out = 0;
   integer errors = 0, beats_left = 0, acked = 0, pending_b = 0, cyc = 0, bursts = 0, rbursts = 0;
   reg [31:0] burst_next = 0; integer wb = 0;
   reg [31:0] aw_a [0:4095]; reg [7:0] aw_l [0:4095]; reg [31:0] w_a [0:4095]; integer w_l [0:4095];
@@ -75,21 +77,34 @@ module tb;
       if (b_valid) begin acked = acked + ack; pending_b = pending_b - 1; end
       b_valid <= pending_b > 0 && ($random & 1);
       // Reads accepted, and AR bursts covering them in order.
-      if (r_valid && r_ready) begin rq_addr[rq_in] = r_addr; rq_in = rq_in + 1; end
+      if (r_valid && r_ready) begin
+        rq_addr[rq_in] = r_addr; rq_run[rq_in] = {23'd0, r_run}; rq_in = rq_in + 1;
+      end
       if (planned) planned_cycles = planned_cycles + 1;
       if (ar_valid && ar_ready) begin
         rbursts = rbursts + 1;
-        if (ar_len > 3 || (ar_addr & 32'hfff) + (ar_len + 1) * 4 > 4096) begin
+        if (ar_len > 7 || (ar_addr & 32'hfff) + (ar_len + 1) * 4 > 4096) begin
           errors = errors + 1; $display("read burst %h len %0d", ar_addr, ar_len);
         end
         for (integer i = 0; i <= 255; i = i + 1)
-          if (i <= ar_len) begin cov[cov_n] = ar_addr + i * 4; cov_n = cov_n + 1; end
+          if (i <= ar_len) begin
+            cov[cov_n] = ar_addr + i * 4; cov_len[cov_n] = i == 0 ? ar_len + 1 : 0;
+            cov_n = cov_n + 1;
+          end
       end
       // Every read is the next element an AR burst covers (whichever came first).
       while (rq_out < rq_in && rq_out < cov_n) begin
         if (rq_addr[rq_out] != cov[rq_out]) begin
           errors = errors + 1; $display("read %0d at %h, burst has %h", rq_out, rq_addr[rq_out], cov[rq_out]);
         end
+        // A burst is gathered (MAXB = 4 beats at most) or planned by its first read's run
+        // (min(run, PLANB = 8) beats exactly).
+        if (cov_len[rq_out] > 4
+            && cov_len[rq_out] != (rq_run[rq_out] > 8 ? 8 : rq_run[rq_out])) begin
+          errors = errors + 1;
+          $display("read %0d: burst of %0d beats, run %0d", rq_out, cov_len[rq_out], rq_run[rq_out]);
+        end
+        if (cov_len[rq_out] > 4) long_planned = long_planned + 1;
         rq_out = rq_out + 1;
       end
       // Random traffic: a request may go away before it is accepted (ready must not wait for
@@ -135,8 +150,8 @@ module tb;
         errors = errors + 1; $display("burst %0d: AW %h+%0d, W %h+%0d", i, aw_a[i], aw_l[i], w_a[i], w_l[i]);
       end
     if (rq_out != cov_n) begin errors = errors + 1; $display("bursts cover %0d, %0d reads", cov_n, rq_in); end
-    $display("RESULT writes %0d bursts %0d reads %0d rbursts %0d planned %0d errors %0d",
-             wq_in, bursts, rq_in, rbursts, planned_cycles, errors);
+    $display("RESULT writes %0d bursts %0d reads %0d rbursts %0d planned %0d long %0d errors %0d",
+             wq_in, bursts, rq_in, rbursts, planned_cycles, long_planned, errors);
     $finish;
   end
 endmodule
@@ -212,11 +227,13 @@ fn combining_units_keep_every_access_under_random_traffic() {
     };
     // Enough traffic to mean something, and bursts longer than one beat.
     let n = numbers(&result);
-    let (writes, bursts, reads, rbursts, planned) = (n[0], n[1], n[2], n[3], n[4]);
+    let (writes, bursts, reads, rbursts, planned, long) = (n[0], n[1], n[2], n[3], n[4], n[5]);
     assert!(writes == 3000 && reads == 3000, "{result}");
     assert!(bursts < writes / 2 && rbursts < reads / 2, "{result}");
     // Read runs started planned bursts (which then waited for their reads).
     assert!(planned > 100, "{result}");
+    // Planned bursts are capped by PLANB (8), not by the gathered bursts' MAXB (4).
+    assert!(long > 20, "{result}");
 }
 
 /// `oclhls_fifo` at depths 2, 4 and 16 under random pushes and pops (also while full or

@@ -89,6 +89,29 @@ fn reports_say_which_accesses_burst_and_why_not() {
         out.contains("load from `idx` (line 3): burst of up to 16 beats"),
         "{out}"
     );
+    // An async copy's reads are planned bursts of up to 1 KB (one SDRAM row), whatever the
+    // element's size: 256 beats of `uint` (AXI4's limit), 16 of `ulong8`.
+    let src = "kernel void k(global const uint *a, global const ulong8 *b, global uint *c) {
+  local uint t[256];
+  local ulong8 u[16];
+  event_t e = async_work_group_copy(t, a, 256, 0);
+  event_t f = async_work_group_copy(u, b, 16, 0);
+  wait_group_events(1, &e);
+  wait_group_events(1, &f);
+  c[get_local_id(0)] = t[get_local_id(0)] + (uint)u[get_local_id(0) % 16].s0;
+}
+";
+    let f = write(dir.path(), "copy.cl", src);
+    let o = oclhls(&[&f, "-o", "out3"], dir.path());
+    let out = stdout(&o);
+    assert_eq!(o.code, 0, "{out}{}", o.stderr);
+    for (name, line, beats) in [("a", 4, 256), ("b", 5, 16)] {
+        let want = format!(
+            "load from `{name}` (line {line}): burst of up to {beats} beats, each asked for at \
+             its first read"
+        );
+        assert!(out.contains(&want), "{want}\n{out}");
+    }
 }
 
 #[test]

@@ -9,7 +9,7 @@
 //
 // A read run (in_run > 1, an async copy's reads: `Kernel::read_runs`) promises that the next
 // in_run - 1 reads of the port are the elements after this one, in order. Such a read starts
-// a planned burst of min(in_run, MAXB) beats that goes out on AR at once (when it stays in
+// a planned burst of min(in_run, PLANB) beats that goes out on AR at once (when it stays in
 // its 4 KB page); the reads it covers then pass without waiting. `planned` is high while a
 // planned burst still expects reads (a port with several pipelines then takes reads from the
 // one that started it only). Memory may answer a planned burst's beats before the kernel has
@@ -18,6 +18,7 @@
 module oclhls_rburst #(
     parameter integer EB = 4,
     parameter integer MAXB = 16,
+    parameter integer PLANB = 64,
     parameter integer IDLE = 2
 ) (
     input  wire        clk,
@@ -47,7 +48,7 @@ module oclhls_rburst #(
     wire       close = open && !q_full
         && (at_max || page_end || idle == IDLE[3:0] || (in_valid && !join_ok));
     // A planned burst: its length, and whether it stays in the read's 4 KB page.
-    wire [8:0] plan_len = in_run > MAXB[8:0] ? MAXB[8:0] : in_run;
+    wire [8:0] plan_len = in_run > PLANB[8:0] ? PLANB[8:0] : in_run;
     wire [31:0] plan_end = {20'd0, in_addr[11:0]} + {23'd0, plan_len} * EB;
     wire       plan_ok = !open && in_run > 9'd1 && plan_end <= 32'h1000;
     assign planned = plan_left != 9'd0;

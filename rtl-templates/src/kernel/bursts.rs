@@ -11,9 +11,24 @@ use hls_ir::analysis::stream::{self, NoBurst};
 use hls_ir::{OpId, OpKind};
 
 /// Beats of a write burst at most, and cycles without a write after which an open burst
-/// closes (`oclhls_wburst`).
-pub(super) const WRITE_BURST_BEATS: u32 = 32;
+/// closes (`oclhls_wburst`). Write bursts gather their data before they go out (a burst on
+/// AW never waits for data: "Bursts" in docs/hardware-interface.md), so a longer cap delays
+/// the first write of a stream: 64-beat `uint` bursts lost 3 points on 256 B copies.
+const WRITE_BURST_BEATS: u32 = 32;
 const WRITE_BURST_IDLE: u32 = 15;
+
+/// Bytes of a planned read burst at most (an async copy's, which needs no gathering time):
+/// one row of the board's SDRAM (MT48LC16M16A2: 512 columns of 2 bytes). The cap is in
+/// bytes, not beats, so that narrow elements get bursts as long on the bus as wide ones: at
+/// 16 beats a `uchar` copy had 8-cycle bursts, and read/write turnarounds and row switches
+/// cost it a fifth of the bus (`docs/benchmarks.md`, "DMA copy bandwidth").
+const PLANNED_BURST_BYTES: u32 = 1024;
+
+/// Beats of a planned read burst at most for `bytes`-byte elements on a port whose gathered
+/// bursts have up to `beats`: at most 256 (AXI4's INCR limit).
+pub(super) fn planned_burst_beats(beats: u32, bytes: u32) -> u32 {
+    (PLANNED_BURST_BYTES / bytes.max(1)).clamp(beats, 256)
+}
 
 /// Read bursts: the longest, and the shortest worth a combining unit.
 const MAX_READ_BURST_BEATS: u32 = 32;
@@ -74,6 +89,8 @@ pub(super) fn burst_decisions(p: &Plan, opts: &super::EmitOptions) -> Vec<BurstD
                      build with `--memory-latency 32` (or your memory's latency) for bursts",
                     p.load_latency(o)
                 ))
+            } else if k.read_runs.contains_key(&o) {
+                Ok(planned_burst_beats(m.burst_read, m.bits / 8))
             } else {
                 Ok(m.burst_read)
             };
@@ -148,10 +165,11 @@ impl Emitter<'_> {
             }
             None => "1'b0".to_string(),
         };
+        let maxb = WRITE_BURST_BEATS;
         w.line(format!(
-            "oclhls_wburst #(.W({bits}), .SB({sb}), .EB({sb}), .MAXB({WRITE_BURST_BEATS}), .DEPTH({}), .DAW({}), .IDLE({WRITE_BURST_IDLE})) {p}_wburst (.clk(clk), .rst(rst), .in_valid({p}_wc_valid), .in_ready({p}_wc_ready), .in_addr({p}_wc_addr), .in_data({p}_wc_data), .in_strb({p}_wc_strb), .aw_valid({p}_wreq_valid), .aw_ready({p}_wreq_ready), .aw_addr({p}_wreq_addr), .aw_len({p}_wreq_len), .w_valid({p}_wdata_valid), .w_ready({p}_wdata_ready), .w_data({p}_wdata_data), .w_strb({strb}), .w_last({p}_wdata_last), .b_valid({p}_wresp_valid), .flush({flush}), .ack_beats({p}_wb_acked));",
-            2 * WRITE_BURST_BEATS,
-            (2 * WRITE_BURST_BEATS).trailing_zeros()
+            "oclhls_wburst #(.W({bits}), .SB({sb}), .EB({sb}), .MAXB({maxb}), .DEPTH({}), .DAW({}), .IDLE({WRITE_BURST_IDLE})) {p}_wburst (.clk(clk), .rst(rst), .in_valid({p}_wc_valid), .in_ready({p}_wc_ready), .in_addr({p}_wc_addr), .in_data({p}_wc_data), .in_strb({p}_wc_strb), .aw_valid({p}_wreq_valid), .aw_ready({p}_wreq_ready), .aw_addr({p}_wreq_addr), .aw_len({p}_wreq_len), .w_valid({p}_wdata_valid), .w_ready({p}_wdata_ready), .w_data({p}_wdata_data), .w_strb({strb}), .w_last({p}_wdata_last), .b_valid({p}_wresp_valid), .flush({flush}), .ack_beats({p}_wb_acked));",
+            2 * maxb,
+            (2 * maxb).trailing_zeros()
         ));
         if !partial {
             // Every store writes whole elements: the strobe the unit carries is all ones.
@@ -178,8 +196,9 @@ impl Emitter<'_> {
         w.line(format!("wire [31:0] {rq}_addr;"));
         w.line(format!("wire [8:0] {rq}_run;"));
         w.line(format!("wire {p}_planned;"));
+        let planb = planned_burst_beats(beats, bytes);
         w.line(format!(
-            "oclhls_rburst #(.EB({bytes}), .MAXB({beats}), .IDLE({READ_BURST_IDLE})) {p}_rburst (.clk(clk), .rst(rst), .in_valid({rq}_valid), .in_ready({rq}_ready), .in_addr({rq}_addr), .in_run({rq}_run), .planned({p}_planned), .ar_valid({p}_rreq_valid), .ar_ready({p}_rreq_ready), .ar_addr({p}_rreq_addr), .ar_len({p}_rreq_len));"
+            "oclhls_rburst #(.EB({bytes}), .MAXB({beats}), .PLANB({planb}), .IDLE({READ_BURST_IDLE})) {p}_rburst (.clk(clk), .rst(rst), .in_valid({rq}_valid), .in_ready({rq}_ready), .in_addr({rq}_addr), .in_run({rq}_run), .planned({p}_planned), .ar_valid({p}_rreq_valid), .ar_ready({p}_rreq_ready), .ar_addr({p}_rreq_addr), .ar_len({p}_rreq_len));"
         ));
         // Beats answer reads one for one and in order: the last flag carries nothing more.
         self.unused.push(format!("{p}_rresp_last"));
