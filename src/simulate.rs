@@ -464,14 +464,23 @@ struct Session<'a> {
     toolchain: toolchain::Toolchain,
     /// Keyed by build options and the kernels the test launches (only those are built, so one
     /// kernel the hardware cannot build yet does not stop the others).
-    #[allow(clippy::type_complexity)]
-    builds: BTreeMap<(Vec<String>, Vec<String>), std::result::Result<(Compiled, PathBuf), String>>,
+    builds: BTreeMap<BuildKey, std::result::Result<(Compiled, PathBuf), String>>,
     fronts: Fronts,
     /// `--board`: the simulated board of each build (by its output directory).
     boards: BTreeMap<PathBuf, BoardOrWhyNot>,
     /// `oclhls run`: the board, loaded with the bitstream of the build in this directory (one
     /// at a time: a test of another build loads its own).
     real: Option<(PathBuf, RealOrWhyNot)>,
+}
+
+/// A build of a file: its build options and the kernels it compiles.
+type BuildKey = (Vec<String>, Vec<String>);
+
+/// What running a test on its target gave: an outcome for [`judge`], or a verdict of its own
+/// (a skip, or a failure before anything ran).
+enum Ran {
+    Outcome(std::result::Result<String, TestError>),
+    Verdict(Verdict),
 }
 
 type RealOrWhyNot =
@@ -585,131 +594,168 @@ impl Session<'_> {
 
     /// Runs test `t` on the emulator and in Verilator: its verdict.
     fn test(&mut self, t: &TestCase, wave: &mut Waveform) -> Result<Verdict> {
-        let a = self.a;
         let key = t.build_options.clone();
-        // The reference emulator runs the same test from the checked AST.
-        if !self.fronts.contains_key(&key) {
+        let emu = self.emulate(t, &key)?;
+        let bkey = self.build(t)?;
+        let ran = match (&self.builds[&bkey], &self.fronts[&key]) {
+            // A kernel the hardware path cannot build yet (but the front end accepts) is a
+            // skip with the reason, never a pass; the emulator's verdict still counts.
+            (Err(e), Ok(_))
+                if e.contains("not yet supported by the hardware path")
+                    || e.contains("not yet built in hardware") =>
+            {
+                return Ok(unsupported(e, emu.problem));
+            }
+            (Err(e), _) => Ran::Outcome(Err(TestError::Other(format!(
+                "the kernel file does not compile:\n{e}"
+            )))),
+            (Ok(_), _) => match &t.multi {
+                Some(m) => self.run_system(t, m, &bkey, &key, &emu, wave),
+                None => self.run_kernel(t, &bkey, &emu, wave),
+            },
+        };
+        Ok(match ran {
+            Ran::Verdict(v) => v,
+            Ran::Outcome(outcome) => match judge(outcome, t.expect_test_fail, emu.problem) {
+                Ok(summary) => Verdict::Passed(summary),
+                Err(why) => Verdict::Failed(why),
+            },
+        })
+    }
+
+    /// The reference emulator's verdict on test `t`, run from the checked AST of its build
+    /// options `key` (the front end runs once per distinct options).
+    fn emulate(&mut self, t: &TestCase, key: &[String]) -> Result<emulate::Verdict> {
+        if !self.fronts.contains_key(key) {
             let f = match build_options(&t.build_options, &self.base) {
                 Err(e) => Err(e),
                 Ok(opts) => compile::front(self.file, &opts)?
                     .map(|(sm, prog, _)| (sm, prog))
                     .map_err(|f| f.rendered),
             };
-            self.fronts.insert(key.clone(), f);
+            self.fronts.insert(key.to_vec(), f);
         }
-        let emu = match &self.fronts[&key] {
-            Ok((sm, prog)) => emulate::verdict(prog, sm, t, a.seed),
+        Ok(match &self.fronts[key] {
+            Ok((sm, prog)) => emulate::verdict(prog, sm, t, self.a.seed),
             Err(e) => emulate::Verdict {
                 outputs: BTreeMap::new(),
                 problem: Some(format!("the front end rejects the file:\n{e}")),
             },
+        })
+    }
+
+    /// Multi-kernel test `t` (launches `m`) of build `bkey` (built) on its target: the real
+    /// board (`oclhls run`), the simulated board (`--board`), or the system's Verilator model.
+    fn run_system(
+        &mut self,
+        t: &TestCase,
+        m: &testfile::MultiTest,
+        bkey: &BuildKey,
+        key: &[String],
+        emu: &emulate::Verdict,
+        wave: &mut Waveform,
+    ) -> Ran {
+        let Session {
+            a,
+            file,
+            toolchain,
+            builds,
+            fronts,
+            boards,
+            real,
+            ..
+        } = self;
+        let a: &SimArgs = a;
+        let Ok((c, dir)) = &builds[bkey] else {
+            unreachable!("run only for a build that succeeded")
         };
-        let bkey = self.build(t)?;
-        // A kernel the hardware path cannot build yet (but the front end accepts) is a skip
-        // with the reason, never a pass; the emulator's verdict still counts.
-        if let (Err(e), Ok(_)) = (&self.builds[&bkey], &self.fronts[&key]) {
-            if e.contains("not yet supported by the hardware path")
-                || e.contains("not yet built in hardware")
-            {
-                return Ok(unsupported(e, emu.problem));
-            }
-        }
-        let outcome = match (&self.builds[&bkey], &t.multi) {
-            (Err(e), _) => Err(TestError::Other(format!(
-                "the kernel file does not compile:\n{e}"
-            ))),
-            (Ok((c, dir)), Some(m)) if a.real.is_some() => {
-                let real = a.real.as_ref().expect("checked by the guard");
-                let module = match crate::simulate_system::module_name(c, m) {
-                    Ok(x) => x,
-                    Err(e) => return Ok(Verdict::Failed(e)),
-                };
-                let prog = match &self.fronts[&key] {
-                    Ok((_, prog)) => prog,
-                    Err(e) => return Ok(Verdict::Failed(e.clone())),
-                };
-                let b = real_board(
-                    &mut self.real,
-                    a,
-                    &self.toolchain,
-                    self.file,
-                    c,
-                    dir,
-                    Some((m, &module)),
-                );
-                match b {
-                    Ok(b) => b.run_multi(real, c, prog, t, m),
-                    Err(e) => Err(TestError::Other(e)),
-                }
-            }
-            (Ok((c, dir)), Some(m)) if a.board.is_some() => {
-                let module = match crate::simulate_system::module_name(c, m) {
-                    Ok(x) => x,
-                    Err(e) => return Ok(Verdict::Failed(e)),
-                };
-                let board = self
-                    .boards
-                    .entry(dir.join("systems").join(&module))
-                    .or_insert_with(|| {
-                        crate::board_sim::BoardSim::prepare_system(
-                            a,
-                            &self.toolchain,
-                            c,
-                            dir,
-                            m,
-                            &module,
-                        )
-                    });
-                match (board, &self.fronts[&key]) {
-                    (Ok(b), Ok((_, prog))) => b.run_multi(a, c, prog, t, m, wave),
-                    (Ok(_), Err(e)) => Err(TestError::Other(e.clone())),
-                    (Err(crate::board_sim::PrepareError::Unsupported(e)), _) => {
-                        return Ok(not_on_board(e, emu.problem))
-                    }
-                    (Err(crate::board_sim::PrepareError::Failed(e)), _) => {
-                        Err(TestError::Other(e.clone()))
-                    }
-                }
-            }
-            (Ok((c, dir)), Some(m)) => match &self.fronts[&key] {
+        if a.real.is_none() && a.board.is_none() {
+            return Ran::Outcome(match &fronts[key] {
                 Ok((_, prog)) => {
-                    crate::simulate_system::run(a, &self.toolchain, c, prog, dir, t, m, wave)
+                    crate::simulate_system::run(a, toolchain, c, prog, dir, t, m, wave)
                         .map_err(TestError::Other)
                 }
                 Err(e) => Err(TestError::Other(e.clone())),
-            },
-            (Ok((c, dir)), None) if a.real.is_some() => {
-                let real = a.real.as_ref().expect("checked by the guard");
-                match real_board(&mut self.real, a, &self.toolchain, self.file, c, dir, None) {
-                    Ok(b) => b.run_test(real, c, t, &emu.outputs),
-                    Err(e) => Err(TestError::Other(e)),
-                }
-            }
-            (Ok((c, dir)), None) if a.board.is_some() => {
-                let board = self.boards.entry(dir.clone()).or_insert_with(|| {
-                    crate::board_sim::BoardSim::prepare(a, &self.toolchain, c, dir)
-                });
-                match board {
-                    Ok(b) => b.run_test(a, c, t, &emu.outputs, wave),
-                    Err(crate::board_sim::PrepareError::Unsupported(e)) => {
-                        return Ok(not_on_board(e, emu.problem));
-                    }
-                    Err(crate::board_sim::PrepareError::Failed(e)) => {
-                        Err(TestError::Other(e.clone()))
-                    }
-                }
-            }
-            (Ok((c, dir)), None) => run_test(a, &self.toolchain, c, dir, t, &emu.outputs, wave),
+            });
+        }
+        let module = match crate::simulate_system::module_name(c, m) {
+            Ok(x) => x,
+            Err(e) => return Ran::Verdict(Verdict::Failed(e)),
         };
-        Ok(match judge(outcome, t.expect_test_fail, emu.problem) {
-            Ok(summary) => Verdict::Passed(summary),
-            Err(why) => Verdict::Failed(why),
+        if let Some(args) = &a.real {
+            let prog = match &fronts[key] {
+                Ok((_, prog)) => prog,
+                Err(e) => return Ran::Verdict(Verdict::Failed(e.clone())),
+            };
+            let b = real_board(real, a, toolchain, file, c, dir, Some((m, &module)));
+            return Ran::Outcome(match b {
+                Ok(b) => b.run_multi(args, c, prog, t, m),
+                Err(e) => Err(TestError::Other(e)),
+            });
+        }
+        let board = boards
+            .entry(dir.join("systems").join(&module))
+            .or_insert_with(|| {
+                crate::board_sim::BoardSim::prepare_system(a, toolchain, c, dir, m, &module)
+            });
+        Ran::Outcome(match (board, &fronts[key]) {
+            (Ok(b), Ok((_, prog))) => b.run_multi(a, c, prog, t, m, wave),
+            (Ok(_), Err(e)) => Err(TestError::Other(e.clone())),
+            (Err(crate::board_sim::PrepareError::Unsupported(e)), _) => {
+                return Ran::Verdict(not_on_board(e, emu.problem.clone()))
+            }
+            (Err(crate::board_sim::PrepareError::Failed(e)), _) => Err(TestError::Other(e.clone())),
         })
+    }
+
+    /// Single-kernel test `t` of build `bkey` (built) on its target: the real board (`oclhls
+    /// run`), the simulated board (`--board`), or the kernel's Verilator model.
+    fn run_kernel(
+        &mut self,
+        t: &TestCase,
+        bkey: &BuildKey,
+        emu: &emulate::Verdict,
+        wave: &mut Waveform,
+    ) -> Ran {
+        let Session {
+            a,
+            file,
+            toolchain,
+            builds,
+            boards,
+            real,
+            ..
+        } = self;
+        let a: &SimArgs = a;
+        let Ok((c, dir)) = &builds[bkey] else {
+            unreachable!("run only for a build that succeeded")
+        };
+        if let Some(args) = &a.real {
+            return Ran::Outcome(match real_board(real, a, toolchain, file, c, dir, None) {
+                Ok(b) => b.run_test(args, c, t, &emu.outputs),
+                Err(e) => Err(TestError::Other(e)),
+            });
+        }
+        if a.board.is_none() {
+            return Ran::Outcome(run_test(a, toolchain, c, dir, t, &emu.outputs, wave));
+        }
+        let board = boards
+            .entry(dir.clone())
+            .or_insert_with(|| crate::board_sim::BoardSim::prepare(a, toolchain, c, dir));
+        match board {
+            Ok(b) => Ran::Outcome(b.run_test(a, c, t, &emu.outputs, wave)),
+            Err(crate::board_sim::PrepareError::Unsupported(e)) => {
+                Ran::Verdict(not_on_board(e, emu.problem.clone()))
+            }
+            Err(crate::board_sim::PrepareError::Failed(e)) => {
+                Ran::Outcome(Err(TestError::Other(e.clone())))
+            }
+        }
     }
 
     /// Compiles the kernels test `t` needs, once per distinct build options and launched
     /// kernels; the key of the build.
-    fn build(&mut self, t: &TestCase) -> Result<(Vec<String>, Vec<String>)> {
+    fn build(&mut self, t: &TestCase) -> Result<BuildKey> {
         let launched: Vec<String> = match &t.multi {
             Some(m) => {
                 let mut v: Vec<String> = m.launches.iter().map(|l| l.kernel.clone()).collect();
