@@ -447,7 +447,7 @@ fn expect_build_fail(
 
 /// The checked AST (for the emulator) per distinct set of build options, or why the front end
 /// rejects the file.
-type Fronts = BTreeMap<Vec<String>, std::result::Result<(SourceMap, Program), String>>;
+type Fronts = BTreeMap<Vec<String>, Front>;
 
 /// The state of one file's run: the builds and front-end results shared by its tests.
 struct Session<'a> {
@@ -481,6 +481,105 @@ type BuildKey = (Vec<String>, Vec<String>);
 enum Ran {
     Outcome(std::result::Result<String, TestError>),
     Verdict(Verdict),
+}
+
+/// What running one test of a build borrows from its session at once: the build, and the
+/// boards it may run on.
+struct Target<'s> {
+    a: &'s SimArgs,
+    file: &'s Path,
+    tc: &'s toolchain::Toolchain,
+    c: &'s Compiled,
+    dir: &'s Path,
+    boards: &'s mut BTreeMap<PathBuf, BoardOrWhyNot>,
+    real: &'s mut Option<(PathBuf, RealOrWhyNot)>,
+}
+
+/// The checked AST of a test's build options, or why the front end rejects the file.
+type Front = std::result::Result<(SourceMap, Program), String>;
+
+impl Target<'_> {
+    /// Multi-kernel test `t` (launches `m`) on the real board (`oclhls run`), the simulated
+    /// board (`--board`), or the system's Verilator model.
+    fn system(
+        self,
+        t: &TestCase,
+        m: &testfile::MultiTest,
+        front: &Front,
+        emu: &emulate::Verdict,
+        wave: &mut Waveform,
+    ) -> Ran {
+        let (a, c, dir) = (self.a, self.c, self.dir);
+        if a.real.is_none() && a.board.is_none() {
+            return Ran::Outcome(match front {
+                Ok((_, prog)) => crate::simulate_system::run(a, self.tc, c, prog, dir, t, m, wave)
+                    .map_err(TestError::Other),
+                Err(e) => Err(TestError::Other(e.clone())),
+            });
+        }
+        let module = match crate::simulate_system::module_name(c, m) {
+            Ok(x) => x,
+            Err(e) => return Ran::Verdict(Verdict::Failed(e)),
+        };
+        if let Some(args) = &a.real {
+            let prog = match front {
+                Ok((_, prog)) => prog,
+                Err(e) => return Ran::Verdict(Verdict::Failed(e.clone())),
+            };
+            let b = real_board(self.real, a, self.tc, self.file, c, dir, Some((m, &module)));
+            return Ran::Outcome(match b {
+                Ok(b) => b.run_multi(args, c, prog, t, m),
+                Err(e) => Err(TestError::Other(e)),
+            });
+        }
+        let board = self
+            .boards
+            .entry(dir.join("systems").join(&module))
+            .or_insert_with(|| {
+                crate::board_sim::BoardSim::prepare_system(a, self.tc, c, dir, m, &module)
+            });
+        match (board, front) {
+            (Ok(b), Ok((_, prog))) => Ran::Outcome(b.run_multi(a, c, prog, t, m, wave)),
+            (Ok(_), Err(e)) => Ran::Outcome(Err(TestError::Other(e.clone()))),
+            (Err(e), _) => board_not_ready(e, emu),
+        }
+    }
+
+    /// Single-kernel test `t` on the real board (`oclhls run`), the simulated board
+    /// (`--board`), or the kernel's Verilator model.
+    fn kernel(self, t: &TestCase, emu: &emulate::Verdict, wave: &mut Waveform) -> Ran {
+        let (a, c, dir) = (self.a, self.c, self.dir);
+        if let Some(args) = &a.real {
+            return Ran::Outcome(
+                match real_board(self.real, a, self.tc, self.file, c, dir, None) {
+                    Ok(b) => b.run_test(args, c, t, &emu.outputs),
+                    Err(e) => Err(TestError::Other(e)),
+                },
+            );
+        }
+        if a.board.is_none() {
+            return Ran::Outcome(run_test(a, self.tc, c, dir, t, &emu.outputs, wave));
+        }
+        let board = self
+            .boards
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| crate::board_sim::BoardSim::prepare(a, self.tc, c, dir));
+        match board {
+            Ok(b) => Ran::Outcome(b.run_test(a, c, t, &emu.outputs, wave)),
+            Err(e) => board_not_ready(e, emu),
+        }
+    }
+}
+
+/// A simulated board that could not be prepared: a skip when it does not serve the test's
+/// kernels ([`not_on_board`]), else a failure.
+fn board_not_ready(e: &crate::board_sim::PrepareError, emu: &emulate::Verdict) -> Ran {
+    match e {
+        crate::board_sim::PrepareError::Unsupported(e) => {
+            Ran::Verdict(not_on_board(e, emu.problem.clone()))
+        }
+        crate::board_sim::PrepareError::Failed(e) => Ran::Outcome(Err(TestError::Other(e.clone()))),
+    }
 }
 
 type RealOrWhyNot =
@@ -609,10 +708,13 @@ impl Session<'_> {
             (Err(e), _) => Ran::Outcome(Err(TestError::Other(format!(
                 "the kernel file does not compile:\n{e}"
             )))),
-            (Ok(_), _) => match &t.multi {
-                Some(m) => self.run_system(t, m, &bkey, &key, &emu, wave),
-                None => self.run_kernel(t, &bkey, &emu, wave),
-            },
+            (Ok(_), _) => {
+                let (target, fronts) = self.target(&bkey);
+                match &t.multi {
+                    Some(m) => target.system(t, m, &fronts[&key], &emu, wave),
+                    None => target.kernel(t, &emu, wave),
+                }
+            }
         };
         Ok(match ran {
             Ran::Verdict(v) => v,
@@ -644,113 +746,21 @@ impl Session<'_> {
         })
     }
 
-    /// Multi-kernel test `t` (launches `m`) of build `bkey` (built) on its target: the real
-    /// board (`oclhls run`), the simulated board (`--board`), or the system's Verilator model.
-    fn run_system(
-        &mut self,
-        t: &TestCase,
-        m: &testfile::MultiTest,
-        bkey: &BuildKey,
-        key: &[String],
-        emu: &emulate::Verdict,
-        wave: &mut Waveform,
-    ) -> Ran {
-        let Session {
-            a,
-            file,
-            toolchain,
-            builds,
-            fronts,
-            boards,
-            real,
-            ..
-        } = self;
-        let a: &SimArgs = a;
-        let Ok((c, dir)) = &builds[bkey] else {
+    /// What a test of build `bkey` (one that succeeded) runs on, and the front ends.
+    fn target(&mut self, bkey: &BuildKey) -> (Target<'_>, &Fronts) {
+        let Ok((c, dir)) = &self.builds[bkey] else {
             unreachable!("run only for a build that succeeded")
         };
-        if a.real.is_none() && a.board.is_none() {
-            return Ran::Outcome(match &fronts[key] {
-                Ok((_, prog)) => {
-                    crate::simulate_system::run(a, toolchain, c, prog, dir, t, m, wave)
-                        .map_err(TestError::Other)
-                }
-                Err(e) => Err(TestError::Other(e.clone())),
-            });
-        }
-        let module = match crate::simulate_system::module_name(c, m) {
-            Ok(x) => x,
-            Err(e) => return Ran::Verdict(Verdict::Failed(e)),
+        let target = Target {
+            a: self.a,
+            file: self.file,
+            tc: &self.toolchain,
+            c,
+            dir,
+            boards: &mut self.boards,
+            real: &mut self.real,
         };
-        if let Some(args) = &a.real {
-            let prog = match &fronts[key] {
-                Ok((_, prog)) => prog,
-                Err(e) => return Ran::Verdict(Verdict::Failed(e.clone())),
-            };
-            let b = real_board(real, a, toolchain, file, c, dir, Some((m, &module)));
-            return Ran::Outcome(match b {
-                Ok(b) => b.run_multi(args, c, prog, t, m),
-                Err(e) => Err(TestError::Other(e)),
-            });
-        }
-        let board = boards
-            .entry(dir.join("systems").join(&module))
-            .or_insert_with(|| {
-                crate::board_sim::BoardSim::prepare_system(a, toolchain, c, dir, m, &module)
-            });
-        Ran::Outcome(match (board, &fronts[key]) {
-            (Ok(b), Ok((_, prog))) => b.run_multi(a, c, prog, t, m, wave),
-            (Ok(_), Err(e)) => Err(TestError::Other(e.clone())),
-            (Err(crate::board_sim::PrepareError::Unsupported(e)), _) => {
-                return Ran::Verdict(not_on_board(e, emu.problem.clone()))
-            }
-            (Err(crate::board_sim::PrepareError::Failed(e)), _) => Err(TestError::Other(e.clone())),
-        })
-    }
-
-    /// Single-kernel test `t` of build `bkey` (built) on its target: the real board (`oclhls
-    /// run`), the simulated board (`--board`), or the kernel's Verilator model.
-    fn run_kernel(
-        &mut self,
-        t: &TestCase,
-        bkey: &BuildKey,
-        emu: &emulate::Verdict,
-        wave: &mut Waveform,
-    ) -> Ran {
-        let Session {
-            a,
-            file,
-            toolchain,
-            builds,
-            boards,
-            real,
-            ..
-        } = self;
-        let a: &SimArgs = a;
-        let Ok((c, dir)) = &builds[bkey] else {
-            unreachable!("run only for a build that succeeded")
-        };
-        if let Some(args) = &a.real {
-            return Ran::Outcome(match real_board(real, a, toolchain, file, c, dir, None) {
-                Ok(b) => b.run_test(args, c, t, &emu.outputs),
-                Err(e) => Err(TestError::Other(e)),
-            });
-        }
-        if a.board.is_none() {
-            return Ran::Outcome(run_test(a, toolchain, c, dir, t, &emu.outputs, wave));
-        }
-        let board = boards
-            .entry(dir.clone())
-            .or_insert_with(|| crate::board_sim::BoardSim::prepare(a, toolchain, c, dir));
-        match board {
-            Ok(b) => Ran::Outcome(b.run_test(a, c, t, &emu.outputs, wave)),
-            Err(crate::board_sim::PrepareError::Unsupported(e)) => {
-                Ran::Verdict(not_on_board(e, emu.problem.clone()))
-            }
-            Err(crate::board_sim::PrepareError::Failed(e)) => {
-                Ran::Outcome(Err(TestError::Other(e.clone())))
-            }
-        }
+        (target, &self.fronts)
     }
 
     /// Compiles the kernels test `t` needs, once per distinct build options and launched
