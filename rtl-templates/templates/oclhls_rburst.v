@@ -4,15 +4,16 @@
 // when the next element would start a new 4 KB page, or after IDLE cycles without a read; its
 // address and length then go out on AR (ar_*). The beats come back in order, one per read, so
 // the kernel's response buffers and tags are the same as without bursts. A read waits here
-// at most MAXB + IDLE cycles before its burst goes out: the schedule's read latency
-// (`--memory-latency`) must cover that (docs/hardware-interface.md, "Bursts").
+// at most MAXB + IDLE + 1 cycles before its burst goes out (the 1: a registered input
+// stage): the schedule's read latency (`--memory-latency`) must cover that
+// (docs/hardware-interface.md, "Bursts").
 //
 // A read run (in_run > 1, an async copy's reads: `Kernel::read_runs`) promises that the next
 // in_run - 1 reads of the port are the elements after this one, in order. Such a read starts
 // a planned burst of min(in_run, PLANB) beats that goes out on AR at once (when it stays in
 // its 4 KB page); the reads it covers then pass without waiting. `planned` is high while a
-// planned burst still expects reads (a port with several pipelines then takes reads from the
-// one that started it only). Memory may answer a planned burst's beats before the kernel has
+// planned burst still expects reads, or a read with a run waits in the input stage (a port
+// with several pipelines then takes reads from the one that asked last only). Memory may answer a planned burst's beats before the kernel has
 // asked for them; the kernel's `rresp_ready` holds them until it has room.
 `default_nettype none
 module oclhls_rburst #(
@@ -42,23 +43,64 @@ module oclhls_rburst #(
     wire       q_full;
     wire       q_empty;
     wire [39:0] q_head;
+    // The input stage: a read offered by the kernel is registered first (s_*), so that the
+    // combining and planning decisions (the address compare, a planned burst's length and
+    // page check, the AR queue's write) start from registers of this unit and no kernel logic
+    // (the port's arbiter, the run's selection) is chained in front of them; and `ready` is a
+    // flip-flop (a skid register k_* takes the read offered in the cycle the input register
+    // cannot move), as in `oclhls_wburst`. A read costs one more cycle to memory (the
+    // schedule's read latency covers it: docs/hardware-interface.md, "Bursts").
+    reg        s_valid;
+    reg [31:0] s_addr;
+    reg [8:0]  s_run;
+    reg        k_valid;
+    reg [31:0] k_addr;
+    reg [8:0]  k_run;
     wire       at_max = count == MAXB[8:0];
     wire       page_end = next[11:0] == 12'd0;
-    wire       join_ok = open && in_valid && in_addr == next && !at_max && !page_end;
+    wire       join_ok = open && s_valid && s_addr == next && !at_max && !page_end;
     wire       close = open && !q_full
-        && (at_max || page_end || idle == IDLE[3:0] || (in_valid && !join_ok));
+        && (at_max || page_end || idle == IDLE[3:0] || (s_valid && !join_ok));
     // A planned burst: its length, and whether it stays in the read's 4 KB page.
-    wire [8:0] plan_len = in_run > PLANB[8:0] ? PLANB[8:0] : in_run;
-    wire [31:0] plan_end = {20'd0, in_addr[11:0]} + {23'd0, plan_len} * EB;
-    wire       plan_ok = !open && in_run > 9'd1 && plan_end <= 32'h1000;
-    assign planned = plan_left != 9'd0;
+    wire [8:0] plan_len = s_run > PLANB[8:0] ? PLANB[8:0] : s_run;
+    wire [31:0] plan_end = {20'd0, s_addr[11:0]} + {23'd0, plan_len} * EB;
+    wire       plan_ok = !open && s_run > 9'd1 && plan_end <= 32'h1000;
+    wire       in_plan = plan_left != 9'd0;
+    // `planned` also covers a read with a run still in the input stage (it may start a
+    // planned burst): the port's arbiter must not slip another pipeline's read in behind it.
+    assign planned = in_plan || (s_valid && s_run > 9'd1) || (k_valid && k_run > 9'd1);
+    // The registered read moves on when a planned burst covers it or, since it may open a
+    // burst (or close one that is open), when the AR queue has room.
+    wire       s_moves = in_plan || !q_full;
+    wire       s_fire = s_valid && s_moves;
+    wire       s_free = !s_valid || s_moves;
     // Ready depends on state only (not on in_valid): a kernel stage whose read is predicated
-    // off may wait for ready. A read may open a burst (or close one that is open), so it
-    // needs room in the AR queue unless a planned burst covers it.
-    assign in_ready = planned || !q_full;
-    wire       in_fire = in_valid && in_ready;
-    wire       plan_start = in_fire && !planned && plan_ok;
-    wire       single = in_fire && !planned && !plan_ok;
+    // off may wait for ready.
+    assign in_ready = !k_valid;
+    wire       in_take = in_valid && !k_valid;
+    always @(posedge clk) begin
+        if (rst) begin
+            s_valid <= 1'b0;
+            k_valid <= 1'b0;
+        end else if (s_free) begin
+            s_valid <= k_valid || in_take;
+            k_valid <= 1'b0;
+        end else if (in_take) begin
+            k_valid <= 1'b1;
+        end
+    end
+    always @(posedge clk) begin
+        if (s_free) begin
+            s_addr <= k_valid ? k_addr : in_addr;
+            s_run <= k_valid ? k_run : in_run;
+        end
+        if (!s_free && in_take) begin
+            k_addr <= in_addr;
+            k_run <= in_run;
+        end
+    end
+    wire       plan_start = s_fire && !in_plan && plan_ok;
+    wire       single = s_fire && !in_plan && !plan_ok;
     always @(posedge clk) begin
         if (rst) begin
             open <= 1'b0;
@@ -68,26 +110,26 @@ module oclhls_rburst #(
             idle <= 4'd0;
             plan_left <= 9'd0;
         end else begin
-            if (in_fire && planned) plan_left <= plan_left - 9'd1;
+            if (s_fire && in_plan) plan_left <= plan_left - 9'd1;
             else if (plan_start) plan_left <= plan_len - 9'd1;
             if (single && join_ok && !close) begin
                 next <= next + EB[31:0];
                 count <= count + 9'd1;
             end else if (single) begin
                 open <= 1'b1;
-                start <= in_addr;
-                next <= in_addr + EB[31:0];
+                start <= s_addr;
+                next <= s_addr + EB[31:0];
                 count <= 9'd1;
             end else if (close) begin
                 open <= 1'b0;
             end
-            if (!open || in_valid || close) idle <= 4'd0;
+            if (!open || s_valid || close) idle <= 4'd0;
             else if (idle != IDLE[3:0]) idle <= idle + 4'd1;
         end
     end
     // At most one push a cycle: a planned burst starts only with no burst open.
     wire       push = close || plan_start;
-    wire [39:0] push_data = plan_start ? {plan_len[7:0] - 8'd1, in_addr} : {count[7:0] - 8'd1, start};
+    wire [39:0] push_data = plan_start ? {plan_len[7:0] - 8'd1, s_addr} : {count[7:0] - 8'd1, start};
     oclhls_fifo #(.W(40), .DEPTH(4), .AW(2)) ar_q (
         .clk(clk), .rst(rst), .push(push), .push_data(push_data),
         .full(q_full), .pop(ar_valid && ar_ready), .pop_data(q_head), .empty(q_empty));
