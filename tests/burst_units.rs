@@ -221,7 +221,12 @@ fn numbers(result: &str) -> Vec<u64> {
 
 #[test]
 fn combining_units_keep_every_access_under_random_traffic() {
-    let units = ["oclhls_fifo.v", "oclhls_wburst.v", "oclhls_rburst.v"];
+    let units = [
+        "oclhls_fifo.v",
+        "oclhls_skid.v",
+        "oclhls_wburst.v",
+        "oclhls_rburst.v",
+    ];
     let Some(result) = run_testbench(TB, &units) else {
         return;
     };

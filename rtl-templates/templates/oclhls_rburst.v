@@ -43,19 +43,21 @@ module oclhls_rburst #(
     wire       q_full;
     wire       q_empty;
     wire [39:0] q_head;
-    // The input stage: a read offered by the kernel is registered first (s_*), so that the
-    // combining and planning decisions (the address compare, a planned burst's length and
-    // page check, the AR queue's write) start from registers of this unit and no kernel logic
-    // (the port's arbiter, the run's selection) is chained in front of them; and `ready` is a
-    // flip-flop (a skid register k_* takes the read offered in the cycle the input register
-    // cannot move), as in `oclhls_wburst`. A read costs one more cycle to memory (the
-    // schedule's read latency covers it: docs/hardware-interface.md, "Bursts").
-    reg        s_valid;
-    reg [31:0] s_addr;
-    reg [8:0]  s_run;
-    reg        k_valid;
-    reg [31:0] k_addr;
-    reg [8:0]  k_run;
+    // The input stage (`oclhls_skid`): a read offered by the kernel is registered first
+    // (s_*), so that the combining and planning decisions (the address compare, a planned
+    // burst's length and page check, the AR queue's write) start from registers of this unit
+    // and no kernel logic (the port's arbiter, the run's selection) is chained in front of
+    // them; and `ready` is a flip-flop, as in `oclhls_wburst`. A read costs one more cycle to
+    // memory (the schedule's read latency covers it: docs/hardware-interface.md, "Bursts").
+    wire        s_valid;
+    wire        s_moves;
+    wire [40:0] s_req;
+    oclhls_skid #(.W(41)) stage (
+        .clk(clk), .rst(rst), .in_valid(in_valid), .in_ready(in_ready),
+        .in_data({in_run, in_addr}), .out_valid(s_valid), .out_ready(s_moves),
+        .out_data(s_req));
+    wire [31:0] s_addr = s_req[31:0];
+    wire [8:0]  s_run = s_req[40:32];
     wire       at_max = count == MAXB[8:0];
     wire       page_end = next[11:0] == 12'd0;
     wire       join_ok = open && s_valid && s_addr == next && !at_max && !page_end;
@@ -66,39 +68,15 @@ module oclhls_rburst #(
     wire [31:0] plan_end = {20'd0, s_addr[11:0]} + {23'd0, plan_len} * EB;
     wire       plan_ok = !open && s_run > 9'd1 && plan_end <= 32'h1000;
     wire       in_plan = plan_left != 9'd0;
-    // `planned` also covers a read with a run still in the input stage (it may start a
-    // planned burst): the port's arbiter must not slip another pipeline's read in behind it.
-    assign planned = in_plan || (s_valid && s_run > 9'd1) || (k_valid && k_run > 9'd1);
+    // `planned` also covers a read with a run in the input stage (it may start a planned
+    // burst): the port's arbiter must not slip another pipeline's read in behind it. (The
+    // stage's skid register holds a read only while `in_ready` is low, so no read is taken
+    // then, and it has moved to the output register by the time `in_ready` rises.)
+    assign planned = in_plan || (s_valid && s_run > 9'd1);
     // The registered read moves on when a planned burst covers it or, since it may open a
     // burst (or close one that is open), when the AR queue has room.
-    wire       s_moves = in_plan || !q_full;
+    assign     s_moves = in_plan || !q_full;
     wire       s_fire = s_valid && s_moves;
-    wire       s_free = !s_valid || s_moves;
-    // Ready depends on state only (not on in_valid): a kernel stage whose read is predicated
-    // off may wait for ready.
-    assign in_ready = !k_valid;
-    wire       in_take = in_valid && !k_valid;
-    always @(posedge clk) begin
-        if (rst) begin
-            s_valid <= 1'b0;
-            k_valid <= 1'b0;
-        end else if (s_free) begin
-            s_valid <= k_valid || in_take;
-            k_valid <= 1'b0;
-        end else if (in_take) begin
-            k_valid <= 1'b1;
-        end
-    end
-    always @(posedge clk) begin
-        if (s_free) begin
-            s_addr <= k_valid ? k_addr : in_addr;
-            s_run <= k_valid ? k_run : in_run;
-        end
-        if (!s_free && in_take) begin
-            k_addr <= in_addr;
-            k_run <= in_run;
-        end
-    end
     wire       plan_start = s_fire && !in_plan && plan_ok;
     wire       single = s_fire && !in_plan && !plan_ok;
     always @(posedge clk) begin

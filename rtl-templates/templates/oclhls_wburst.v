@@ -57,57 +57,32 @@ module oclhls_wburst #(
     wire        room = !aw_full && !wq_full && !bq_full;
     wire        at_max = count == MAXB[8:0];
     wire        page_end = next[11:0] == 12'd0;
-    // The input stage: a write offered by the kernel is registered first (s_*), so that
-    // the combining decision (the address compare, closing a burst, pushing its command)
-    // starts from registers of this unit and no kernel logic is in front of it; and `ready`
-    // is a flip-flop (a skid register k_* takes the write offered in the cycle the input
-    // register cannot move), so that no logic of this unit is in front of the kernel's
+    // The input stage (`oclhls_skid`): a write offered by the kernel is registered first
+    // (s_*), so that the combining decision (the address compare, closing a burst, pushing
+    // its command) starts from registers of this unit and no kernel logic is in front of it;
+    // and `ready` is a flip-flop, so that no logic of this unit is in front of the kernel's
     // stall either (issue 17: both were critical paths of kernels with stores). A write costs
     // one more cycle to memory; the rate stays one write per cycle, with a cycle lost after
-    // the input register could not move.
-    reg          s_valid;
-    reg [31:0]   s_addr;
-    reg [W-1:0]  s_data;
-    reg [SB-1:0] s_strb;
-    reg          k_valid;
-    reg [31:0]   k_addr;
-    reg [W-1:0]  k_data;
-    reg [SB-1:0] k_strb;
+    // the input register could not move. Ready depends on state only (not on in_valid): a
+    // kernel stage whose store is predicated off may wait for ready, and must not wait for a
+    // burst to close.
+    wire          s_valid;
+    wire          s_moves;
+    wire [31+W+SB:0] s_req;
+    oclhls_skid #(.W(32 + W + SB)) stage (
+        .clk(clk), .rst(rst), .in_valid(in_valid), .in_ready(in_ready),
+        .in_data({in_strb, in_data, in_addr}), .out_valid(s_valid), .out_ready(s_moves),
+        .out_data(s_req));
+    wire [31:0]   s_addr = s_req[31:0];
+    wire [W-1:0]  s_data = s_req[31+W:32];
+    wire [SB-1:0] s_strb = s_req[31+W+SB:32+W];
     wire        join_ok = open && s_valid && s_addr == next && !at_max && !page_end;
     wire        close = open && room
         && (at_max || page_end || flush || idle == IDLE[3:0] || (s_valid && !join_ok));
     // The registered write moves on when the data buffer has room and, with a burst open,
     // there is room to close it if it does not join.
-    wire        s_moves = !d_full && (!open || room);
+    assign      s_moves = !d_full && (!open || room);
     wire        in_fire = s_valid && s_moves;
-    wire        s_free = !s_valid || s_moves;
-    // Ready depends on state only (not on in_valid): a kernel stage whose store is predicated
-    // off may wait for ready, and must not wait for a burst to close.
-    assign in_ready = !k_valid;
-    wire        in_take = in_valid && !k_valid;
-    always @(posedge clk) begin
-        if (rst) begin
-            s_valid <= 1'b0;
-            k_valid <= 1'b0;
-        end else if (s_free) begin
-            s_valid <= k_valid || in_take;
-            k_valid <= 1'b0;
-        end else if (in_take) begin
-            k_valid <= 1'b1;
-        end
-    end
-    always @(posedge clk) begin
-        if (s_free) begin
-            s_addr <= k_valid ? k_addr : in_addr;
-            s_data <= k_valid ? k_data : in_data;
-            s_strb <= k_valid ? k_strb : in_strb;
-        end
-        if (!s_free && in_take) begin
-            k_addr <= in_addr;
-            k_data <= in_data;
-            k_strb <= in_strb;
-        end
-    end
     wire [7:0]  len = count[7:0] - 8'd1;
     always @(posedge clk) begin
         if (rst) begin

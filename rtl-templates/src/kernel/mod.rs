@@ -94,6 +94,12 @@ struct RburstTemplate<'a> {
     version: &'a str,
 }
 
+#[derive(Template)]
+#[template(path = "oclhls_skid.v", escape = "none")]
+struct SkidTemplate<'a> {
+    version: &'a str,
+}
+
 /// The support modules a kernel may instantiate, as `(file name, text)`: the FIFO every
 /// kernel uses, the integer dividers and the float units (`EmittedKernel::support` names the ones a kernel needs).
 pub fn support_files() -> Vec<(String, String)> {
@@ -113,10 +119,16 @@ pub fn support_files() -> Vec<(String, String)> {
     }
     .render()
     .expect("the read-burst template renders");
+    let skid = SkidTemplate {
+        version: env!("CARGO_PKG_VERSION"),
+    }
+    .render()
+    .expect("the skid template renders");
     let mut files = vec![
         ("oclhls_fifo.v".to_string(), fifo + "\n"),
         ("oclhls_wburst.v".to_string(), wburst + "\n"),
         ("oclhls_rburst.v".to_string(), rburst + "\n"),
+        ("oclhls_skid.v".to_string(), skid + "\n"),
     ];
     files.extend(crate::fp::fp_files());
     files.extend(crate::divide::div_files());
@@ -271,6 +283,10 @@ impl Emitter<'_> {
         }
         if self.plan.mems.mems.values().any(|m| m.burst_read > 0) {
             support.push("oclhls_rburst.v".to_string());
+        }
+        // The burst units' input stage.
+        if support.iter().any(|f| f.ends_with("burst.v")) {
+            support.push("oclhls_skid.v".to_string());
         }
         EmittedKernel {
             file_name: format!("{module}.v"),
