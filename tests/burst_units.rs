@@ -81,6 +81,11 @@ module tb;
         rq_addr[rq_in] = r_addr; rq_run[rq_in] = {23'd0, r_run}; rq_in = rq_in + 1;
       end
       if (planned) planned_cycles = planned_cycles + 1;
+      // The registered `planned` is high whenever a planned burst expects reads or a read
+      // with a run waits in the unit's input stage (the port's arbiter locks on it).
+      if ((runit.plan_left != 0 || (runit.s_valid && runit.s_run > 1)) && !planned) begin
+        errors = errors + 1; $display("%0d: planned low", cyc);
+      end
       if (ar_valid && ar_ready) begin
         rbursts = rbursts + 1;
         if (ar_len > 7 || (ar_addr & 32'hfff) + (ar_len + 1) * 4 > 4096) begin

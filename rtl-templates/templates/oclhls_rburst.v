@@ -55,7 +55,10 @@ module oclhls_rburst #(
     oclhls_skid #(.W(41)) stage (
         .clk(clk), .rst(rst), .in_valid(in_valid), .in_ready(in_ready),
         .in_data({in_run, in_addr}), .out_valid(s_valid), .out_ready(s_moves),
-        .out_data(s_req));
+        .out_data(s_req), .next_valid(s_next_valid), .next_data(s_next));
+    wire        s_next_valid;
+    wire [40:0] s_next;
+    wire        unused_next_addr = &{1'b0, s_next[31:0], 1'b0};
     wire [31:0] s_addr = s_req[31:0];
     wire [8:0]  s_run = s_req[40:32];
     wire       at_max = count == MAXB[8:0];
@@ -71,14 +74,19 @@ module oclhls_rburst #(
     // `planned` also covers a read with a run in the input stage (it may start a planned
     // burst): the port's arbiter must not slip another pipeline's read in behind it. (The
     // stage's skid register holds a read only while `in_ready` is low, so no read is taken
-    // then, and it has moved to the output register by the time `in_ready` rises.)
-    assign planned = in_plan || (s_valid && s_run > 9'd1);
+    // then, and it has moved to the output register by the time `in_ready` rises.) It is a
+    // flip-flop, computed from the next state, since it reaches the kernel's grants and
+    // through them its stall: `in_plan || (s_valid && s_run > 1)` of the next cycle.
+    reg        planned_q;
+    assign planned = planned_q;
     // The registered read moves on when a planned burst covers it or, since it may open a
     // burst (or close one that is open), when the AR queue has room.
     assign     s_moves = in_plan || !q_full;
     wire       s_fire = s_valid && s_moves;
     wire       plan_start = s_fire && !in_plan && plan_ok;
     wire       single = s_fire && !in_plan && !plan_ok;
+    wire [8:0] plan_left_next = (s_fire && in_plan) ? plan_left - 9'd1
+        : plan_start ? plan_len - 9'd1 : plan_left;
     always @(posedge clk) begin
         if (rst) begin
             open <= 1'b0;
@@ -87,9 +95,10 @@ module oclhls_rburst #(
             count <= 9'd0;
             idle <= 4'd0;
             plan_left <= 9'd0;
+            planned_q <= 1'b0;
         end else begin
-            if (s_fire && in_plan) plan_left <= plan_left - 9'd1;
-            else if (plan_start) plan_left <= plan_len - 9'd1;
+            plan_left <= plan_left_next;
+            planned_q <= plan_left_next != 9'd0 || (s_next_valid && s_next[40:32] > 9'd1);
             if (single && join_ok && !close) begin
                 next <= next + EB[31:0];
                 count <= count + 9'd1;

@@ -4,8 +4,10 @@
 // flip-flop: the skid register takes the request offered in the cycle the output register
 // cannot move (out_valid && !out_ready), and in_ready falls until it has moved on. The
 // request rate stays one per cycle, with one cycle lost after the output could not move.
-// out_ready may depend on the stage's user's state, never on in_valid. Used by the burst
-// units (`oclhls_wburst`, `oclhls_rburst`) in front of their combining decisions.
+// out_ready may depend on the stage's user's state, never on in_valid. next_valid/next_data
+// are what out_valid/out_data will be after this cycle's edge, for a user that registers a
+// flag of them. Used by the burst units (`oclhls_wburst`, `oclhls_rburst`) in front of their
+// combining decisions.
 `default_nettype none
 module oclhls_skid #(
     parameter integer W = 32
@@ -17,7 +19,9 @@ module oclhls_skid #(
     input  wire [W-1:0] in_data,
     output wire         out_valid,
     input  wire         out_ready,
-    output reg  [W-1:0] out_data
+    output reg  [W-1:0] out_data,
+    output wire         next_valid,
+    output wire [W-1:0] next_data
 );
     reg         s_valid;
     reg         k_valid;
@@ -26,6 +30,8 @@ module oclhls_skid #(
     wire        in_take = in_valid && !k_valid;
     assign in_ready = !k_valid;
     assign out_valid = s_valid;
+    assign next_valid = s_free ? (k_valid || in_take) : s_valid;
+    assign next_data = s_free ? (k_valid ? k_data : in_data) : out_data;
     always @(posedge clk) begin
         if (rst) begin
             s_valid <= 1'b0;
@@ -38,7 +44,7 @@ module oclhls_skid #(
         end
     end
     always @(posedge clk) begin
-        if (s_free) out_data <= k_valid ? k_data : in_data;
+        out_data <= next_data;
         if (!s_free && in_take) k_data <= in_data;
     end
 endmodule

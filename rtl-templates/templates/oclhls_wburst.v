@@ -72,7 +72,11 @@ module oclhls_wburst #(
     oclhls_skid #(.W(32 + W + SB)) stage (
         .clk(clk), .rst(rst), .in_valid(in_valid), .in_ready(in_ready),
         .in_data({in_strb, in_data, in_addr}), .out_valid(s_valid), .out_ready(s_moves),
-        .out_data(s_req));
+        .out_data(s_req), .next_valid(s_next_valid), .next_data(s_next));
+    wire          s_next_valid;
+    wire [31+W+SB:0] s_next;
+    // The stage's next state is for users that register a flag of it; none here.
+    wire          unused_next = &{1'b0, s_next_valid, s_next, 1'b0};
     wire [31:0]   s_addr = s_req[31:0];
     wire [W-1:0]  s_data = s_req[31+W:32];
     wire [SB-1:0] s_strb = s_req[31+W+SB:32+W];
