@@ -487,7 +487,10 @@ impl Kernel {
         self.rename_in_side_tables(old, new);
     }
 
-    /// Side tables that name ops follow a replaced op.
+    /// Side tables that name ops follow a replaced op. A flattened nest's row record follows
+    /// only a replacement of the same kind (a row flag by a carried i1 of its loop, `next` by
+    /// an i1); a flag replaced by anything else (`narrow` proved it constant: an inner level
+    /// that never runs, fuzz case 5438) drops the record, a hint like in `remove_op`.
     fn rename_in_side_tables(&mut self, old: OpId, new: OpId) {
         self.read_runs = std::mem::take(&mut self.read_runs)
             .into_iter()
@@ -496,12 +499,24 @@ impl Kernel {
                 (f(l), f(r))
             })
             .collect();
-        for l in self.loops.iter_mut() {
-            if let Some(r) = &mut l.rows {
-                for o in r.flags.iter_mut().chain(std::iter::once(&mut r.next)) {
-                    if *o == old {
-                        *o = new;
-                    }
+        let (new_kind, new_ty, new_region) = {
+            let op = self.op(new);
+            (op.kind.clone(), op.ty, op.region)
+        };
+        for (i, l) in self.loops.iter_mut().enumerate() {
+            let Some(r) = &mut l.rows else {
+                continue;
+            };
+            let flag_ok =
+                new_kind == OpKind::Carried && new_ty == Ty::BOOL && new_region.index() == i;
+            let renames_flag = r.flags.contains(&old);
+            if (renames_flag && !flag_ok) || (r.next == old && new_ty != Ty::BOOL) {
+                l.rows = None;
+                continue;
+            }
+            for o in r.flags.iter_mut().chain(std::iter::once(&mut r.next)) {
+                if *o == old {
+                    *o = new;
                 }
             }
         }

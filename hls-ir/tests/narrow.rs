@@ -73,6 +73,32 @@ fn ty(k: &Kernel, o: OpId) -> Ty {
 }
 
 #[test]
+fn a_row_flag_proved_constant_drops_the_nests_row_record() {
+    // `#pragma loop_coalesce` flattens a nest whose inner level never runs (`j < 0u`): its
+    // row flag ("the inner level has an iteration now") is always false, and `narrow`
+    // replaces it by a constant. The loop's row record (`Loop::rows`, a hint for analyses)
+    // then named a constant as a carried flag and the verifier stopped the build (fuzz case
+    // 5438); the record is dropped instead, and the pipeline verifies after every pass.
+    let src = "kernel void k(global float *out, uint n) {
+  float v = 0.0f;
+  #pragma loop_coalesce
+  for (uint i = 0; i < n; i++) {
+    for (uint j = 0; j < 0u; j++) {
+      v = 5.0f;
+    }
+  }
+  out[get_global_id(0)] = v;
+}";
+    let k = common::lower(src);
+    assert!(
+        k.loops.iter().any(|l| l.rows.is_some()),
+        "the nest is flattened"
+    );
+    let k = narrowed(src);
+    assert!(k.loops.iter().all(|l| l.rows.is_none()));
+}
+
+#[test]
 fn uchar_arithmetic_is_done_at_8_and_9_bits() {
     // c: (a * 3 + b) truncated to a uchar: only 8 bits are demanded. d: a + b is at most
     // 510, 9 bits, zero-extended into the ushort.
