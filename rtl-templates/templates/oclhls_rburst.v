@@ -11,10 +11,11 @@
 // A read run (in_run > 1, an async copy's reads: `Kernel::read_runs`) promises that the next
 // in_run - 1 reads of the port are the elements after this one, in order. Such a read starts
 // a planned burst of min(in_run, PLANB) beats that goes out on AR at once (when it stays in
-// its 4 KB page); the reads it covers then pass without waiting. `planned` is high while a
-// planned burst still expects reads, or a read with a run waits in the input stage (a port
-// with several pipelines then takes reads from the one that asked last only). Memory may answer a planned burst's beats before the kernel has
-// asked for them; the kernel's `rresp_ready` holds them until it has room.
+// its 4 KB page); the reads it covers then pass without waiting. `planned` (a flip-flop) is
+// high while a planned burst still expects reads, or a read with a run waits in the input
+// stage (a port with several pipelines then takes reads from the one that asked last only).
+// Memory may answer a planned burst's beats before the kernel has asked for them; the
+// kernel's `rresp_ready` holds them until it has room.
 `default_nettype none
 module oclhls_rburst #(
     parameter integer EB = 4,
