@@ -1,5 +1,6 @@
-//! `const-fold`: fold integer operations on constants, apply algebraic identities, and reduce
-//! multiplications by a power of two to shifts (wiring instead of a DSP multiplier). Bit
+//! `const-fold`: fold integer operations on constants, apply algebraic identities, reduce
+//! multiplications by a power of two to shifts (wiring instead of a DSP multiplier) and signed
+//! compares with 0 to sign-bit tests. Bit
 //! plumbing is simplified too: a bit select of a constant, of a bit select or of a
 //! concatenation reads its source directly, concatenations are flattened, neighbouring
 //! selects of one value merge, and a concatenation that reassembles a whole value is that value
@@ -361,6 +362,34 @@ fn mul_by_power_of_two(k: &Kernel, id: OpId) -> Option<(OpId, u32)> {
     None
 }
 
+/// A signed compare of `x` with 0 (or -1) is a test of its sign bit: `(x, negated)` for
+/// `x < 0` (`x <= -1`, `0 > x`: the sign bit) and `x >= 0` (`x > -1`, `0 <= x`: its
+/// negation). The bit is the end of the carry chain that computes `x`, where a compare would
+/// be a second chain (the flattened triangle nest's next-row test, `0 <= i + 1`, made an 11 ns
+/// recurrence with the compare and II 2: `docs/benchmarks.md`, "Nested loops").
+fn sign_test(k: &Kernel, id: OpId) -> Option<(OpId, bool)> {
+    let OpKind::Cmp(c) = k.op(id).kind else {
+        return None;
+    };
+    let args = k.operands(id);
+    let (x, y) = (args[0], args[1]);
+    if k.op(x).ty.is_float() || k.op(x).ty.bits() < 2 {
+        return None;
+    }
+    let is = |o: OpId, v: i64| k.int_const_signed(o) == Some(v);
+    match c {
+        CmpOp::LtS if is(y, 0) => Some((x, false)),
+        CmpOp::LeS if is(y, -1) => Some((x, false)),
+        CmpOp::GtS if is(x, 0) => Some((y, false)),
+        CmpOp::GeS if is(x, -1) => Some((y, false)),
+        CmpOp::GeS if is(y, 0) => Some((x, true)),
+        CmpOp::GtS if is(y, -1) => Some((x, true)),
+        CmpOp::LeS if is(x, 0) => Some((y, true)),
+        CmpOp::LtS if is(x, -1) => Some((y, true)),
+        _ => None,
+    }
+}
+
 pub fn run(k: &mut Kernel) {
     // Ids are created in topological order by lowering, but passes may not keep that, so
     // iterate to a fixed point.
@@ -388,6 +417,34 @@ pub fn run(k: &mut Kernel) {
                     &[x, amount],
                 );
                 k.replace_uses(id, shl);
+                k.remove_op(id);
+                changed = true;
+                continue;
+            }
+            if let Some((x, negated)) = sign_test(k, id) {
+                let op = k.op(id).clone();
+                let lo = k.op(x).ty.bits() - 1;
+                let sign = k.add_op(
+                    Op {
+                        kind: OpKind::Extract { lo },
+                        name: None,
+                        ..op.clone()
+                    },
+                    &[x],
+                );
+                let new = if negated {
+                    k.add_op(
+                        Op {
+                            kind: OpKind::Unary(crate::ops::UnOp::Not),
+                            ..op
+                        },
+                        &[sign],
+                    )
+                } else {
+                    k.op_mut(sign).name = op.name.clone();
+                    sign
+                };
+                k.replace_uses(id, new);
                 k.remove_op(id);
                 changed = true;
                 continue;
