@@ -187,7 +187,16 @@ impl Emitter<'_> {
                 self.arg(&cx, 2)
             )),
             OpKind::Extract { lo } => Some(self.extract(&cx, *lo)),
-            OpKind::Concat => self.concat(&cx),
+            OpKind::Concat => {
+                let e = self.concat(&cx);
+                // A concatenation rebuilt in later stages may have its wire here only for a
+                // reader that is itself rebuilt later (a concatenation of concatenations):
+                // the sink takes it (reading a used wire there is harmless; fuzz case 6310).
+                if e.is_some() && self.plan.remat.contains(&o) {
+                    self.unused.push(cx.name.clone());
+                }
+                e
+            }
             OpKind::Convert(
                 cv @ (ConvOp::SIToF | ConvOp::UIToF | ConvOp::FToSI { .. } | ConvOp::FToUI { .. }),
             ) => {
@@ -273,11 +282,11 @@ impl Emitter<'_> {
             let cycles: Vec<u32> = p.use_cycles[&x].range(a + 1..).copied().collect();
             for c in cycles {
                 let vals: Vec<String> = parts.iter().rev().map(|&q| self.val(q, c)).collect();
-                w.wire(
-                    &format!("{}_c{c}", p.names[&x]),
-                    p.bits(x),
-                    &format!("{{{}}}", vals.join(", ")),
-                );
+                let name = format!("{}_c{c}", p.names[&x]);
+                w.wire(&name, p.bits(x), &format!("{{{}}}", vals.join(", ")));
+                // Its reader in this stage may be a concatenation that is not built here
+                // either (see `emit_op`).
+                self.unused.push(name);
             }
         }
         carried.retain(|(x, _, _)| !p.remat.contains(x));
