@@ -1,7 +1,7 @@
 //! `const-fold`: fold integer operations on constants, apply algebraic identities, reduce
 //! multiplications by a power of two to shifts (wiring instead of a DSP multiplier) and signed
-//! compares with 0 to sign-bit tests. Bit
-//! plumbing is simplified too: a bit select of a constant, of a bit select or of a
+//! compares with 0 to sign-bit tests. Bit plumbing is simplified too: a bit select of a
+//! constant, of a bit select or of a
 //! concatenation reads its source directly, concatenations are flattened, neighbouring
 //! selects of one value merge, and a concatenation that reassembles a whole value is that value
 //! (so copying a struct or vector from one buffer to another is a plain load and store).

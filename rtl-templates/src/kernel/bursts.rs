@@ -165,11 +165,10 @@ impl Emitter<'_> {
             }
             None => "1'b0".to_string(),
         };
-        let maxb = WRITE_BURST_BEATS;
         w.line(format!(
-            "oclhls_wburst #(.W({bits}), .SB({sb}), .EB({sb}), .MAXB({maxb}), .DEPTH({}), .DAW({}), .IDLE({WRITE_BURST_IDLE})) {p}_wburst (.clk(clk), .rst(rst), .in_valid({p}_wc_valid), .in_ready({p}_wc_ready), .in_addr({p}_wc_addr), .in_data({p}_wc_data), .in_strb({p}_wc_strb), .aw_valid({p}_wreq_valid), .aw_ready({p}_wreq_ready), .aw_addr({p}_wreq_addr), .aw_len({p}_wreq_len), .w_valid({p}_wdata_valid), .w_ready({p}_wdata_ready), .w_data({p}_wdata_data), .w_strb({strb}), .w_last({p}_wdata_last), .b_valid({p}_wresp_valid), .flush({flush}), .ack_beats({p}_wb_acked));",
-            2 * maxb,
-            (2 * maxb).trailing_zeros()
+            "oclhls_wburst #(.W({bits}), .SB({sb}), .EB({sb}), .MAXB({WRITE_BURST_BEATS}), .DEPTH({}), .DAW({}), .IDLE({WRITE_BURST_IDLE})) {p}_wburst (.clk(clk), .rst(rst), .in_valid({p}_wc_valid), .in_ready({p}_wc_ready), .in_addr({p}_wc_addr), .in_data({p}_wc_data), .in_strb({p}_wc_strb), .aw_valid({p}_wreq_valid), .aw_ready({p}_wreq_ready), .aw_addr({p}_wreq_addr), .aw_len({p}_wreq_len), .w_valid({p}_wdata_valid), .w_ready({p}_wdata_ready), .w_data({p}_wdata_data), .w_strb({strb}), .w_last({p}_wdata_last), .b_valid({p}_wresp_valid), .flush({flush}), .ack_beats({p}_wb_acked));",
+            2 * WRITE_BURST_BEATS,
+            (2 * WRITE_BURST_BEATS).trailing_zeros()
         ));
         if !partial {
             // Every store writes whole elements: the strobe the unit carries is all ones.
