@@ -498,7 +498,7 @@ impl ProblemBuilder<'_> {
                 } else {
                     0
                 };
-                self.push_edge(a, b, delay, dep);
+                self.push_edge(a, b, delay, live_in(dep, r_dst == region));
             }
         }
     }
@@ -516,6 +516,21 @@ impl ProblemBuilder<'_> {
         for &o in ops {
             self.push_edge(exit, o, 1, hls_ir::Dep::Order { distance: 1 });
         }
+    }
+}
+
+/// A value read by an op of a nested loop is read when that loop starts (the loop latches its
+/// live-ins): a carried value's next value computed out here (loop-invariant) has a distance
+/// counted in the nested loop's iterations, not in this region's, so here it is a live-in
+/// like any other (distance 0). The kernel fuzzer found it: `tests/fuzz-regressions/
+/// seed20261126_case7146.cl`, a next value available one cycle after its loop started.
+fn live_in(dep: hls_ir::Dep, dst_here: bool) -> hls_ir::Dep {
+    match dep {
+        hls_ir::Dep::Data { operand, .. } if !dst_here => hls_ir::Dep::Data {
+            operand,
+            distance: 0,
+        },
+        _ => dep,
     }
 }
 

@@ -30,10 +30,14 @@ pub struct Pass {
 /// - `partition` after folding, then `const-fold` again: the stored values it forwards to
 ///   loads meet the bit selects that unpack them (a field of a struct element is a select of
 ///   the stored concatenation, which folding reduces to the field's value). `--print-ir-after
-///   const-fold` prints the IR after both.
+///   const-fold` prints the IR after the last of them.
 /// - `licm` after folding (folded operands become constants, so more ops are invariant) and
 ///   before `cse` (hoisted copies from sibling loops merge in the parent).
-/// - `cse` after folding: folded constants become identical and merge.
+/// - `cse` after folding: folded constants become identical and merge. `const-fold` once
+///   more after it: values that were different ops until `cse` merged them (`(uint)x -
+///   (uint)x` is two extensions of `x` until then) fold now (`x - x`, `x ^ x`, `x == x`);
+///   the kernel fuzzer found it (`tests/fuzz-regressions/seed20261126_case7550.cl`, a
+///   compare with a value that is always 0 left for the lint to find).
 /// - `narrow` after folding and `cse`: its analyses see constants and shared values, and one
 ///   rewrite serves every use; after `licm`, so a hoisted value is narrowed once, outside the
 ///   loop. Before `dce`, which removes the wide ops it replaced.
@@ -67,6 +71,11 @@ pub const PIPELINE: &[Pass] = &[
         name: "cse",
         description: "merge pure operations with the same kind, type, region and operands",
         run: cse::run,
+    },
+    Pass {
+        name: "const-fold",
+        description: "fold operations on constants and simplify x+0, x*1, x<<0, trivial selects",
+        run: const_fold::run,
     },
     Pass {
         name: "narrow",
