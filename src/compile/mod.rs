@@ -331,7 +331,17 @@ impl Flow {
             max_reservations: self.pipe_reservations,
             keep_nested: Vec::new(),
         };
-        let mut chosen = self.stages(program, id, &lower_opts)?;
+        let mut chosen = match self.stages(program, id, &lower_opts) {
+            Ok(staged) => staged,
+            Err((diags, observed)) => {
+                // The IR up to the stage that failed (`--print-ir-after` shows what the
+                // scheduler or the emitter refused).
+                for (name, k) in &observed {
+                    observe(name, k);
+                }
+                return Err(diags);
+            }
+        };
         // Nests flattened without a pragma whose loop needs more than II 1: try them with
         // the outermost level kept nested (the levels inside may still flatten), and keep
         // that where the loop inside reaches a smaller II (an II that grows costs every
@@ -362,7 +372,7 @@ impl Flow {
             chosen = if better.len() == costly.len() {
                 trial
             } else {
-                self.stages(program, id, &lower_opts)?
+                self.stages(program, id, &lower_opts).map_err(|(d, _)| d)?
             };
         }
         warnings.extend(chosen.warnings);
@@ -380,20 +390,27 @@ impl Flow {
         program: &frontend::ast::Program,
         id: frontend::ast::FuncId,
         lower_opts: &hls_ir::lower::LowerOptions,
-    ) -> std::result::Result<Staged, Vec<Diagnostic>> {
+    ) -> std::result::Result<Staged, StageError> {
         let mut warnings = Vec::new();
         let mut observed = Vec::new();
         let mut ir =
-            hls_ir::lower::lower_kernel_with_warnings(program, id, lower_opts, &mut warnings)?;
+            hls_ir::lower::lower_kernel_with_warnings(program, id, lower_opts, &mut warnings)
+                .map_err(|d| (d, Vec::new()))?;
         observed.push(("lower".to_string(), ir.clone()));
         let ir_lowered = ir.clone();
         let goal = |k: &Kernel, l: hls_ir::LoopId| scheduler::kernel::ii_goal(k, l, &self.lib);
         let mut keep = |name: &str, k: &Kernel| observed.push((name.to_string(), k.clone()));
         hls_ir::passes::run_pipeline(&mut ir, true, Some(&goal), &mut keep)
             .expect("IR verification failed: this is a bug in oclhls");
-        let schedule = scheduler::kernel::schedule_kernel(&ir, &self.lib, &self.sched_opts)?;
+        let schedule = match scheduler::kernel::schedule_kernel(&ir, &self.lib, &self.sched_opts) {
+            Ok(s) => s,
+            Err(d) => return Err((d, observed)),
+        };
         requested_ii_warnings(&ir, &schedule, &mut warnings);
-        let rtl = rtl_templates::emit_kernel_with(&ir, &schedule, &[], &self.emit)?;
+        let rtl = match rtl_templates::emit_kernel_with(&ir, &schedule, &[], &self.emit) {
+            Ok(r) => r,
+            Err(d) => return Err((d, observed)),
+        };
         Ok(Staged {
             kernel: CompiledKernel {
                 ir,
@@ -436,6 +453,9 @@ fn loop_ii(k: &CompiledKernel, span: Span) -> Option<u32> {
     let l = k.ir.loops.ids().find(|&l| k.ir.loops[l].span == span)?;
     Some(k.schedule.for_loop(l)?.ii)
 }
+
+/// A run of the stages that failed: its diagnostics, and the IR it had observed by then.
+type StageError = (Vec<Diagnostic>, Vec<(String, Kernel)>);
 
 /// What one run of the stages gave (see [`Flow::stages`]).
 struct Staged {
