@@ -23,34 +23,8 @@ two_results=(fract modf frexp sincos remquo)
 want=("$@")
 pick() { [ ${#want[@]} -eq 0 ] || printf '%s\n' "${want[@]}" | grep -qx "$1"; }
 mkdir -p "$work/kernels"
-write() { # NAME EXPR TWO(0/1)
-  local bparam="" barg="" out=1
-  if [ "$3" = 1 ]; then
-    bparam="global const float *b, "
-    barg="arg_in:  1 buffer float[64] iota 1.5 0.0625"
-    out=2
-  fi
-  cat > "$work/kernels/math_$1.cl" <<CL
-/*!
-[config]
-name: math_$1
-kernel_name: math_$1
-dimensions: 1
-
-[test]
-name: $1 of 64 values
-global_size: 64 1 1
-arg_in:  0 buffer float[64] iota 0.25 0.125
-$barg
-arg_in:  $out buffer float[64] repeat 0
-!*/
-kernel void math_$1(global const float *a, ${bparam}global float *o) {
-  size_t i = get_global_id(0);
-  o[i] = $2;
-}
-CL
-}
-# NAME PARAMS ARGS BODY: a kernel of the second group (see above).
+# NAME PARAMS ARGS BODY: one kernel file with these parameters, body and header
+# argument lines.
 write_other() {
   cat > "$work/kernels/math_$1.cl" <<CL
 /*!
@@ -71,6 +45,17 @@ kernel void math_$1($2) {
 CL
 }
 a_arg="arg_in:  0 buffer float[64] iota 0.25 0.125"
+write() { # NAME EXPR TWO(0/1): `o[i] = EXPR` of one or two float operands
+  local bparam="" barg="" out=1
+  if [ "$3" = 1 ]; then
+    bparam="global const float *b, "
+    barg="
+arg_in:  1 buffer float[64] iota 1.5 0.0625"
+    out=2
+  fi
+  write_other "$1" "global const float *a, ${bparam}global float *o" "$a_arg$barg
+arg_in:  $out buffer float[64] repeat 0" "o[i] = $2;"
+}
 for f in "${one[@]}"; do if pick "$f"; then write "$f" "$f(a[i])" 0; fi; done
 for f in "${two[@]}"; do if pick "$f"; then write "$f" "$f(a[i], b[i])" 1; fi; done
 for f in "${with_int[@]}"; do
