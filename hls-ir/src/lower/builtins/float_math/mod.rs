@@ -19,6 +19,7 @@
 //! pointer; `erf` builds `erf` and `erfc` on the exponential's reduction; `gamma` builds
 //! `tgamma`, `lgamma` and `lgamma_r` on Stirling's series.
 
+mod cbrt;
 mod common;
 mod erf;
 mod exact;

@@ -1,16 +1,15 @@
-//! Powers and roots: `pow`, `powr`, `pown`, `rootn`, `cbrt`, and `rsqrt`, `hypot`.
+//! Powers and roots: `pow`, `powr`, `pown`, `rootn`, and `rsqrt`, `hypot` (`cbrt` has its own
+//! module).
 //!
 //! All powers are `2^(y * log2|x|)` with both factors as pairs: `log2|x|` from
 //! [`Fb::log2_dd`] (about 2^-29.7 relative), the exponent `y` exact (`pown`'s `int` split into a
-//! multiple of 256 and a remainder when it has more than 24 bits) or `1/n` and `1/3` as pairs
-//! (`rootn`, `cbrt`), the product by [`Fb::mul_dd`] and the power by [`Fb::exp2_dd`]. The
+//! multiple of 256 and a remainder when it has more than 24 bits) or `1/n` as a pair
+//! (`rootn`), the product by [`Fb::mul_dd`] and the power by [`Fb::exp2_dd`]. The
 //! product's relative error is that of the `log2` pair, about 2^-29.7, so its absolute error
 //! grows with `|y log2|x||` up to about 2^-22 near the overflow and underflow thresholds: a few
 //! ulp on top of `exp2_dd`'s 1.4 (measured maxima over 10^6 inputs each: `powr` 5.2, `pown`
-//! 4.8, `pow` 3.8, `rootn` 1.5 ulp; bound 16). `cbrt`'s exponent is at most 43 in
-//! magnitude, so it stays near `exp2` (1.5 ulp measured, bound 2). The special values (zeros,
-//! infinities, NaN, ±1, negative bases
-//! and the parity of integer exponents) follow the OpenCL C specification's rules and are
+//! 4.8, `pow` 3.8, `rootn` 1.5 ulp; bound 16). The special values (zeros, infinities, NaN,
+//! ±1, negative bases and the parity of integer exponents) follow the OpenCL C specification's rules and are
 //! selected after the core.
 //!
 //! `rsqrt` is `1 / sqrt(x)` (two roundings: below 1.5 ulp). `hypot` scales the larger
@@ -21,7 +20,6 @@
 use super::{Dd, Fb};
 use crate::ids::OpId;
 use crate::ops::{BinOp, CmpOp, UnOp};
-use crate::types::Ty;
 
 impl Fb<'_, '_> {
     /// `|x|^y` for a non-NaN `x` and `y` (`y` a pair, `y_neg` its sign): the core, with
@@ -202,19 +200,6 @@ impl Fb<'_, '_> {
         let bad = self.or1(isnan, n0);
         let bad = self.or1(bad, neg_even);
         self.nan_if(bad, v)
-    }
-
-    pub(super) fn cbrt(&mut self, x: OpId) -> OpId {
-        let ax = self.un(UnOp::FAbs, x);
-        let third = 1.0f64 / 3.0;
-        let th = self.f(third);
-        let tl = self.f(third - (third as f32) as f64);
-        let no = self.l.konst(0, Ty::BOOL, self.span);
-        let mag = self.pow_mag(ax, (th, tl), no);
-        let xneg = self.sign_bit(x);
-        let v = self.neg_if(xneg, mag);
-        let isnan = self.is_nan(x);
-        self.nan_if(isnan, v)
     }
 
     pub(super) fn rsqrt(&mut self, x: OpId) -> OpId {
