@@ -125,7 +125,10 @@ def group_reduction(groups, size):
             (groups * size, size), groups * size * (len(steps) + 2))
 
 
-CASES = [matmul(16), stencil(34, 34), triangle(48), rows_ndrange(64, 16), group_reduction(64, 16)]
+# The last two rows are the same kernels as the two before with longer loops: where the issue's
+# goal ("within 5 % for large trip counts") is measured for them.
+CASES = [matmul(16), stencil(34, 34), triangle(48), rows_ndrange(64, 16), group_reduction(64, 16),
+         rows_ndrange(64, 256), group_reduction(16, 256)]
 
 
 def header(name, test, args, global_size, local_size):
