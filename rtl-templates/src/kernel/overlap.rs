@@ -105,7 +105,7 @@ impl Emitter<'_> {
         ] {
             w.reg(&sig(n), 1);
         }
-        for n in ["start", "enter", "take"] {
+        for n in ["start", "enter", "take", "stop"] {
             w.line(format!("wire {};", sig(n)));
         }
         let (tp, take) = (sig("tp"), sig("take"));
@@ -128,17 +128,19 @@ impl Emitter<'_> {
                 ),
             );
         }
-        w.wire(
-            &sig("idle"),
-            1,
-            &format!(
-                "!{} && ({} ? {} : {})",
-                sig("run"),
-                sig("sp"),
-                sig("free1"),
-                sig("free0")
-            ),
-        );
+        let free_sp = format!("({} ? {} : {})", sig("sp"), sig("free1"), sig("free0"));
+        w.wire(&sig("idle"), 1, &format!("!{} && {free_sp}", sig("run")));
+        // The next entry may also start in the cycle of the last issue (`stop`) at II = 1, so
+        // that its first iteration follows at once (at II > 1 it must wait for a slot
+        // boundary: the issue restarts the phase). `idle` alone, from registers, stays the
+        // parent's stall term (`emit_loop_start`): the exit test reaches only this loop's
+        // registers and the request's flags, not the parent's stall.
+        let accept = if self.plan.regions[self.cur].ls.slot_ii <= 1 {
+            format!("{} || ({} && {free_sp})", sig("idle"), sig("stop"))
+        } else {
+            sig("idle")
+        };
+        w.wire(&sig("accept"), 1, &accept);
         for (res, _) in self.plan.loop_results(self.cur) {
             let bits = self.plan.bits(res);
             let name = &self.plan.names[&res];
@@ -204,9 +206,8 @@ impl Emitter<'_> {
         let stop_op = self.k.operands(exit)[0];
         let te = p.start(exit);
         let stop = self.sig("stop");
-        w.wire(
+        w.assign(
             &stop,
-            1,
             &format!("{} && {} && !{st}", self.valid(te), self.val(stop_op, te)),
         );
         let last = self.sig("last");

@@ -21,8 +21,15 @@ impl Emitter<'_> {
         let c = cx.c;
         let lp = self.plan.regions[l].pre.clone();
         let idle = format!("{lp}idle");
-        let req = self.emit_request(w, &cx.name, c, "1'b1", &idle);
-        w.assign(&format!("{lp}start"), &format!("{req} && {idle}"));
+        // An overlapped loop accepts the start a cycle early too (`overlap.rs`): the stall
+        // stays `!idle`, so the parent may wait a cycle with its request already accepted.
+        let accept = if self.plan.regions[l].overlap {
+            format!("{lp}accept")
+        } else {
+            idle.clone()
+        };
+        let req = self.emit_request(w, &cx.name, c, "1'b1", &accept);
+        w.assign(&format!("{lp}start"), &format!("{req} && {accept}"));
         w.assign(&format!("{lp}enter"), &self.arg(cx, 0));
         self.control[self.cur]
             .stall_terms
