@@ -94,6 +94,15 @@ pub(crate) const SELECT_NS: [f64; 4] = [0.75, 0.75, 0.89, 1.11];
 /// (`mul_8_inferred`, `mul_16_inferred`); for 32 and 64 bits the first stage of the 16x16
 /// partial products (`mul_32_split`, `mul_64_split`: the DSP's multiplier into fabric registers).
 const MUL_STAGE_NS: [f64; 4] = [5.68, 5.87, 6.13, 6.65];
+/// Routing into a DSP column and out of it, beyond what `MUL_STAGE_NS` measured (operands in
+/// registers next to the multiplier): in kernels the operands come from logic elsewhere. Two
+/// critical paths on the ECP5-85F, both 10.6 ns: `int4_ops` (a response FIFO's read into a
+/// 32-bit multiply, modelled at 8.5 ns) and `cbrt`'s first version (an add into a 16-bit
+/// multiply by a constant, modelled at 9.1 ns: 2.3 ns of routing to the DSP and 1.0 ns from
+/// it). Charged only to multiplies outside recurrences ([`KernelFacts::on_recurrence`]):
+/// on a recurrence a cycle more raised the II of 4 of the corpus's 631 loops (`collatz`,
+/// `horner`: 3 → 4), a third of their throughput for a few MHz.
+pub const DSP_ROUTING_NS: f64 = 1.5;
 /// An EBR (DP16KD) read: the data output into a fabric register, without the EBR's output
 /// register (`ebr_inferred`): the on-chip load result arrives this late in its cycle.
 pub const EBR_READ_NS: f64 = 6.20;
@@ -281,11 +290,18 @@ impl OpLibrary {
 
     /// [`Self::timing`] with the kernel's facts counted once (`facts`). A value that is the
     /// condition of wider selects than the operator table measured takes
-    /// [`WIDE_CONDITION_NS`] more.
+    /// [`WIDE_CONDITION_NS`] more, a multiply off the loop's recurrences [`DSP_ROUTING_NS`].
     pub fn timing_in(&self, k: &Kernel, op: OpId, facts: &KernelFacts) -> Result<OpTiming, String> {
         let mut t = self.op_timing(k, op, facts)?;
         if t.latency == 0 && facts.select_bits(op) > WIDE_CONDITION_BITS {
             t.delay_ns += WIDE_CONDITION_NS;
+        }
+        if matches!(
+            k.op(op).kind,
+            OpKind::Binary(BinOp::Mul | BinOp::MulHiS | BinOp::MulHiU)
+        ) && !facts.on_recurrence(k, op)
+        {
+            t.delay_ns += DSP_ROUTING_NS;
         }
         Ok(t)
     }
@@ -489,6 +505,25 @@ impl KernelFacts {
     /// The bits of the selects `op` is the condition of.
     pub fn select_bits(&self, op: OpId) -> u32 {
         self.select_bits.get(&op).copied().unwrap_or(0)
+    }
+
+    /// Whether `op` lies on a cycle of dependences (of any kind and distance) within its
+    /// region: a recurrence, where a cycle more of latency can raise the II.
+    pub fn on_recurrence(&self, k: &Kernel, op: OpId) -> bool {
+        let region = k.op(op).region;
+        let mut seen = std::collections::BTreeSet::new();
+        let mut stack: Vec<OpId> = vec![op];
+        while let Some(o) = stack.pop() {
+            for (p, _) in k.preds(o) {
+                if p == op {
+                    return true;
+                }
+                if k.op(p).region == region && seen.insert(p) {
+                    stack.push(p);
+                }
+            }
+        }
+        false
     }
 }
 
