@@ -3,7 +3,7 @@
 //! too large to synthesise on the ECP5-85F; docs/benchmarks.md, "Float math on ECP5").
 //!
 //! With `|x| = m 2^E`, `m` in `[1, 2)`: `E + 129 = 3 q + r` (`r` in 0..3, by a multiply by
-//! 171 in shifts and adds and a shift by 9: exact for `E + 129 <= 256`), `M = m 2^r` in `[1, 8)`, and
+//! 171 and a shift: exact for `E + 129 <= 256`), `M = m 2^r` in `[1, 8)`, and
 //! `cbrt|x| = cbrt(M) 2^(q - 43)` with `cbrt(M)` in `[1, 2)`, so the power of two is a plain
 //! exponent addition with no overflow or underflow (results lie in `[2^-42, 2^43)`).
 //!
@@ -70,19 +70,11 @@ impl Fb<'_, '_> {
     pub(super) fn cbrt(&mut self, x: OpId) -> OpId {
         let b = self.bits(x);
         let (e, sig) = self.exp_sig(x);
-        // E + 129 = e + 2 = 3q + r, with e2 * 171 as shifts and adds: a multiplier (a DSP)
-        // behind the exponent's add was the critical path (10.6 ns, most of it routing to
-        // and from the DSP).
+        // E + 129 = e + 2 = 3q + r.
         let e2 = self.ibinc(BinOp::Add, e, 2);
-        let sh = |b: &mut Self, k: i64| b.ibinc(BinOp::Shl, e2, k);
-        let (s7, s5, s3, s1) = (sh(self, 7), sh(self, 5), sh(self, 3), sh(self, 1));
-        let a = self.ibin(BinOp::Add, s7, s5);
-        let c = self.ibin(BinOp::Add, s3, s1);
-        let t = self.ibin(BinOp::Add, a, c);
-        let t = self.ibin(BinOp::Add, t, e2);
-        let q = self.ibinc(BinOp::ShrU, t, 9);
-        let q2 = self.ibinc(BinOp::Shl, q, 1);
-        let q3 = self.ibin(BinOp::Add, q2, q);
+        let q = self.ibinc(BinOp::Mul, e2, 171);
+        let q = self.ibinc(BinOp::ShrU, q, 9);
+        let q3 = self.ibinc(BinOp::Mul, q, 3);
         let r = self.ibin(BinOp::Sub, e2, q3);
         let mf = self.ibinc(BinOp::And, b, 0x7f_ffff);
         let mf = self.ibinc(BinOp::Or, mf, 0x3f80_0000);
