@@ -12,9 +12,11 @@
 //! 2. The residual `M - y^3` exactly, in 64-bit integers: with `Y` the 24-bit significand of
 //!    `y` (`y = Y 2^-23`) and `S` that of `m`, `(M - y^3) 2^69 = S 2^(r + 46) - Y^3`, whose
 //!    magnitude is below 2^56 (`|M - y^3| <= 3 * 2^-16.7 M`), so the difference of the two
-//!    products taken modulo 2^64 is exact.
+//!    products taken modulo 2^64 is exact. Its bits from 26 up (an `int`: the conversion to
+//!    float is the 32-bit unit's; a 64-bit conversion behind the 64-bit subtraction was an
+//!    11 ns path) keep the residual to 2^-43, far below what the step needs.
 //! 3. One Newton step `y + (M - y^3) / (3 y^2)`, the division replaced by the product with
-//!    `Q(m) 2^(-2r/3) 2^-69`, `Q` the minimax polynomial of degree 3 of `m^(-2/3) / 3`
+//!    `Q(m) 2^(-2r/3) 2^-43`, `Q` the minimax polynomial of degree 3 of `m^(-2/3) / 3`
 //!    (error 2^-10.3). With `y`'s relative error `e` and `Q`'s `d`, the step leaves about
 //!    `e^2 + e d` (2^-27): the result is within about 0.6 ulp, its one rounding the last
 //!    addition (measured maximum in docs/benchmarks.md, "Float math accuracy"; bound 2).
@@ -99,10 +101,13 @@ impl Fb<'_, '_> {
         let sh = self.l.resize(sh, I64, false, self.span);
         let ms = self.ibin(BinOp::Shl, s64, sh);
         let res = self.ibin(BinOp::Sub, ms, y3);
+        let k26 = self.k64(26);
+        let res = self.ibin(BinOp::ShrS, res, k26);
+        let res = self.l.resize(res, Ty::I32, true, self.span);
         let rf = self.sitof(res);
-        // 3. The Newton step with 1 / (3 y^2) 2^-69 = Q(m) 2^(-2r/3) 2^-69.
+        // 3. The Newton step with 1 / (3 y^2) 2^-43 = Q(m) 2^(-2r/3) 2^-43.
         let qm = self.horner(m, &INV_3Y2);
-        let s = 2f64.powi(-69);
+        let s = 2f64.powi(-43);
         let k2 = self.pick3(r, [s, s * 2f64.powf(-2.0 / 3.0), s * 2f64.powf(-4.0 / 3.0)]);
         let c = self.mul(qm, k2);
         let corr = self.mul(rf, c);
