@@ -215,3 +215,47 @@ fn blinky_builds_a_ulx3s_bitstream() {
         "{excerpt:?}"
     );
 }
+
+/// A chain of 1000 gates without a register: YoWASP Yosys' ABC9 runs out of its WebAssembly
+/// stack on it, and the error says what to do; a native Yosys synthesises it.
+#[test]
+fn a_stack_exhausting_logic_chain_fails_with_advice_on_yowasp() {
+    let tc = toolchain();
+    let tmp = tempfile::tempdir().unwrap();
+    let n = 1000;
+    let v = tmp.path().join("chain.v");
+    std::fs::write(
+        &v,
+        format!(
+            "module chain(input clk, input [{m}:0] a, input [{m}:0] b, output reg y);\n\
+             wire [{n}:0] x;\n\
+             assign x[0] = 1'b0;\n\
+             genvar i;\n\
+             generate for (i = 0; i < {n}; i = i + 1) begin : g\n\
+             assign x[i+1] = (x[i] & a[i]) ^ b[i];\n\
+             end endgenerate\n\
+             always @(posedge clk) y <= x[{n}];\n\
+             endmodule\n",
+            m = n - 1
+        ),
+    )
+    .unwrap();
+    let yowasp = tc
+        .locate(Tool::Yosys)
+        .unwrap()
+        .path
+        .to_string_lossy()
+        .contains("yowasp");
+    let r = synth(&tc, &[v], "chain", &SynthOptions::new(tmp.path().join("s")));
+    if !yowasp {
+        r.unwrap();
+        return;
+    }
+    let err = r.unwrap_err();
+    let FlowError::ToolFailed { excerpt, .. } = &err else {
+        panic!("expected a tool failure, got {err}");
+    };
+    let last = excerpt.last().unwrap();
+    assert!(last.contains("ran out of stack"), "{excerpt:?}");
+    assert!(last.contains("native build on PATH"), "{excerpt:?}");
+}

@@ -32,6 +32,19 @@ pub fn literal(v: u64, bits: u32) -> String {
     }
 }
 
+/// The OR of 1-bit terms: up to four as `a || b || c || d`, more as one reduction
+/// `|{a, b, ...}` (written one term per line after `sep`'s line break, if it has one). A chain
+/// of `||` parses into a chain of cells as deep as the list is long, and Yosys' ABC9 flow
+/// walks cones recursively (XAIGER): the `finish` of a 196-stage pipeline written as a chain
+/// exhausted YoWASP Yosys' 512 KiB WebAssembly stack. `$reduce_or` maps to a balanced tree.
+pub fn any_of(terms: &[String], sep: &str) -> String {
+    match terms.len() {
+        0 => "1'b0".to_string(),
+        1..=4 => terms.join(&format!("{sep}|| ")),
+        _ => format!("|{{{}}}", terms.join(&format!(",{sep}"))),
+    }
+}
+
 /// `s0 ? v0 : s1 ? v1 : ... : vN`: the value of the first case whose selector holds; the last
 /// case is the default (callers guarantee at most one selector holds).
 pub fn select_chain(cases: &[(String, String)]) -> String {
@@ -188,6 +201,17 @@ impl VWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn any_of_writes_short_lists_as_or_and_long_ones_as_a_reduction() {
+        let t = |n: usize| (0..n).map(|i| format!("v{i}")).collect::<Vec<_>>();
+        assert_eq!(any_of(&t(0), " "), "1'b0");
+        assert_eq!(any_of(&t(1), " "), "v0");
+        assert_eq!(any_of(&t(4), " "), "v0 || v1 || v2 || v3");
+        assert_eq!(any_of(&t(5), " "), "|{v0, v1, v2, v3, v4}");
+        assert_eq!(any_of(&t(2), "\n  "), "v0\n  || v1");
+        assert_eq!(any_of(&t(5), "\n  "), "|{v0,\n  v1,\n  v2,\n  v3,\n  v4}");
+    }
 
     #[test]
     fn literals_parse_in_every_radix() {

@@ -99,7 +99,7 @@ const MUL_STAGE_NS: [f64; 4] = [5.68, 5.87, 6.13, 6.65];
 /// critical paths on the ECP5-85F, both 10.6 ns: `int4_ops` (a response FIFO's read into a
 /// 32-bit multiply, modelled at 8.5 ns) and `cbrt`'s first version (an add into a 16-bit
 /// multiply by a constant, modelled at 9.1 ns: 2.3 ns of routing to the DSP and 1.0 ns from
-/// it). Charged only to multiplies outside recurrences ([`KernelFacts::on_recurrence`]):
+/// it). Charged only to multiplies outside recurrences ([`KernelFacts::mul_on_recurrence`]):
 /// on a recurrence a cycle more raised the II of 4 of the corpus's 631 loops (`collatz`,
 /// `horner`: 3 → 4), a third of their throughput for a few MHz.
 pub const DSP_ROUTING_NS: f64 = 1.5;
@@ -296,11 +296,7 @@ impl OpLibrary {
         if t.latency == 0 && facts.select_bits(op) > WIDE_CONDITION_BITS {
             t.delay_ns += WIDE_CONDITION_NS;
         }
-        if matches!(
-            k.op(op).kind,
-            OpKind::Binary(BinOp::Mul | BinOp::MulHiS | BinOp::MulHiU)
-        ) && !facts.on_recurrence(k, op)
-        {
+        if is_multiply(&k.op(op).kind) && !facts.mul_on_recurrence(op) {
             t.delay_ns += DSP_ROUTING_NS;
         }
         Ok(t)
@@ -475,6 +471,16 @@ impl OpLibrary {
 pub struct KernelFacts {
     reads: std::collections::BTreeMap<(LoopId, hls_ir::MemId), u32>,
     select_bits: std::collections::BTreeMap<OpId, u32>,
+    /// The integer multiplies that lie on a recurrence ([`on_recurrence`]).
+    recurrent_muls: std::collections::BTreeSet<OpId>,
+}
+
+/// An integer multiply (low or high half): a DSP block on ECP5.
+fn is_multiply(kind: &OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Binary(BinOp::Mul | BinOp::MulHiS | BinOp::MulHiU)
+    )
 }
 
 impl KernelFacts {
@@ -490,6 +496,9 @@ impl KernelFacts {
                 OpKind::Select => {
                     let cond = k.operands(o)[0];
                     *facts.select_bits.entry(cond).or_insert(0) += op.ty.bits();
+                }
+                ref kind if is_multiply(kind) && on_recurrence(k, o) => {
+                    facts.recurrent_muls.insert(o);
                 }
                 _ => {}
             }
@@ -507,24 +516,29 @@ impl KernelFacts {
         self.select_bits.get(&op).copied().unwrap_or(0)
     }
 
-    /// Whether `op` lies on a cycle of dependences (of any kind and distance) within its
-    /// region: a recurrence, where a cycle more of latency can raise the II.
-    pub fn on_recurrence(&self, k: &Kernel, op: OpId) -> bool {
-        let region = k.op(op).region;
-        let mut seen = std::collections::BTreeSet::new();
-        let mut stack: Vec<OpId> = vec![op];
-        while let Some(o) = stack.pop() {
-            for (p, _) in k.preds(o) {
-                if p == op {
-                    return true;
-                }
-                if k.op(p).region == region && seen.insert(p) {
-                    stack.push(p);
-                }
+    /// Whether integer multiply `op` lies on a recurrence (counted in [`Self::of`]).
+    pub fn mul_on_recurrence(&self, op: OpId) -> bool {
+        self.recurrent_muls.contains(&op)
+    }
+}
+
+/// Whether `op` lies on a cycle of dependences (of any kind and distance) within its region:
+/// a recurrence, where a cycle more of latency can raise the II.
+fn on_recurrence(k: &Kernel, op: OpId) -> bool {
+    let region = k.op(op).region;
+    let mut seen = std::collections::BTreeSet::new();
+    let mut stack: Vec<OpId> = vec![op];
+    while let Some(o) = stack.pop() {
+        for (p, _) in k.preds(o) {
+            if p == op {
+                return true;
+            }
+            if k.op(p).region == region && seen.insert(p) {
+                stack.push(p);
             }
         }
-        false
     }
+    false
 }
 
 /// How late the data of a global read leaves its response FIFO, when the read's region has

@@ -184,6 +184,9 @@ pub(crate) fn run_tool(
                 .map(|l| l.to_string())
                 .collect();
         }
+        if captured.contains("call stack exhausted") {
+            excerpt.push(WASM_STACK_HINT.to_string());
+        }
         return Err(FlowError::ToolFailed {
             tool,
             status: out.status.to_string(),
@@ -193,6 +196,15 @@ pub(crate) fn run_tool(
     }
     Ok(Run { info, elapsed })
 }
+
+/// Why a YoWASP tool stops with "wasm trap: call stack exhausted", and what to do. Yosys'
+/// ABC9 flow walks logic cones recursively within wasmtime's 512 KiB stack: a chain of a few
+/// hundred gates without a register stops it (oclhls writes its wide ORs as reductions, which
+/// map to balanced trees, so its own control logic stays far below that).
+const WASM_STACK_HINT: &str = "the WebAssembly (YoWASP) build of the tool ran out of stack: \
+     the design has a very long chain of logic without a register (several hundred gates). \
+     Put a native build on PATH (e.g. `apt-get install yosys nextpnr-ecp5`, or the OSS CAD \
+     Suite), which oclhls prefers to YoWASP and which has no such limit, or split the chain.";
 
 /// The lines of a Yosys or nextpnr log that explain a failure: each `ERROR` line, preceded by
 /// the pass that was running (a Yosys `N.M. Executing ...` heading) or, failing that, by up to

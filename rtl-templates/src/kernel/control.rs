@@ -10,7 +10,7 @@
 use super::interface::ArgReg;
 use super::plan::DimUse;
 use super::Emitter;
-use crate::writer::{literal, VWriter};
+use crate::writer::{any_of, literal, VWriter};
 use askama::Template;
 use hls_ir::{LoopKind, OpId, OpKind};
 use std::collections::{BTreeMap, BTreeSet};
@@ -204,7 +204,7 @@ impl Emitter<'_> {
         // A serial pipeline takes a new iteration only when it is empty (see `serial`).
         let issue = if self.plan.regions[r].serial.is_some() && stages > 1 {
             let busy: Vec<String> = (1..stages).map(|c| self.valid(c)).collect();
-            format!("{issue} && !({})", busy.join(" || "))
+            format!("{issue} && !({})", any_of(&busy, " "))
         } else {
             issue
         };
@@ -456,7 +456,7 @@ impl Emitter<'_> {
         let mut drained = if inflight.is_empty() {
             "1'b1".to_string()
         } else {
-            format!("!({})", inflight.join(" || "))
+            format!("!({})", any_of(&inflight, " "))
         };
         if early_done && stages > 1 {
             // The last stage is empty, or its iteration leaves in this cycle.
@@ -571,7 +571,7 @@ impl Emitter<'_> {
     pub(super) fn assign_waits(&mut self, w: &mut VWriter, waits: BTreeMap<u32, Vec<String>>) {
         for (c, terms) in &waits {
             let wc = self.sig(&format!("wait_c{c}"));
-            w.assign(&wc, &terms.join(" || "));
+            w.assign(&wc, &any_of(terms, " "));
             self.control[self.cur].stall_terms.push(wc);
         }
     }
@@ -670,7 +670,7 @@ impl Emitter<'_> {
             if terms.is_empty() {
                 w.assign(&st, "1'b0");
             } else {
-                w.assign(&st, &terms.join("\n        || "));
+                w.assign(&st, &any_of(&terms, "\n        "));
             }
         }
         self.cur = 0;
@@ -680,7 +680,7 @@ impl Emitter<'_> {
         for c in 1..stages {
             busy_terms.push(self.valid(c));
         }
-        let mut fin = format!("running && !({})", busy_terms.join(" || "));
+        let mut fin = format!("running && !({})", any_of(&busy_terms, " "));
         for t in idle_terms {
             fin.push_str(&format!(" && ({t})"));
         }

@@ -128,7 +128,13 @@ impl Emitter<'_> {
                 ),
             );
         }
-        let free_sp = format!("({} ? {} : {})", sig("sp"), sig("free1"), sig("free0"));
+        // The entry copy the next entry would take is free.
+        let free_sp = sig("free_sp");
+        w.wire(
+            &free_sp,
+            1,
+            &format!("{} ? {} : {}", sig("sp"), sig("free1"), sig("free0")),
+        );
         w.wire(&sig("idle"), 1, &format!("!{} && {free_sp}", sig("run")));
         // The next entry may also start in the cycle of the last issue (`stop`) at II = 1, so
         // that its first iteration follows at once (at II > 1 it must wait for a slot

@@ -4,7 +4,7 @@
 //! flag that travels with each iteration). The loop's controller is `control`'s.
 
 use super::{Emitter, Handshakes, OpCtx};
-use crate::writer::VWriter;
+use crate::writer::{any_of, VWriter};
 
 impl Emitter<'_> {
     /// The `Loop` op starting region `l`: requests the start when the loop is idle; the
@@ -81,7 +81,7 @@ impl Emitter<'_> {
             // Nothing to wait for; the term keeps the stage's wait wire defined.
             format!("({here} && {p} && 1'b0)")
         } else {
-            format!("({here} && {p} && ({}))", busy.join(" || "))
+            format!("({here} && {p} && ({}))", any_of(&busy, " "))
         };
         hs.waits.entry(c).or_default().push(term);
         for &e in events {

@@ -8,6 +8,7 @@
 //! Values are named `<source name>_v<op id>`; `_cN` is the copy in stage N.
 
 mod access;
+mod copies;
 mod divide;
 mod float;
 mod integer;
@@ -17,7 +18,6 @@ mod multiply;
 pub(super) use divide::Dividers;
 
 use super::pipes::PipeReq;
-use super::plan::is_per_item;
 use super::Emitter;
 use crate::namer::legal;
 use crate::writer::{literal, VWriter};
@@ -259,60 +259,5 @@ impl Emitter<'_> {
             }
             None => None,
         }
-    }
-
-    /// Pipeline registers carrying the values of the region being emitted to the later
-    /// stages that read them; concatenations are rebuilt there from their parts' copies.
-    fn emit_value_registers(&mut self, w: &mut VWriter) {
-        let r = self.cur;
-        let p = &self.plan;
-        let mut carried: Vec<(OpId, u32, u32)> = Vec::new();
-        for (&x, &u) in &p.last_use {
-            if p.region_of(x) != r || is_per_item(&self.k.op(x).kind) && r != 0 {
-                continue;
-            }
-            let a = p.avail[&x];
-            if u > a {
-                carried.push((x, a, u));
-            }
-        }
-        // Concatenations rebuilt in later stages: wires of the parts' copies there.
-        for &(x, a, _) in carried.iter().filter(|(x, _, _)| p.remat.contains(x)) {
-            let parts = self.k.operands(x);
-            let cycles: Vec<u32> = p.use_cycles[&x].range(a + 1..).copied().collect();
-            for c in cycles {
-                let vals: Vec<String> = parts.iter().rev().map(|&q| self.val(q, c)).collect();
-                let name = format!("{}_c{c}", p.names[&x]);
-                w.wire(&name, p.bits(x), &format!("{{{}}}", vals.join(", ")));
-                // Its reader in this stage may be a concatenation that is not built here
-                // either (see `emit_op`).
-                self.unused.push(name);
-            }
-        }
-        carried.retain(|(x, _, _)| !p.remat.contains(x));
-        if carried.is_empty() {
-            return;
-        }
-        for &(x, a, u) in &carried {
-            for c in a + 1..=u {
-                w.reg(&format!("{}_c{c}", p.names[&x]), p.bits(x));
-            }
-        }
-        let names = &p.names;
-        let st = self.stall();
-        w.always_ff(|w| {
-            w.block(&format!("if (!{st})"), |w| {
-                for &(x, a, u) in &carried {
-                    for c in a + 1..=u {
-                        let prev = if c == a + 1 {
-                            names[&x].clone()
-                        } else {
-                            format!("{}_c{}", names[&x], c - 1)
-                        };
-                        w.line(format!("{}_c{c} <= {prev};", names[&x]));
-                    }
-                }
-            });
-        });
     }
 }
