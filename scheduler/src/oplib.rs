@@ -99,10 +99,16 @@ const MUL_STAGE_NS: [f64; 4] = [5.68, 5.87, 6.13, 6.65];
 /// critical paths on the ECP5-85F, both 10.6 ns: `int4_ops` (a response FIFO's read into a
 /// 32-bit multiply, modelled at 8.5 ns) and `cbrt`'s first version (an add into a 16-bit
 /// multiply by a constant, modelled at 9.1 ns: 2.3 ns of routing to the DSP and 1.0 ns from
-/// it). Charged only to multiplies outside recurrences ([`KernelFacts::mul_on_recurrence`]):
-/// on a recurrence a cycle more raised the II of 4 of the corpus's 631 loops (`collatz`,
-/// `horner`: 3 → 4), a third of their throughput for a few MHz.
+/// it). Charged only to multiplies outside recurrences ([`KernelFacts::mul_on_recurrence`])
+/// of the widths not built in the DSPs' registers ([`dsp_mul_latency`]: those have the route
+/// in a cycle of its own): on a recurrence a cycle more raised the II of 4 of the corpus's 631
+/// loops (`collatz`, `horner`: 3 → 4), a third of their throughput for a few MHz.
 pub const DSP_ROUTING_NS: f64 = 1.5;
+/// The route into a DSP's input register and its setup, for multiplies built in the DSP's
+/// registers ([`dsp_mul_latency`]): 0.84 ns measured with the operand register next to the DSP
+/// (`mul_16_dsp_regs`, register to `A3`), plus [`DSP_ROUTING_NS`] for operands from logic
+/// elsewhere.
+pub const DSP_INPUT_NS: f64 = 0.84 + DSP_ROUTING_NS;
 /// An EBR (DP16KD) read: the data output into a fabric register, without the EBR's output
 /// register (`ebr_inferred`): the on-chip load result arrives this late in its cycle.
 pub const EBR_READ_NS: f64 = 6.20;
@@ -172,6 +178,22 @@ pub(crate) fn measured(table: &[f64; 4], bits: u32) -> f64 {
 /// `mul_32_split`); 64 bits as ten 16x16 partial products and three adder stages (4 stages,
 /// `mul_64_split`; in one stage it reaches only about 70 MHz). `rtl-templates` builds exactly
 /// these structures (`emit_mul`).
+/// Cycles of an integer multiply built in the DSPs' own input and output registers
+/// (`oclhls_fp_mul18`, a `MULT18X18D` with both), for the widths built that way: up to 18
+/// bits one DSP (2 stages); 32 bits three 16x16 products (2 stages) then their sum; 64 bits
+/// ten 16x16 products then three adder stages. Routing into and out of a DSP column then
+/// lies between registers with nothing else on the path. Other widths: `None`.
+pub fn dsp_mul_latency(bits: u32) -> Option<u32> {
+    match bits {
+        0..=18 => Some(2),
+        32 => Some(3),
+        64 => Some(5),
+        _ => None,
+    }
+}
+
+/// Cycles of an integer multiply between fabric registers (the DSP's combinational
+/// multiplier): what a multiply on a recurrence uses, where each cycle can raise the II.
 pub fn mul_latency(bits: u32) -> u32 {
     match bits {
         0..=18 => 1,
@@ -296,7 +318,11 @@ impl OpLibrary {
         if t.latency == 0 && facts.select_bits(op) > WIDE_CONDITION_BITS {
             t.delay_ns += WIDE_CONDITION_NS;
         }
-        if is_multiply(&k.op(op).kind) && !facts.mul_on_recurrence(op) {
+        let bits = k.op(op).ty.bits();
+        if is_multiply(&k.op(op).kind)
+            && !facts.mul_on_recurrence(op)
+            && dsp_mul_latency(bits).is_none()
+        {
             t.delay_ns += DSP_ROUTING_NS;
         }
         Ok(t)
@@ -326,11 +352,18 @@ impl OpLibrary {
                         comb(measured(&SHIFT_VAR_NS, bits))
                     }
                 }
-                // The first stage holds the DSP multiply, so little may chain in front of it.
-                BinOp::Mul | BinOp::MulHiS | BinOp::MulHiU => Ok(OpTiming::new(
-                    mul_latency(bits),
-                    measured(&MUL_STAGE_NS, bits),
-                )),
+                // Off recurrences, in the DSP's registers: only the route to the DSP's input
+                // register is in the issuing cycle. Otherwise the first stage holds the DSP
+                // multiply, so little may chain in front of it.
+                BinOp::Mul | BinOp::MulHiS | BinOp::MulHiU => {
+                    match dsp_mul_latency(bits).filter(|_| !facts.mul_on_recurrence(op)) {
+                        Some(lat) => Ok(OpTiming::new(lat, DSP_INPUT_NS)),
+                        None => Ok(OpTiming::new(
+                            mul_latency(bits),
+                            measured(&MUL_STAGE_NS, bits),
+                        )),
+                    }
+                }
                 // The pipelined divider; the scheduler may choose the iterative one instead
                 // (`crate::divide`).
                 BinOp::DivS | BinOp::DivU | BinOp::RemS | BinOp::RemU => {
@@ -471,7 +504,9 @@ impl OpLibrary {
 pub struct KernelFacts {
     reads: std::collections::BTreeMap<(LoopId, hls_ir::MemId), u32>,
     select_bits: std::collections::BTreeMap<OpId, u32>,
-    /// The integer multiplies that lie on a recurrence ([`on_recurrence`]).
+    /// The integer multiplies whose latency counts toward their loop's II: on a recurrence
+    /// ([`on_recurrence`]), or in a loop that holds one iteration at a time
+    /// (`hls_ir::analysis::serial`).
     recurrent_muls: std::collections::BTreeSet<OpId>,
 }
 
@@ -487,6 +522,7 @@ impl KernelFacts {
     /// Counts the reads and the select conditions of `k` in one pass.
     pub fn of(k: &Kernel) -> Self {
         let mut facts = KernelFacts::default();
+        let serial = hls_ir::analysis::serial::serial_regions(k);
         for o in k.op_ids() {
             let op = k.op(o);
             match op.kind {
@@ -497,7 +533,10 @@ impl KernelFacts {
                     let cond = k.operands(o)[0];
                     *facts.select_bits.entry(cond).or_insert(0) += op.ty.bits();
                 }
-                ref kind if is_multiply(kind) && on_recurrence(k, o) => {
+                ref kind
+                    if is_multiply(kind)
+                        && (serial[op.region].is_some() || on_recurrence(k, o)) =>
+                {
                     facts.recurrent_muls.insert(o);
                 }
                 _ => {}
@@ -516,7 +555,8 @@ impl KernelFacts {
         self.select_bits.get(&op).copied().unwrap_or(0)
     }
 
-    /// Whether integer multiply `op` lies on a recurrence (counted in [`Self::of`]).
+    /// Whether the latency of integer multiply `op` counts toward its loop's II: it lies on a
+    /// recurrence or its loop holds one iteration at a time (counted in [`Self::of`]).
     pub fn mul_on_recurrence(&self, op: OpId) -> bool {
         self.recurrent_muls.contains(&op)
     }

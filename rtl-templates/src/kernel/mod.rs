@@ -189,6 +189,7 @@ pub fn emit_kernel_with(
         fp_units: BTreeSet::new(),
         divs: datapath::Dividers::default(),
         wflush: BTreeMap::new(),
+        dsp_muls: false,
     };
     let mut out = e.emit();
     out.options = *opts;
@@ -213,6 +214,9 @@ struct Emitter<'a> {
     wflush: BTreeMap<String, Vec<String>>,
     /// Integer dividers instantiated (likewise).
     divs: datapath::Dividers,
+    /// Integer multiplies in the DSPs' registers use `oclhls_fp_mul18` (its file goes with
+    /// the kernel).
+    dsp_muls: bool,
 }
 
 impl Emitter<'_> {
@@ -265,6 +269,7 @@ impl Emitter<'_> {
             unused,
             fp_units,
             divs,
+            dsp_muls,
             ..
         } = self;
         unused.emit(&mut w);
@@ -276,6 +281,10 @@ impl Emitter<'_> {
             if !support.contains(&file) {
                 support.push(file);
             }
+        }
+        let mul18 = format!("{}.v", crate::fp::MUL18);
+        if dsp_muls && !support.contains(&mul18) {
+            support.push(mul18);
         }
         support.extend(divs.units.iter().map(|u| u.file().0));
         if self.plan.mems.mems.values().any(|m| m.burst_write) {
