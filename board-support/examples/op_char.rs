@@ -466,7 +466,7 @@ fn fp_designs(v: &mut Vec<Design>) {
         ),
         (
             "fp_mul",
-            "float a * b (oclhls_fp_mul, 4 MULT18X18D with their registers)",
+            "float a * b (oclhls_fp_mul, 3 MULT18X18D with their registers, the 6x6 top product in fabric)",
             format!("{mul}{mul18}{pack}{class}"),
             binary("oclhls_fp_mul"),
             32,

@@ -2,9 +2,11 @@
 // Latency {{ latency }} cycles from a/b to y; every register advances only when ce = 1.
 // Semantics: fpsem::mul (denormal inputs are zeros, RNE, denormal results flushed, NaN = 0x7fc00000).
 //
-// The 24 x 24 significand product in four MULT18X18D (oclhls_fp_mul18, with their input and
-// output registers), each significand split into 18 low and 6 high bits:
-// P = hh << 36 + (lh + hl) << 18 + ll.
+// The 24 x 24 significand product from each significand split into 18 low and 6 high bits,
+// P = hh << 36 + (lh + hl) << 18 + ll: ll, lh and hl in three MULT18X18D (oclhls_fp_mul18,
+// with their input and output registers), the 6 x 6 hh in fabric with the same two register
+// stages (shifts and adds, which Yosys does not map to a DSP): DSPs are the scarce resource of
+// the float math functions (acosh's 41 multipliers took 164 of the 85F's 156 at four each).
 //   1: DSP input registers; classify, exponent sum
 //   2: DSP output registers
 //   3: lh + hl; sticky of ll's low 18 bits (the product's, nothing adds to them)
@@ -28,7 +30,10 @@ module oclhls_fp_mul (
     // wrong and unused: that is a special case)
     wire [35:0] ll;
     wire [23:0] lh, hl;
-    wire [11:0] hh;
+    reg [5:0] hh_s;
+    reg [7:0] hh_q0;
+    reg [6:0] hh_q1;
+    reg [11:0] hh;
     oclhls_fp_mul18 #(.AW(18), .BW(18)) m_ll (.clk(clk), .ce(ce), .a(a[17:0]), .b(b[17:0]), .p(ll));
     oclhls_fp_mul18 #(.AW(18), .BW(6)) m_lh (
         .clk(clk), .ce(ce), .a(a[17:0]), .b({1'b1, b[22:18]}), .p(lh)
@@ -36,9 +41,21 @@ module oclhls_fp_mul (
     oclhls_fp_mul18 #(.AW(6), .BW(18)) m_hl (
         .clk(clk), .ce(ce), .a({1'b1, a[22:18]}), .b(b[17:0]), .p(hl)
     );
-    oclhls_fp_mul18 #(.AW(6), .BW(6)) m_hh (
-        .clk(clk), .ce(ce), .a({1'b1, a[22:18]}), .b({1'b1, b[22:18]}), .p(hh)
-    );
+    // hh = {1, a5} * {1, b5} = 1024 + 32 (a5 + b5) + a5 * b5 for the top five bits a5, b5:
+    // stage 1 the sum a5 + b5 and a5 * b5 in two partial sums (b5's bits 0-2 and 3-4), stage 2
+    // their total; two adder levels per stage.
+    wire [4:0] a5 = a[22:18];
+    wire [7:0] hh_q0_next = {3'd0, b[18] ? a5 : 5'd0} + {2'd0, b[19] ? a5 : 5'd0, 1'd0}
+        + {1'd0, b[20] ? a5 : 5'd0, 2'd0};
+    wire [6:0] hh_q1_next = {2'd0, b[21] ? a5 : 5'd0} + {1'd0, b[22] ? a5 : 5'd0, 1'd0};
+    always @(posedge clk) begin
+        if (ce) begin
+            hh_s <= {1'b0, a5} + {1'b0, b[22:18]};
+            hh_q0 <= hh_q0_next;
+            hh_q1 <= hh_q1_next;
+            hh <= 12'd1024 + {1'b0, hh_s, 5'd0} + {4'd0, hh_q0} + {2'd0, hh_q1, 3'd0};
+        end
+    end
 
     wire a_nan, a_inf, a_zero, b_nan, b_inf, b_zero;
     oclhls_fp_class class_a (.x(a[30:0]), .nan(a_nan), .inf(a_inf), .zero(a_zero));
