@@ -72,14 +72,14 @@ impl Emitter<'_> {
         }
     }
 
-    /// The low bits of `x` that may be non-zero: a zero extension's source width, a
-    /// constant's bit length, else all of them. The DSP form leaves out the products of
-    /// digits known to be zero (a `uint` x `uint` product to `ulong` needs 4 of the 10).
+    /// The low bits of `x` that may be non-zero: a zero extension's source width, else all
+    /// of them (constant factors never reach the DSP form). The DSP form leaves out the
+    /// products of digits known to be zero (a `uint` x `uint` product to `ulong` needs 4 of
+    /// the 10).
     fn significant_bits(&self, x: OpId) -> u32 {
         let op = self.k.op(x);
         match op.kind {
             OpKind::Convert(ConvOp::ZExt) => self.k.op(self.k.operands(x)[0]).ty.bits(),
-            OpKind::Const(v) => 64 - v.leading_zeros(),
             _ => op.ty.bits(),
         }
     }
