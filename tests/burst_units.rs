@@ -15,22 +15,22 @@ module tb;
   reg clk = 0, rst = 1;
   always #5 clk = ~clk;
   // Writes: a stream of runs of consecutive words with random jumps, gaps and flushes.
-  reg in_valid = 0; wire in_ready; reg [31:0] in_addr = 32'h0ff0; reg [31:0] in_data = 0;
+  reg in_valid = 0; wire in_ready, in_ready_next; reg [31:0] in_addr = 32'h0ff0; reg [31:0] in_data = 0;
   reg flush = 0, aw_ready = 0, w_ready = 0, b_valid = 0;
   wire aw_valid, w_valid, w_last; wire [31:0] aw_addr, w_data; wire [7:0] aw_len; wire [3:0] w_strb;
   wire [8:0] ack;
   oclhls_wburst #(.W(32), .SB(4), .EB(4), .MAXB(8), .DEPTH(16), .DAW(4), .IDLE(3)) wunit (
-    .clk(clk), .rst(rst), .in_valid(in_valid), .in_ready(in_ready), .in_addr(in_addr),
+    .clk(clk), .rst(rst), .in_valid(in_valid), .in_ready(in_ready), .in_ready_next(in_ready_next), .in_addr(in_addr),
     .in_data(in_data), .in_strb(4'hf), .aw_valid(aw_valid), .aw_ready(aw_ready),
     .aw_addr(aw_addr), .aw_len(aw_len), .w_valid(w_valid), .w_ready(w_ready), .w_data(w_data),
     .w_strb(w_strb), .w_last(w_last), .b_valid(b_valid), .flush(flush), .ack_beats(ack));
   // Reads.
   // A read run (r_run > 1) promises that the next r_run - 1 reads taken follow it.
-  reg r_valid = 0; wire r_ready; reg [31:0] r_addr = 32'h1fe0; reg ar_ready = 0;
+  reg r_valid = 0; wire r_ready, r_ready_next; reg [31:0] r_addr = 32'h1fe0; reg ar_ready = 0;
   reg [8:0] r_run = 1; wire planned;
   wire ar_valid; wire [31:0] ar_addr; wire [7:0] ar_len;
   oclhls_rburst #(.EB(4), .MAXB(4), .PLANB(8), .IDLE(2)) runit (
-    .clk(clk), .rst(rst), .in_valid(r_valid), .in_ready(r_ready), .in_addr(r_addr),
+    .clk(clk), .rst(rst), .in_valid(r_valid), .in_ready(r_ready), .in_ready_next(r_ready_next), .in_addr(r_addr),
     .in_run(r_run), .planned(planned),
     .ar_valid(ar_valid), .ar_ready(ar_ready), .ar_addr(ar_addr), .ar_len(ar_len));
   // The elements AR bursts cover, in order (a planned burst goes out before its reads).
@@ -42,6 +42,15 @@ module tb;
   integer errors = 0, beats_left = 0, acked = 0, pending_b = 0, cyc = 0, bursts = 0, rbursts = 0;
   reg [31:0] burst_next = 0; integer wb = 0;
   reg [31:0] aw_a [0:4095]; reg [7:0] aw_l [0:4095]; reg [31:0] w_a [0:4095]; integer w_l [0:4095];
+  // Both units' ready is a flip-flop whose next value they announce (`in_ready_next`, read
+  // by a kernel's registered stall): it must be what ready becomes at the edge.
+  reg want_w = 1, want_r = 1;
+  always @(posedge clk) begin
+    want_w <= in_ready_next; want_r <= r_ready_next;
+    if (!rst && (in_ready !== want_w || r_ready !== want_r)) begin
+      errors = errors + 1; $display("%0d: ready %b %b, announced %b %b", cyc, in_ready, r_ready, want_w, want_r);
+    end
+  end
   always @(posedge clk) begin
     cyc <= cyc + 1;
     if (!rst) begin

@@ -6,7 +6,8 @@
 // the kernel's response buffers and tags are the same as without bursts. A read waits here
 // at most MAXB + IDLE + 1 cycles before its burst goes out (the 1: a registered input
 // stage): the schedule's read latency (`--memory-latency`) must cover that
-// (docs/hardware-interface.md, "Bursts").
+// (docs/hardware-interface.md, "Bursts"). in_ready_next is what in_ready (a flip-flop) will
+// be after this cycle's edge, for a kernel whose stall is a register predicted a cycle ahead.
 //
 // A read run (in_run > 1, an async copy's reads: `Kernel::read_runs`) promises that the next
 // in_run - 1 reads of the port are the elements after this one, in order. Such a read starts
@@ -27,6 +28,7 @@ module oclhls_rburst #(
     input  wire        rst,
     input  wire        in_valid,
     output wire        in_ready,
+    output wire        in_ready_next,
     input  wire [31:0] in_addr,
     input  wire [8:0]  in_run,
     output wire        planned,
@@ -56,7 +58,8 @@ module oclhls_rburst #(
     oclhls_skid #(.W(41)) stage (
         .clk(clk), .rst(rst), .in_valid(in_valid), .in_ready(in_ready),
         .in_data({in_run, in_addr}), .out_valid(s_valid), .out_ready(s_moves),
-        .out_data(s_req), .next_valid(s_next_valid), .next_data(s_next));
+        .out_data(s_req), .next_valid(s_next_valid), .next_data(s_next),
+        .next_in_ready(in_ready_next));
     wire        s_next_valid;
     wire [40:0] s_next;
     wire        unused_next_addr = &{1'b0, s_next[31:0], 1'b0};

@@ -6,7 +6,8 @@
 // request rate stays one per cycle, with one cycle lost after the output could not move.
 // out_ready may depend on the stage's user's state, never on in_valid. next_valid/next_data
 // are what out_valid/out_data will be after this cycle's edge, for a user that registers a
-// flag of them. Used by the burst units (`oclhls_wburst`, `oclhls_rburst`) in front of their
+// flag of them; next_in_ready is what in_ready will be (a registered stall predicts from it
+// whether the kernel's next write or read will be taken). Used by the burst units (`oclhls_wburst`, `oclhls_rburst`) in front of their
 // combining decisions.
 `default_nettype none
 module oclhls_skid #(
@@ -21,7 +22,8 @@ module oclhls_skid #(
     input  wire         out_ready,
     output reg  [W-1:0] out_data,
     output wire         next_valid,
-    output wire [W-1:0] next_data
+    output wire [W-1:0] next_data,
+    output wire         next_in_ready
 );
     reg         s_valid;
     reg         k_valid;
@@ -29,6 +31,7 @@ module oclhls_skid #(
     wire        s_free = !s_valid || out_ready;
     wire        in_take = in_valid && !k_valid;
     assign in_ready = !k_valid;
+    assign next_in_ready = s_free || !(k_valid || in_take);
     assign out_valid = s_valid;
     assign next_valid = s_free ? (k_valid || in_take) : s_valid;
     assign next_data = s_free ? (k_valid ? k_data : in_data) : out_data;

@@ -7,6 +7,8 @@
 // buffer on W (w_*, w_last on the last); one B (b_valid) per burst, reported as ack_beats
 // writes done. Beats of the open burst stay in the buffer until it closes, so a burst's
 // data never waits for anything but memory (docs/hardware-interface.md, "Bursts").
+// in_ready_next is what in_ready (a flip-flop) will be after this cycle's edge, for a
+// kernel whose stall is a register predicted a cycle ahead.
 `default_nettype none
 module oclhls_wburst #(
     parameter integer W = 32,
@@ -21,6 +23,7 @@ module oclhls_wburst #(
     input  wire          rst,
     input  wire          in_valid,
     output wire          in_ready,
+    output wire          in_ready_next,
     input  wire [31:0]   in_addr,
     input  wire [W-1:0]  in_data,
     input  wire [SB-1:0] in_strb,
@@ -72,7 +75,8 @@ module oclhls_wburst #(
     oclhls_skid #(.W(32 + W + SB)) stage (
         .clk(clk), .rst(rst), .in_valid(in_valid), .in_ready(in_ready),
         .in_data({in_strb, in_data, in_addr}), .out_valid(s_valid), .out_ready(s_moves),
-        .out_data(s_req), .next_valid(s_next_valid), .next_data(s_next));
+        .out_data(s_req), .next_valid(s_next_valid), .next_data(s_next),
+        .next_in_ready(in_ready_next));
     wire          s_next_valid;
     wire [31+W+SB:0] s_next;
     // The stage's next state is for users that register a flag of it; none here.

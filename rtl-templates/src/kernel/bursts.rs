@@ -149,8 +149,13 @@ impl Emitter<'_> {
         p: &str,
         bits: u32,
         partial: bool,
+        predicted: bool,
     ) {
         let sb = bits / 8;
+        w.line(format!("wire {p}_wc_ready_next;"));
+        if !predicted {
+            self.unused.push(format!("{p}_wc_ready_next"));
+        }
         let strb = if partial {
             format!("{p}_wdata_strb")
         } else {
@@ -166,7 +171,7 @@ impl Emitter<'_> {
             None => "1'b0".to_string(),
         };
         w.line(format!(
-            "oclhls_wburst #(.W({bits}), .SB({sb}), .EB({sb}), .MAXB({WRITE_BURST_BEATS}), .DEPTH({}), .DAW({}), .IDLE({WRITE_BURST_IDLE})) {p}_wburst (.clk(clk), .rst(rst), .in_valid({p}_wc_valid), .in_ready({p}_wc_ready), .in_addr({p}_wc_addr), .in_data({p}_wc_data), .in_strb({p}_wc_strb), .aw_valid({p}_wreq_valid), .aw_ready({p}_wreq_ready), .aw_addr({p}_wreq_addr), .aw_len({p}_wreq_len), .w_valid({p}_wdata_valid), .w_ready({p}_wdata_ready), .w_data({p}_wdata_data), .w_strb({strb}), .w_last({p}_wdata_last), .b_valid({p}_wresp_valid), .flush({flush}), .ack_beats({p}_wb_acked));",
+            "oclhls_wburst #(.W({bits}), .SB({sb}), .EB({sb}), .MAXB({WRITE_BURST_BEATS}), .DEPTH({}), .DAW({}), .IDLE({WRITE_BURST_IDLE})) {p}_wburst (.clk(clk), .rst(rst), .in_valid({p}_wc_valid), .in_ready({p}_wc_ready), .in_ready_next({p}_wc_ready_next), .in_addr({p}_wc_addr), .in_data({p}_wc_data), .in_strb({p}_wc_strb), .aw_valid({p}_wreq_valid), .aw_ready({p}_wreq_ready), .aw_addr({p}_wreq_addr), .aw_len({p}_wreq_len), .w_valid({p}_wdata_valid), .w_ready({p}_wdata_ready), .w_data({p}_wdata_data), .w_strb({strb}), .w_last({p}_wdata_last), .b_valid({p}_wresp_valid), .flush({flush}), .ack_beats({p}_wb_acked));",
             2 * WRITE_BURST_BEATS,
             (2 * WRITE_BURST_BEATS).trailing_zeros()
         ));
@@ -188,16 +193,27 @@ impl Emitter<'_> {
     /// AR channel.
     /// The run of the read that asks is `{p}_rc_run` (9 bits, `Kernel::read_runs`; 1 for a
     /// read without one), and `{p}_planned` says a planned burst expects more reads.
-    pub(super) fn emit_read_combining(&mut self, w: &mut VWriter, p: &str, beats: u32, bytes: u32) {
+    /// `predicted`: a registered stall reads the unit's `in_ready_next` (`stall.rs`).
+    pub(super) fn emit_read_combining(
+        &mut self,
+        w: &mut VWriter,
+        p: &str,
+        (beats, bytes): (u32, u32),
+        predicted: bool,
+    ) {
         let rq = format!("{p}_rc");
         w.line(format!("wire {rq}_valid;"));
         w.line(format!("wire {rq}_ready;"));
+        w.line(format!("wire {rq}_ready_next;"));
+        if !predicted {
+            self.unused.push(format!("{rq}_ready_next"));
+        }
         w.line(format!("wire [31:0] {rq}_addr;"));
         w.line(format!("wire [8:0] {rq}_run;"));
         w.line(format!("wire {p}_planned;"));
         let planb = planned_burst_beats(beats, bytes);
         w.line(format!(
-            "oclhls_rburst #(.EB({bytes}), .MAXB({beats}), .PLANB({planb}), .IDLE({READ_BURST_IDLE})) {p}_rburst (.clk(clk), .rst(rst), .in_valid({rq}_valid), .in_ready({rq}_ready), .in_addr({rq}_addr), .in_run({rq}_run), .planned({p}_planned), .ar_valid({p}_rreq_valid), .ar_ready({p}_rreq_ready), .ar_addr({p}_rreq_addr), .ar_len({p}_rreq_len));"
+            "oclhls_rburst #(.EB({bytes}), .MAXB({beats}), .PLANB({planb}), .IDLE({READ_BURST_IDLE})) {p}_rburst (.clk(clk), .rst(rst), .in_valid({rq}_valid), .in_ready({rq}_ready), .in_ready_next({rq}_ready_next), .in_addr({rq}_addr), .in_run({rq}_run), .planned({p}_planned), .ar_valid({p}_rreq_valid), .ar_ready({p}_rreq_ready), .ar_addr({p}_rreq_addr), .ar_len({p}_rreq_len));"
         ));
         // Beats answer reads one for one and in order: the last flag carries nothing more.
         self.unused.push(format!("{p}_rresp_last"));

@@ -9,6 +9,7 @@
 
 use super::interface::ArgReg;
 use super::plan::DimUse;
+use super::stall::StallTerm;
 use super::Emitter;
 use crate::writer::{any_of, literal, VWriter};
 use askama::Template;
@@ -45,8 +46,8 @@ pub(super) struct RegionControl {
     /// Stages in which some load pops its response or the pipeline waits for a loop it
     /// started (see `wait_cN`).
     pub wait_stages: BTreeSet<u32>,
-    /// Conditions that stall this pipeline (OR-ed into its `stall`).
-    pub stall_terms: Vec<String>,
+    /// Conditions that stall this pipeline (OR-ed into its `stall`, see `stall.rs`).
+    pub stall_terms: Vec<StallTerm>,
 }
 
 impl Emitter<'_> {
@@ -539,8 +540,8 @@ impl Emitter<'_> {
     /// The stages of the region being emitted that may wait: where a load pops its response
     /// buffer (it may be empty) or where a work-item waits for a loop it started. Declares
     /// their `wait_cN` wires; returns them (each without terms yet, see `Handshakes::waits`).
-    pub(super) fn declare_waits(&mut self, w: &mut VWriter) -> BTreeMap<u32, Vec<String>> {
-        let mut waits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    pub(super) fn declare_waits(&mut self, w: &mut VWriter) -> BTreeMap<u32, Vec<StallTerm>> {
+        let mut waits: BTreeMap<u32, Vec<StallTerm>> = BTreeMap::new();
         for o in self.plan.ops(self.cur) {
             match self.k.op(o).kind {
                 OpKind::Load { mem } | OpKind::Atomic { mem, .. }
@@ -567,12 +568,18 @@ impl Emitter<'_> {
         waits
     }
 
-    /// Assigns the region's `wait_cN` wires; each stalls the pipeline.
-    pub(super) fn assign_waits(&mut self, w: &mut VWriter, waits: BTreeMap<u32, Vec<String>>) {
+    /// Assigns the region's `wait_cN` wires; each stalls the pipeline (predicted when each of
+    /// its conditions is).
+    pub(super) fn assign_waits(&mut self, w: &mut VWriter, waits: BTreeMap<u32, Vec<StallTerm>>) {
         for (c, terms) in &waits {
             let wc = self.sig(&format!("wait_c{c}"));
-            w.assign(&wc, &any_of(terms, " "));
-            self.control[self.cur].stall_terms.push(wc);
+            let nows: Vec<String> = terms.iter().map(|t| t.now.clone()).collect();
+            w.assign(&wc, &any_of(&nows, " "));
+            let next: Option<Vec<String>> = terms.iter().map(|t| t.next.clone()).collect();
+            let next = next.map(|n| format!("({})", any_of(&n, " ")));
+            self.control[self.cur]
+                .stall_terms
+                .push(StallTerm::new(wc, next));
         }
     }
 
@@ -665,13 +672,8 @@ impl Emitter<'_> {
         w.comment("---- Stall: any stage that cannot proceed freezes its whole pipeline.");
         for r in 0..self.plan.regions.len() {
             self.cur = r;
-            let st = self.stall();
             let terms = std::mem::take(&mut self.control[r].stall_terms);
-            if terms.is_empty() {
-                w.assign(&st, "1'b0");
-            } else {
-                w.assign(&st, &any_of(&terms, "\n        "));
-            }
+            self.emit_stall(w, &terms);
         }
         self.cur = 0;
         let mut busy_terms: Vec<String> = ["gen_init", "gen_active", "item_valid", "item_s_valid"]

@@ -9,6 +9,7 @@ use super::bursts::{read_burst_beats, read_waits_for};
 use super::datapath::Handshakes;
 use super::onchip_atomic::PendingWrite;
 use super::plan::Plan;
+use super::stall::StallTerm;
 use super::Emitter;
 use crate::namer::legal;
 use crate::writer::{bit_range, literal, range, select_chain, VWriter};
@@ -415,7 +416,7 @@ impl Emitter<'_> {
                 for s in &stores {
                     self.control[r]
                         .stall_terms
-                        .push(format!("({} && !{acc})", hs.stores[s]));
+                        .push(StallTerm::now(format!("({} && !{acc})", hs.stores[s])));
                 }
                 earlier.push(rq);
                 addr.push((gnt.clone(), format!("({ra})")));
@@ -423,9 +424,18 @@ impl Emitter<'_> {
                 strb.push((gnt, format!("({rs})")));
             } else {
                 for s in &stores {
-                    self.control[r].stall_terms.push(format!(
-                        "({} && !({q}_ready && !{p}_wcnt_full))",
-                        hs.store_pend[s]
+                    // Next cycle: the stage may hold a work-item and the combining unit's
+                    // input, or the write counter, will be full (`wcnt_full` is loaded from
+                    // the counter's top bits).
+                    let next = (burst && self.stall_registered()).then(|| {
+                        format!(
+                            "({} && !({q}_ready_next && !(&{p}_wcnt[15:1])))",
+                            self.next_valid(self.plan.start(*s))
+                        )
+                    });
+                    self.control[r].stall_terms.push(StallTerm::new(
+                        format!("({} && !({q}_ready && !{p}_wcnt_full))", hs.store_pend[s]),
+                        next,
                     ));
                 }
                 addr.push((String::new(), ra));
@@ -454,7 +464,10 @@ impl Emitter<'_> {
         }
         w.assign(&format!("{p}_wresp_ready"), "1'b1");
         if burst {
-            self.emit_write_combining(w, &p, bits, partial);
+            let predicted = regions
+                .iter()
+                .all(|&r| self.plan.regions[r].registered_stall);
+            self.emit_write_combining(w, &p, bits, partial, predicted);
             return;
         }
         let acc = format!("({q}_valid && {q}_ready)");

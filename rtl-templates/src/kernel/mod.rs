@@ -33,6 +33,7 @@ mod overlap;
 mod pipes;
 mod plan;
 mod read_port;
+mod stall;
 mod unused;
 
 pub use bursts::BurstDecision;

@@ -14,6 +14,7 @@
 //! op, and are consumed from there).
 
 use super::interface::PortDir;
+use super::stall::StallTerm;
 use super::Emitter;
 use crate::writer::{bit_range, literal, select_chain, VWriter};
 use hls_ir::{Kernel, OpId, OpKind, PipeId, PipeSide};
@@ -275,7 +276,9 @@ impl Emitter<'_> {
                 _ => format!("{pre}{s}_ok"),
             };
             let r = format!("({rq} && !{ok})");
-            self.control[self.cur].stall_terms.push(r.clone());
+            self.control[self.cur]
+                .stall_terms
+                .push(StallTerm::now(r.clone()));
             refused = Some(r);
         }
         reqs.entry(pipe).or_default().push(PipeReq {

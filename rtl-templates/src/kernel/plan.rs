@@ -33,6 +33,8 @@ pub(super) struct RegionPlan<'a> {
     pub live_in_reads: BTreeMap<OpId, BTreeSet<u32>>,
     /// The loop's next entry may start while the previous one drains (`overlap.rs`).
     pub overlap: bool,
+    /// The pipeline's stall is a register predicted a cycle ahead (`stall.rs`).
+    pub registered_stall: bool,
 }
 
 /// What the kernel observes of one dimension of the launch (it decides the work-item
@@ -150,6 +152,10 @@ impl<'a> Plan<'a> {
         for r in 1..p.regions.len() {
             p.regions[r].overlap = p.overlappable(r);
         }
+        for r in 0..p.regions.len() {
+            p.regions[r].registered_stall = super::stall::registered_stall_ok(&p, r);
+        }
+        p.note_prediction_uses();
         Ok(p)
     }
 
@@ -315,6 +321,24 @@ impl<'a> Plan<'a> {
                         let c = if i == 0 || i == last { lat + 1 } else { lat };
                         self.use_in(x, r, start + c);
                     }
+                }
+            }
+        }
+    }
+
+    /// A registered stall predicts a load's response wait from the stage before it: the
+    /// load's predicate is read there too (`stall.rs`).
+    fn note_prediction_uses(&mut self) {
+        for o in self.k.op_ids() {
+            let r = self.region_of(o);
+            if !self.regions[r].registered_stall {
+                continue;
+            }
+            if let OpKind::Load { mem } = self.k.op(o).kind {
+                if self.k.mem(mem).onchip_len().is_none() {
+                    let pred = *self.k.operands(o).last().expect("loads have a predicate");
+                    let c = self.start(o) + self.load_latency(o) - 1;
+                    self.use_in(pred, r, c);
                 }
             }
         }
@@ -564,6 +588,7 @@ fn plan_regions<'a>(k: &'a Kernel, s: &'a KernelSchedule) -> Vec<RegionPlan<'a>>
             serial: None,
             live_in_reads: Default::default(),
             overlap: false,
+            registered_stall: false,
         });
     }
     regions

@@ -55,9 +55,11 @@ impl Emitter<'_> {
         let rq = m.rq();
         let beats = m.burst_read;
         let regions: BTreeSet<usize> = m.loads.iter().map(|&l| plan.region_of(l)).collect();
+        // The one pipeline reading through the port has a registered stall (`stall.rs`).
+        let predicted = !m.multi_read && regions.iter().all(|&r| plan.regions[r].registered_stall);
         if beats > 0 {
             let bytes = m.bits / 8;
-            self.emit_read_combining(w, &p, beats, bytes);
+            self.emit_read_combining(w, &p, (beats, bytes), predicted);
         } else {
             // A port without bursts has no use for its reads' runs (`Kernel::read_runs`).
             for &l in &m.loads {
@@ -71,8 +73,12 @@ impl Emitter<'_> {
         let m = &self.plan.mems.mems[&id];
         if !m.multi_read {
             let reads = &per_region[0];
-            w.assign(&format!("{rq}_valid"), &reads.req);
-            w.assign(&format!("{rq}_addr"), &reads.addr);
+            if predicted && beats == 0 {
+                emit_request_skid(w, &p, reads);
+            } else {
+                w.assign(&format!("{rq}_valid"), &reads.req);
+                w.assign(&format!("{rq}_addr"), &reads.addr);
+            }
             if beats > 0 {
                 let run = reads.run.clone().unwrap_or_else(|| "9'd1".into());
                 w.assign(&format!("{rq}_run"), &run);
@@ -381,7 +387,9 @@ impl Emitter<'_> {
         Some(select_chain(&cases))
     }
 
-    /// The response buffer (`depth` entries) of region `r`'s loads `kept` of port `id`.
+    /// The response buffer (`depth` entries) of region `r`'s loads `kept` of port `id`. Under
+    /// a registered stall its occupancy is counted beside it for `<buffer>_next_empty`, what
+    /// its `empty` flag will be after this cycle's edge.
     #[allow(clippy::too_many_arguments)]
     fn emit_response_buffer(
         &self,
@@ -425,6 +433,9 @@ impl Emitter<'_> {
             "oclhls_fifo #(.W({}), .DEPTH({depth}), .AW({aw})) {f} (.clk(clk), .rst(rst), .push({push}), .push_data({p}_rresp_data), .full({f}_full), .pop({f}_pop), .pop_data({f}_data), .empty({f}_empty));",
             m.bits
         ));
+        if self.plan.regions[r].registered_stall {
+            occupancy(w, &f, &push, aw + 1);
+        }
     }
 
     /// The atomic payload of one pipeline's read requests (`loads`, atomics among them):
@@ -480,4 +491,55 @@ impl Emitter<'_> {
             w.assign(&format!("{p}_rreq_compare"), &select_chain(&compare));
         }
     }
+}
+
+/// The one-entry skid register of a direct read port under a registered stall: a request
+/// memory does not take in its cycle waits in `<p>_rk_*` and goes out from there, so the
+/// pipeline's request is taken whenever the skid is empty (`<p>_rreq_take`, a flip-flop) and
+/// never waits for memory's `ready` in the same cycle. The request channel still follows
+/// AXI's rules: once valid, the request and its address stay until taken. `<p>_rk_next` is
+/// what the skid will hold after this cycle's edge (the stall's prediction reads it).
+fn emit_request_skid(w: &mut VWriter, p: &str, reads: &PipelineReads) {
+    let rq = format!("{p}_rreq");
+    let (kv, ka, kn) = (
+        format!("{p}_rk_valid"),
+        format!("{p}_rk_addr"),
+        format!("{p}_rk_next"),
+    );
+    w.reg(&kv, 1);
+    w.reg(&ka, 32);
+    w.wire(&format!("{rq}_take"), 1, &format!("!{kv}"));
+    w.assign(&format!("{rq}_valid"), &format!("{kv} || {}", reads.req));
+    w.assign(
+        &format!("{rq}_addr"),
+        &format!("{kv} ? {ka} : {}", reads.addr),
+    );
+    w.wire(&kn, 1, &format!("{rq}_valid && !{rq}_ready"));
+    w.always_ff(|w| {
+        w.line(format!("if (rst) {kv} <= 1'b0;"));
+        w.line(format!("else {kv} <= {kn};"));
+        w.line(format!("if (!{kv}) {ka} <= {};", reads.addr));
+    });
+}
+
+/// `<f>_next_empty` of response buffer `f` (an `oclhls_fifo` pushed by `push`, popped by
+/// `<f>_pop`): its occupancy counted in `bits` bits beside it, and whether it will be empty
+/// after this cycle's edge.
+fn occupancy(w: &mut VWriter, f: &str, push: &str, bits: u32) {
+    let (cnt, pin, pout) = (format!("{f}_count"), format!("{f}_in"), format!("{f}_out"));
+    w.reg(&cnt, bits);
+    w.wire(&pin, 1, &format!("({push}) && !{f}_full"));
+    w.wire(&pout, 1, &format!("{f}_pop && !{f}_empty"));
+    let (zero, one) = (literal(0, bits), literal(1, bits));
+    w.always_ff(|w| {
+        w.line(format!("if (rst) {cnt} <= {zero};"));
+        w.line(format!(
+            "else if ({pin} != {pout}) {cnt} <= {pin} ? {cnt} + {one} : {cnt} - {one};"
+        ));
+    });
+    w.wire(
+        &format!("{f}_next_empty"),
+        1,
+        &format!("!{pin} && ({f}_empty || ({cnt} == {one} && {pout}))"),
+    );
 }

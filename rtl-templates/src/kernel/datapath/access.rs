@@ -6,6 +6,7 @@
 
 use super::{Emitter, Handshakes, LoadWires, OpCtx};
 use crate::kernel::memory::onchip_port_names;
+use crate::kernel::stall::StallTerm;
 use crate::writer::VWriter;
 use hls_ir::MemId;
 
@@ -52,11 +53,25 @@ impl Emitter<'_> {
         let f = m.rfifo(self.cur);
         let pred = cx.args[pred_ix];
         let lat = self.plan.load_latency(o);
+        // Under a registered stall a direct port takes the request into its skid register
+        // (`<p>_rreq_take`, a flip-flop) whatever memory's `ready` is (`read_port.rs`).
+        let skid = self.stall_registered() && !m.multi_read && m.burst_read == 0;
         let accepted = if m.multi_read {
             format!("{p}_racc_r{}", self.cur)
+        } else if skid {
+            format!("{p}_rreq_take")
         } else {
             format!("{}_ready", m.rq())
         };
+        // The request term's next form: the stage may hold a work-item and the skid (or the
+        // combining unit's input) will be full.
+        let refused_next = if skid {
+            format!("{p}_rk_next")
+        } else {
+            format!("!{}_ready_next", m.rq())
+        };
+        let request_next =
+            (!m.multi_read).then(|| format!("({} && {refused_next})", self.next_valid(c)));
         // Read after write: wait until the ports this work-item stored to earlier (through
         // memory the read may alias) have acknowledged every write.
         let pred_now = self.arg(cx, pred_ix);
@@ -81,14 +96,15 @@ impl Emitter<'_> {
                 flush = Some(waiting.clone());
                 self.control[self.cur]
                     .stall_terms
-                    .push(format!("({waiting} && !{g})"));
+                    .push(StallTerm::now(format!("({waiting} && !{g})")));
                 (req.clone(), req)
             }
         };
         // The stage holds until memory accepts the request.
-        self.control[self.cur]
-            .stall_terms
-            .push(format!("({asking} && !{accepted})"));
+        self.control[self.cur].stall_terms.push(StallTerm::new(
+            format!("({asking} && !{accepted})"),
+            request_next,
+        ));
         let (own, dropped) = (p.clone(), m.dropped.contains(&o));
         if let Some(waiting) = flush {
             self.flush_while(o, &own, false, &waiting);
@@ -110,10 +126,20 @@ impl Emitter<'_> {
             1,
             &format!("{} && {}", self.valid(c + lat), self.val(pred, c + lat)),
         );
+        // Next cycle's pop: this one's if the pipeline stalls, else the previous stage's.
+        let pop_next = format!(
+            "({} ? {pop} : ({} && {}))",
+            self.stall(),
+            self.valid(c + lat - 1),
+            self.val(pred, c + lat - 1)
+        );
+        let next = self
+            .stall_registered()
+            .then(|| format!("({pop_next} && {f}_next_empty)"));
         hs.waits
             .entry(c + lat)
             .or_default()
-            .push(format!("({pop} && {f}_empty)"));
+            .push(StallTerm::new(format!("({pop} && {f}_empty)"), next));
         hs.loads.insert(o, LoadWires { req, pop });
         format!("{f}_data")
     }
@@ -220,7 +246,7 @@ impl Emitter<'_> {
             self.flush_while(o, &own, true, &waiting);
             self.control[self.cur]
                 .stall_terms
-                .push(format!("({waiting} && !{g})"));
+                .push(StallTerm::now(format!("({waiting} && !{g})")));
         }
         if !multi_write {
             let pend = self.emit_pending(w, name, c);

@@ -4,6 +4,7 @@
 //! flag that travels with each iteration). The loop's controller is `control`'s.
 
 use super::{Emitter, Handshakes, OpCtx};
+use crate::kernel::stall::StallTerm;
 use crate::writer::{any_of, VWriter};
 
 impl Emitter<'_> {
@@ -33,7 +34,7 @@ impl Emitter<'_> {
         w.assign(&format!("{lp}enter"), &self.arg(cx, 0));
         self.control[self.cur]
             .stall_terms
-            .push(format!("({req} && !{idle})"));
+            .push(StallTerm::now(format!("({req} && !{idle})")));
         if self.detached(l) {
             // An async copy beside the code after it: nothing waits here (a `WaitEvents` op
             // waits for it) and there are no results to take.
@@ -45,7 +46,9 @@ impl Emitter<'_> {
         hs.waits
             .entry(c + 1)
             .or_default()
-            .push(format!("({here} && !{lp}pend && !{lp}taken)"));
+            .push(StallTerm::now(format!(
+                "({here} && !{lp}pend && !{lp}taken)"
+            )));
         w.assign(
             &format!("{lp}take"),
             &format!("{here} && {lp}pend && !{lp}taken"),
@@ -83,7 +86,7 @@ impl Emitter<'_> {
         } else {
             format!("({here} && {p} && ({}))", any_of(&busy, " "))
         };
-        hs.waits.entry(c).or_default().push(term);
+        hs.waits.entry(c).or_default().push(StallTerm::now(term));
         for &e in events {
             let v = self.val(e, c);
             self.unused.push(v);

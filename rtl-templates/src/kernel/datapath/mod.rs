@@ -18,6 +18,7 @@ mod multiply;
 pub(super) use divide::Dividers;
 
 use super::pipes::PipeReq;
+use super::stall::StallTerm;
 use super::Emitter;
 use crate::namer::legal;
 use crate::writer::{literal, VWriter};
@@ -38,7 +39,7 @@ pub(super) struct LoadWires {
 pub(super) struct Handshakes {
     /// Per stage of the region being emitted that may wait: the conditions that make it wait
     /// (`wait_cN`, see `Emitter::declare_waits`).
-    pub waits: BTreeMap<u32, Vec<String>>,
+    pub waits: BTreeMap<u32, Vec<StallTerm>>,
     /// Per load: its request and pop.
     pub loads: BTreeMap<OpId, LoadWires>,
     /// Per store: its request (on-chip: the write enable).
