@@ -5,7 +5,7 @@
 //!
 //! One `stall` per pipeline freezes every stage register of it, so a work-item (iteration) is
 //! never lost or duplicated; its terms are collected in [`RegionControl::stall_terms`] while
-//! the datapath and the ports are written, and assigned last.
+//! the datapath and the ports are written, and assigned last (`stall.rs`).
 
 use super::interface::ArgReg;
 use super::plan::DimUse;

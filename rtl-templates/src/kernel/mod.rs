@@ -14,7 +14,9 @@
 //! lives and until when, loop plans, memories) before any text is written, then the module is
 //! written top to bottom by concern:
 //! - [`interface`]: the ports, the argument mapping ([`Interface`]) and the module head;
-//! - `control`: launch control, valid bits, phase counters, waits, stalls, loop controllers;
+//! - `control`: launch control, valid bits, phase counters, waits, loop controllers;
+//! - `stall`: the stall conditions and each pipeline's stall, a flip-flop predicted a cycle
+//!   ahead where every condition can be predicted;
 //! - `datapath`: the ops of each pipeline, one function per op family, and the registers
 //!   carrying values down the pipeline;
 //! - `memory`: global memory ports (buffers, arbitration) and on-chip memories;

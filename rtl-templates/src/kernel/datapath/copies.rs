@@ -13,6 +13,13 @@
 //! float math units carry values across tens of stages (`cbrt`: 14 183 of its 16 954
 //! flip-flops were such copies).
 //!
+//! A line of [`LINE_BLOCK_ENTRIES`] entries or more goes to a block RAM (`ram_style`), the
+//! shorter ones to LUT RAM, so the choice does not move with Yosys' costs. A block RAM's read
+//! is slow (a DP16KD's data comes 5.8 ns after the clock without its output register: `cbrt`'s
+//! critical path after the registered stall, into a store's write data), so a block line has
+//! one entry less and a register of its own after the RAM's (`<name>_line_c<to>_q`): the
+//! stage's copy then starts from a flip-flop.
+//!
 //! The buffers hold no reset: like the registers they replace, their contents matter only
 //! where a valid work-item reads them.
 
@@ -25,6 +32,21 @@ use std::collections::BTreeMap;
 /// Gaps of this many stages or more between a value's uses cross in a delay line: below it,
 /// the pointer's logic and the output register cost about what the flip-flops saved.
 pub(crate) const LINE_MIN_STAGES: u32 = 5;
+
+/// Lines of this many entries or more are block RAMs with a register after the RAM's output;
+/// shorter ones are LUT RAM (a 47 x 32 line: 3 x 8 `TRELLIS_DPR16X4`).
+pub(crate) const LINE_BLOCK_ENTRIES: u32 = 48;
+
+/// The buffer of a delay line from stage `from` to `to`: its entries, and whether it is a
+/// block RAM (then followed by a register of its own, see the module documentation).
+fn line_buffer(from: u32, to: u32) -> (u32, bool) {
+    let n = to - from - 1;
+    if n >= LINE_BLOCK_ENTRIES {
+        (n - 1, true)
+    } else {
+        (n, false)
+    }
+}
 
 /// How a value travels from the stage where it is available to its last use.
 struct Carried {
@@ -136,9 +158,15 @@ impl Emitter<'_> {
                         w.line(format!("{name}_c{s} <= {};", seen(c.x, s - 1)));
                     }
                     for &(from, to) in &c.lines {
-                        let ptr = &pointers[&(to - from - 1)];
+                        let (n, block) = line_buffer(from, to);
+                        let ptr = &pointers[&n];
                         let mem = format!("{name}_line_c{to}");
-                        w.line(format!("{name}_c{to} <= {mem}[{ptr}];"));
+                        if block {
+                            w.line(format!("{name}_c{to} <= {mem}_q;"));
+                            w.line(format!("{mem}_q <= {mem}[{ptr}];"));
+                        } else {
+                            w.line(format!("{name}_c{to} <= {mem}[{ptr}];"));
+                        }
                         w.line(format!("{mem}[{ptr}] <= {};", seen(c.x, from)));
                     }
                 }
@@ -155,15 +183,23 @@ impl Emitter<'_> {
                 w.reg(&format!("{name}_c{s}"), bits);
             }
             for &(from, to) in &c.lines {
-                let n = to - from - 1;
+                let (n, block) = line_buffer(from, to);
+                let (style, kind) = if block {
+                    ("block", "block RAM, then a register")
+                } else {
+                    ("distributed", "LUT RAM")
+                };
                 w.comment(format!(
-                    "`{name}` from stage {from} to stage {to}: a delay line of {n} entries"
+                    "`{name}` from stage {from} to stage {to}: a delay line of {n} entries ({kind})"
                 ));
                 w.line(format!(
-                    "reg {}{name}_line_c{to} [0:{}];",
+                    "(* ram_style = \"{style}\" *) reg {}{name}_line_c{to} [0:{}];",
                     crate::writer::range(bits),
                     n - 1
                 ));
+                if block {
+                    w.reg(&format!("{name}_line_c{to}_q"), bits);
+                }
                 w.reg(&format!("{name}_c{to}"), bits);
             }
         }
@@ -175,7 +211,7 @@ impl Emitter<'_> {
         let mut pointers = BTreeMap::new();
         for c in carried {
             for &(from, to) in &c.lines {
-                let n = to - from - 1;
+                let (n, _) = line_buffer(from, to);
                 pointers
                     .entry(n)
                     .or_insert_with(|| self.sig(&format!("line{n}_ptr")));
@@ -212,6 +248,14 @@ mod tests {
             plan_copies(0, 5, std::iter::empty()),
             (vec![], vec![(0, 5)])
         );
+    }
+
+    #[test]
+    fn long_lines_are_block_rams_with_a_register_after_them() {
+        // 47 entries (gap 48): LUT RAM; 48 entries: block RAM of 47 and a register.
+        assert_eq!(line_buffer(0, 48), (47, false));
+        assert_eq!(line_buffer(0, 49), (47, true));
+        assert_eq!(line_buffer(3, 91), (86, true));
     }
 
     #[test]
