@@ -109,7 +109,6 @@ impl Emitter<'_> {
         lat: u32,
     ) {
         let first = dsp_mul_latency(bits).expect("a width built in the DSPs");
-        let st = self.stall();
         w.wire(&format!("{name}_a"), bits, x);
         w.wire(&format!("{name}_b"), bits, y);
         let (a, b) = (format!("{name}_a"), format!("{name}_b"));
@@ -178,23 +177,9 @@ impl Emitter<'_> {
                 format!("{name}_p[{}:0]", bits - 1)
             }
         };
-        for i in first + 1..=lat {
-            w.reg(&format!("{name}_m{i}"), bits);
-            let prev = if i == first + 1 {
-                product.clone()
-            } else {
-                format!("{name}_m{}", i - 1)
-            };
-            lines.push(format!("{name}_m{i} <= {prev};"));
-        }
+        delay_tail(w, &mut lines, name, bits, (first, lat), Some(&product));
         if !lines.is_empty() {
-            w.always_ff(|w| {
-                w.block(&format!("if (!{st})"), |w| {
-                    for l in &lines {
-                        w.line(l);
-                    }
-                });
-            });
+            self.enabled_lines(w, &lines);
         }
         let out = if lat == first {
             product
@@ -215,39 +200,23 @@ impl Emitter<'_> {
             w.reg(&format!("{name}_ll"), 32);
             w.reg(&format!("{name}_lh"), hi);
             w.reg(&format!("{name}_hl"), hi);
-            for i in 2..=lat {
-                w.reg(&format!("{name}_m{i}"), bits);
-            }
+            w.reg(&format!("{name}_m2"), bits);
             let (hr, lr) = ("[31:16]", "[15:0]");
-            w.always_ff(|w| {
-                w.block(&format!("if (!{})", self.stall()), |w| {
-                    w.line(format!(
-                        "{name}_ll <= {{16'd0, {name}_a[15:0]}} * {{16'd0, {name}_b[15:0]}};"
-                    ));
-                    w.line(format!("{name}_lh <= {name}_a{lr} * {name}_b{hr};"));
-                    w.line(format!("{name}_hl <= {name}_a{hr} * {name}_b{lr};"));
-                    w.line(format!(
-                        "{name}_m2 <= {name}_ll + {{{name}_lh + {name}_hl, 16'd0}};"
-                    ));
-                    for i in 3..=lat {
-                        w.line(format!("{name}_m{i} <= {name}_m{};", i - 1));
-                    }
-                });
-            });
+            let mut lines = vec![
+                format!("{name}_ll <= {{16'd0, {name}_a[15:0]}} * {{16'd0, {name}_b[15:0]}};"),
+                format!("{name}_lh <= {name}_a{lr} * {name}_b{hr};"),
+                format!("{name}_hl <= {name}_a{hr} * {name}_b{lr};"),
+                format!("{name}_m2 <= {name}_ll + {{{name}_lh + {name}_hl, 16'd0}};"),
+            ];
+            delay_tail(w, &mut lines, name, bits, (2, lat), None);
+            self.enabled_lines(w, &lines);
         } else if bits == 64 && lat >= 4 {
             self.emit_mul64(w, name, x, y, lat);
         } else {
-            for i in 1..=lat {
-                w.reg(&format!("{name}_m{i}"), bits);
-            }
-            w.always_ff(|w| {
-                w.block(&format!("if (!{})", self.stall()), |w| {
-                    w.line(format!("{name}_m1 <= {x} * {y};"));
-                    for i in 2..=lat {
-                        w.line(format!("{name}_m{i} <= {name}_m{};", i - 1));
-                    }
-                });
-            });
+            w.reg(&format!("{name}_m1"), bits);
+            let mut lines = vec![format!("{name}_m1 <= {x} * {y};")];
+            delay_tail(w, &mut lines, name, bits, (1, lat), None);
+            self.enabled_lines(w, &lines);
         }
         w.wire(name, bits, &format!("{name}_m{lat}"));
     }
@@ -278,13 +247,15 @@ impl Emitter<'_> {
             }
         }
         self.mul64_sums(w, &mut lines, name, 2);
-        for i in 5..=lat {
-            w.reg(&format!("{name}_m{i}"), 64);
-            lines.push(format!("{name}_m{i} <= {name}_m{};", i - 1));
-        }
+        delay_tail(w, &mut lines, name, 64, (4, lat), None);
+        self.enabled_lines(w, &lines);
+    }
+
+    /// Register assignments `lines`, made when the pipeline moves.
+    fn enabled_lines(&self, w: &mut VWriter, lines: &[String]) {
         w.always_ff(|w| {
             w.block(&format!("if (!{})", self.stall()), |w| {
-                for l in &lines {
+                for l in lines {
                     w.line(l);
                 }
             });
@@ -342,5 +313,26 @@ impl Emitter<'_> {
             "{name}_m{} <= {name}_lo + {{{name}_hi, 32'd0}};",
             s + 2
         ));
+    }
+}
+
+/// The registers that delay a product to its op's latency: declares `<name>_m<i>` (`bits`
+/// wide) for `i` in `from + 1 ..= to` and pushes their assignments to `lines`, each taking the
+/// one before it and the first `src` (default `<name>_m<from>`).
+fn delay_tail(
+    w: &mut VWriter,
+    lines: &mut Vec<String>,
+    name: &str,
+    bits: u32,
+    (from, to): (u32, u32),
+    src: Option<&str>,
+) {
+    for i in from + 1..=to {
+        w.reg(&format!("{name}_m{i}"), bits);
+        let prev = match src {
+            Some(s) if i == from + 1 => s.to_string(),
+            _ => format!("{name}_m{}", i - 1),
+        };
+        lines.push(format!("{name}_m{i} <= {prev};"));
     }
 }
