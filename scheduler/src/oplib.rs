@@ -318,10 +318,9 @@ impl OpLibrary {
         if t.latency == 0 && facts.select_bits(op) > WIDE_CONDITION_BITS {
             t.delay_ns += WIDE_CONDITION_NS;
         }
-        let bits = k.op(op).ty.bits();
         if is_multiply(&k.op(op).kind)
             && !facts.mul_on_recurrence(op)
-            && dsp_mul_latency(bits).is_none()
+            && facts.dsp_form(k, op).is_none()
         {
             t.delay_ns += DSP_ROUTING_NS;
         }
@@ -355,15 +354,13 @@ impl OpLibrary {
                 // Off recurrences, in the DSP's registers: only the route to the DSP's input
                 // register is in the issuing cycle. Otherwise the first stage holds the DSP
                 // multiply, so little may chain in front of it.
-                BinOp::Mul | BinOp::MulHiS | BinOp::MulHiU => {
-                    match dsp_mul_latency(bits).filter(|_| !facts.mul_on_recurrence(op)) {
-                        Some(lat) => Ok(OpTiming::new(lat, DSP_INPUT_NS)),
-                        None => Ok(OpTiming::new(
-                            mul_latency(bits),
-                            measured(&MUL_STAGE_NS, bits),
-                        )),
-                    }
-                }
+                BinOp::Mul | BinOp::MulHiS | BinOp::MulHiU => match facts.dsp_form(k, op) {
+                    Some(lat) => Ok(OpTiming::new(lat, DSP_INPUT_NS)),
+                    None => Ok(OpTiming::new(
+                        mul_latency(bits),
+                        measured(&MUL_STAGE_NS, bits),
+                    )),
+                },
                 // The pipelined divider; the scheduler may choose the iterative one instead
                 // (`crate::divide`).
                 BinOp::DivS | BinOp::DivU | BinOp::RemS | BinOp::RemU => {
@@ -559,6 +556,13 @@ impl KernelFacts {
     /// recurrence or its loop holds one iteration at a time (counted in [`Self::of`]).
     pub fn mul_on_recurrence(&self, op: OpId) -> bool {
         self.recurrent_muls.contains(&op)
+    }
+
+    /// The latency of integer multiply `op` built in the DSPs' own registers, when it is: a
+    /// width [`dsp_mul_latency`] knows, off recurrences. The one place the scheduler decides
+    /// it (the emitter builds that form whenever the scheduled latency reaches it).
+    pub fn dsp_form(&self, k: &Kernel, op: OpId) -> Option<u32> {
+        dsp_mul_latency(k.op(op).ty.bits()).filter(|_| !self.mul_on_recurrence(op))
     }
 }
 
