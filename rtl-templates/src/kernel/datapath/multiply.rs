@@ -158,12 +158,13 @@ impl Emitter<'_> {
                         let p = format!("{name}_p{i}{j}");
                         if live(0, i) && live(1, j) {
                             self.emit_mul18(w, &p, &digit(&a, i), &digit(&b, j), 16, 16);
-                            if i + j == 3 {
-                                self.unused.push(format!("{p}[31:16]"));
-                            }
                         } else {
+                            // A digit known to be zero: no DSP, the sums read a zero.
                             w.wire(&p, 32, "32'd0");
-                            self.unused.push(p);
+                        }
+                        if i + j == 3 {
+                            // Weight 48: only the low 16 bits count (`mul64_sums`).
+                            self.unused.push(format!("{p}[31:16]"));
                         }
                     }
                 }
