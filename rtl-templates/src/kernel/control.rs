@@ -166,9 +166,7 @@ impl Emitter<'_> {
             for n in ["busy", "run", "pend", "first", "taken"] {
                 w.reg(&self.sig(n), 1);
             }
-            for n in [
-                "start", "enter", "take", "busy_d", "run_d", "pend_d", "taken_d",
-            ] {
+            for n in ["start", "enter", "take"] {
                 w.line(format!("wire {};", self.sig(n)));
             }
             // The loop can start again in the cycle its parent takes the last entry's
@@ -480,7 +478,7 @@ impl Emitter<'_> {
             drained.push_str(&format!(" && !{}busy", self.plan.regions[c].pre));
         }
         let detached = self.detached(r);
-        let (v0, enter, take) = (self.valid(0), sig("enter"), sig("take"));
+        let (v0, enter, take, taken) = (self.valid(0), sig("enter"), sig("take"), sig("taken"));
         let parent_stall = format!("{}stall", self.plan.regions[parent].pre);
         if !holds.is_empty() {
             w.always_ff(|w| {
@@ -491,28 +489,10 @@ impl Emitter<'_> {
                 });
             });
         }
-        // The next state of the handshake's registers (`_d`), which a registered stall of
-        // the parent predicts from (`loops.rs`).
-        let done = format!("{busy} && !{run} && {drained}");
-        self.emit_taken(w, &parent_stall);
-        w.assign(
-            &sig("busy_d"),
-            &format!("{start} ? 1'b1 : ({done}) ? 1'b0 : {busy}"),
-        );
-        w.assign(
-            &sig("run_d"),
-            &format!("{start} ? {enter} : {stop} ? 1'b0 : {run}"),
-        );
-        // A detached copy has no results for its parent to take.
-        let finishes = if detached {
-            "1'b0".to_string()
-        } else {
-            format!("!{start} && {done}")
-        };
-        w.assign(
-            &sig("pend_d"),
-            &format!("{take} ? 1'b0 : ({finishes}) ? 1'b1 : {pend}"),
-        );
+        w.always_ff(|w| {
+            w.line(format!("if (rst || !{parent_stall}) {taken} <= 1'b0;"));
+            w.line(format!("else if ({take}) {taken} <= 1'b1;"));
+        });
         w.always_ff(|w| {
             w.block("if (rst)", |w| {
                 for n in [&busy, &run, &pend, &first] {
@@ -520,26 +500,24 @@ impl Emitter<'_> {
                 }
             });
             w.block("else", |w| {
-                for n in [&busy, &run, &pend] {
-                    w.line(format!("{n} <= {n}_d;"));
-                }
-                w.line(format!("if ({start}) {first} <= 1'b1;"));
-                w.line(format!("else if ({v0} && !{st}) {first} <= 1'b0;"));
+                w.block(&format!("if ({start})"), |w| {
+                    w.line(format!("{busy} <= 1'b1;"));
+                    w.line(format!("{run} <= {enter};"));
+                    w.line(format!("{first} <= 1'b1;"));
+                });
+                w.block("else", |w| {
+                    w.line(format!("if ({v0} && !{st}) {first} <= 1'b0;"));
+                    w.line(format!("if ({stop}) {run} <= 1'b0;"));
+                    w.block(&format!("if ({busy} && !{run} && {drained})"), |w| {
+                        w.line(format!("{busy} <= 1'b0;"));
+                        // A detached copy has no results for its parent to take.
+                        if !detached {
+                            w.line(format!("{pend} <= 1'b1;"));
+                        }
+                    });
+                });
+                w.line(format!("if ({take}) {pend} <= 1'b0;"));
             });
-        });
-    }
-
-    /// `taken` of the loop region being emitted (its parent took the results during the
-    /// parent's current stall) from its next state `taken_d`.
-    pub(super) fn emit_taken(&self, w: &mut VWriter, parent_stall: &str) {
-        let (take, taken) = (self.sig("take"), self.sig("taken"));
-        w.assign(
-            &self.sig("taken_d"),
-            &format!("!{parent_stall} ? 1'b0 : {take} ? 1'b1 : {taken}"),
-        );
-        w.always_ff(|w| {
-            w.line(format!("if (rst) {taken} <= 1'b0;"));
-            w.line(format!("else {taken} <= {taken}_d;"));
         });
     }
 

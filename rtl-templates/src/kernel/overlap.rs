@@ -105,10 +105,7 @@ impl Emitter<'_> {
         ] {
             w.reg(&sig(n), 1);
         }
-        for n in [
-            "start", "enter", "take", "stop", "run_d", "sp_d", "tp_d", "busy0_d", "busy1_d",
-            "pend0_d", "pend1_d", "taken_d",
-        ] {
+        for n in ["start", "enter", "take", "stop"] {
             w.line(format!("wire {};", sig(n)));
         }
         let (tp, take) = (sig("tp"), sig("take"));
@@ -282,12 +279,13 @@ impl Emitter<'_> {
             .parent
             .expect("a source loop has a parent");
         let sig = |n: &str| self.sig(n);
-        let (run, first, start, enter, take) = (
+        let (run, first, start, enter, take, taken) = (
             sig("run"),
             sig("first"),
             sig("start"),
             sig("enter"),
             sig("take"),
+            sig("taken"),
         );
         let (sp, tp, ent, st, v0) = (
             sig("sp"),
@@ -343,50 +341,47 @@ impl Emitter<'_> {
                 });
             });
         }
-        // The next state of the handshake's registers (`_d`), which a registered stall of
-        // the parent predicts from (`loops.rs`).
-        self.emit_taken(w, &parent_stall);
-        w.assign(
-            &sig("run_d"),
-            &format!("{start} ? {enter} : {stop} ? 1'b0 : {run}"),
-        );
-        w.assign(&sig("sp_d"), &format!("{start} ? !{sp} : {sp}"));
-        w.assign(&sig("tp_d"), &format!("{take} ? !{tp} : {tp}"));
-        for p in 0..2u32 {
-            let (busy, pend) = (sig(&format!("busy{p}")), sig(&format!("pend{p}")));
-            let (is_sp, is_ent, is_tp) = if p == 1 {
-                (sp.clone(), ent.clone(), tp.clone())
-            } else {
-                (format!("!{sp}"), format!("!{ent}"), format!("!{tp}"))
-            };
-            let done = format!("{busy} && !({run} && {is_ent}) && {}", drained(p));
-            w.assign(
-                &format!("{busy}_d"),
-                &format!("({start} && {is_sp}) ? 1'b1 : ({done}) ? 1'b0 : {busy}"),
-            );
-            w.assign(
-                &format!("{pend}_d"),
-                &format!(
-                    "({take} && {is_tp}) ? 1'b0 : (!({start} && {is_sp}) && {done}) ? 1'b1 : {pend}"
-                ),
-            );
-        }
-        let moved = ["run", "sp", "tp", "busy0", "busy1", "pend0", "pend1"].map(sig);
+        w.always_ff(|w| {
+            w.line(format!("if (rst || !{parent_stall}) {taken} <= 1'b0;"));
+            w.line(format!("else if ({take}) {taken} <= 1'b1;"));
+        });
         w.always_ff(|w| {
             w.block("if (rst)", |w| {
-                for n in moved.iter().chain([&first, &ent]) {
-                    w.line(format!("{n} <= 1'b0;"));
+                for n in [
+                    "run", "first", "sp", "tp", "ent", "busy0", "busy1", "pend0", "pend1",
+                ] {
+                    w.line(format!("{} <= 1'b0;", sig(n)));
                 }
             });
             w.block("else", |w| {
-                for n in &moved {
-                    w.line(format!("{n} <= {n}_d;"));
-                }
                 w.block(&format!("if ({start})"), |w| {
+                    w.line(format!("{run} <= {enter};"));
                     w.line(format!("{first} <= 1'b1;"));
                     w.line(format!("{ent} <= {sp};"));
+                    w.line(format!("{sp} <= !{sp};"));
                 });
-                w.line(format!("else if ({v0} && !{st}) {first} <= 1'b0;"));
+                w.block("else", |w| {
+                    w.line(format!("if ({v0} && !{st}) {first} <= 1'b0;"));
+                    w.line(format!("if ({stop}) {run} <= 1'b0;"));
+                });
+                w.line(format!("if ({take}) {tp} <= !{tp};"));
+                for p in 0..2u32 {
+                    let (busy, pend) = (sig(&format!("busy{p}")), sig(&format!("pend{p}")));
+                    let (is_sp, is_ent, is_tp) = if p == 1 {
+                        (sp.clone(), ent.clone(), tp.clone())
+                    } else {
+                        (format!("!{sp}"), format!("!{ent}"), format!("!{tp}"))
+                    };
+                    w.line(format!("if ({start} && {is_sp}) {busy} <= 1'b1;"));
+                    w.block(
+                        &format!("else if ({busy} && !({run} && {is_ent}) && {})", drained(p)),
+                        |w| {
+                            w.line(format!("{busy} <= 1'b0;"));
+                            w.line(format!("{pend} <= 1'b1;"));
+                        },
+                    );
+                    w.line(format!("if ({take} && {is_tp}) {pend} <= 1'b0;"));
+                }
             });
         });
     }

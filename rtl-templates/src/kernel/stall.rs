@@ -22,14 +22,13 @@
 //! skid register, `<p>_rk_*`, so that its external `ready` is never needed a cycle ahead;
 //! a bursting port's combining unit announces `in_ready_next`), response buffers (their
 //! occupancy is counted beside them for the next `empty`), stores into a write-combining unit,
-//! loops it starts and waits for (from the loop controller's next state, its `_d` wires),
-//! on-chip memories and arithmetic. Pipes, atomics, async copies, barriers and accesses
-//! ordered after writes keep the combinational stall for now.
+//! on-chip memories and arithmetic. Pipes, loops started from the pipeline, atomics, copies,
+//! barriers and accesses ordered after writes keep the combinational stall for now.
 
 use super::plan::Plan;
 use super::Emitter;
 use crate::writer::{any_of, VWriter};
-use hls_ir::{Dep, LoopKind, OpKind};
+use hls_ir::{Dep, OpKind};
 
 /// One condition of a pipeline's stall (see the module documentation).
 pub(super) struct StallTerm {
@@ -75,10 +74,8 @@ pub(super) fn registered_stall_ok(p: &Plan, r: usize) -> bool {
                 let m = &p.mems.mems[&mem];
                 m.onchip.is_some() || (!m.multi_write && m.burst_write && !ordered)
             }
-            // A loop it starts and waits for: predicted from the loop's next state; an async
-            // copy's loop (and its events) are not.
-            OpKind::Loop(l) => !matches!(p.k.loops[l].kind, LoopKind::Copy { .. }),
             OpKind::Atomic { .. }
+            | OpKind::Loop(_)
             | OpKind::Barrier { .. }
             | OpKind::PipeRead { .. }
             | OpKind::PipeWrite { .. }

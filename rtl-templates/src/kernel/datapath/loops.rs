@@ -32,16 +32,9 @@ impl Emitter<'_> {
         let req = self.emit_request(w, &cx.name, c, "1'b1", &accept);
         w.assign(&format!("{lp}start"), &format!("{req} && {accept}"));
         w.assign(&format!("{lp}enter"), &self.arg(cx, 0));
-        let (start_next, wait_next) = match self.stall_registered() && !self.detached(l) {
-            true => {
-                let (s, w) = self.loop_predictions(l, c, &cx.name, &accept);
-                (Some(s), Some(w))
-            }
-            false => (None, None),
-        };
         self.control[self.cur]
             .stall_terms
-            .push(StallTerm::new(format!("({req} && !{idle})"), start_next));
+            .push(StallTerm::now(format!("({req} && !{idle})")));
         if self.detached(l) {
             // An async copy beside the code after it: nothing waits here (a `WaitEvents` op
             // waits for it) and there are no results to take.
@@ -50,57 +43,16 @@ impl Emitter<'_> {
             return;
         }
         let here = self.valid(c + 1);
-        hs.waits.entry(c + 1).or_default().push(StallTerm::new(
-            format!("({here} && !{lp}pend && !{lp}taken)"),
-            wait_next,
-        ));
+        hs.waits
+            .entry(c + 1)
+            .or_default()
+            .push(StallTerm::now(format!(
+                "({here} && !{lp}pend && !{lp}taken)"
+            )));
         w.assign(
             &format!("{lp}take"),
             &format!("{here} && {lp}pend && !{lp}taken"),
         );
-    }
-
-    /// The next-cycle forms of the two stall terms of the `Loop` op in stage `c` (request
-    /// `name`, taken under `accept`) that starts region `l`, for the parent's registered
-    /// stall: the start refused (`req && !idle`) and the wait for the results (`here && !pend
-    /// && !taken`), from the loop's next state (its `_d` wires, `control.rs`/`overlap.rs`)
-    /// and the parent's (`next_valid`, the request's `_issued`/`_held` next values).
-    fn loop_predictions(&self, l: usize, c: u32, name: &str, accept: &str) -> (String, String) {
-        let lp = &self.plan.regions[l].pre;
-        let (st, req, issued) = (
-            self.stall(),
-            format!("{name}_req"),
-            format!("{name}_issued"),
-        );
-        let issued_d = format!("(!{st} ? 1'b0 : ({issued} || ({req} && {accept})))");
-        let req_next = format!(
-            "(({req} && !({accept})) || ({} && !{issued_d}))",
-            self.next_valid(c)
-        );
-        let here_next = self.next_valid(c + 1);
-        let overlap = self.plan.regions[l].overlap;
-        let pend_next = if overlap {
-            format!("({lp}tp_d ? {lp}pend1_d : {lp}pend0_d)")
-        } else {
-            format!("{lp}pend_d")
-        };
-        let take_next = format!("({here_next} && {pend_next} && !{lp}taken_d)");
-        let idle_next = if overlap {
-            let free = |p: u32, mine: String| {
-                format!("(!{lp}busy{p}_d && (!{lp}pend{p}_d || ({take_next} && {mine})))")
-            };
-            format!(
-                "(!{lp}run_d && ({lp}sp_d ? {} : {}))",
-                free(1, format!("{lp}tp_d")),
-                free(0, format!("!{lp}tp_d"))
-            )
-        } else {
-            format!("(!{lp}busy_d && (!{lp}pend_d || {take_next}))")
-        };
-        (
-            format!("({req_next} && !{idle_next})"),
-            format!("({here_next} && !{pend_next} && !{lp}taken_d)"),
-        )
     }
 
     /// `wait_group_events`: the work-item waits in this stage while a copy its events may
