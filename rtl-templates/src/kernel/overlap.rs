@@ -41,18 +41,7 @@ impl Plan<'_> {
                 OpKind::Load { mem } | OpKind::Store { mem, .. } | OpKind::Atomic { mem, .. } => {
                     !onchip(mem)
                 }
-                OpKind::Loop(_)
-                | OpKind::Barrier { .. }
-                | OpKind::PipeRead { .. }
-                | OpKind::PipeWrite { .. }
-                | OpKind::PipeReserve { .. }
-                | OpKind::PipeCommit { .. }
-                | OpKind::PipeQuery { .. }
-                | OpKind::ReserveIdValid
-                | OpKind::AsyncCopy { .. }
-                | OpKind::WaitEvents
-                | OpKind::CounterUpdate { .. } => false,
-                _ => true,
+                ref k => !super::plan::waits_on_other_units(k),
             })
     }
 }

@@ -88,6 +88,26 @@ pub(super) struct Plan<'a> {
     pub counters: Vec<CounterPlan>,
 }
 
+/// Ops whose pipeline hands off to, or waits for, a unit other than a memory port: loops it
+/// starts, barriers, pipes, async copies and their events, atomic counters. Overlapped loops
+/// (`overlap.rs`) and registered stalls (`stall.rs`) are built only without them.
+pub(super) fn waits_on_other_units(kind: &OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Loop(_)
+            | OpKind::Barrier { .. }
+            | OpKind::PipeRead { .. }
+            | OpKind::PipeWrite { .. }
+            | OpKind::PipeReserve { .. }
+            | OpKind::PipeCommit { .. }
+            | OpKind::PipeQuery { .. }
+            | OpKind::ReserveIdValid
+            | OpKind::AsyncCopy { .. }
+            | OpKind::WaitEvents
+            | OpKind::CounterUpdate { .. }
+    )
+}
+
 /// A per-work-item value of the generator (`get_global_id` ...): there in every stage.
 pub(super) fn is_per_item(kind: &OpKind) -> bool {
     matches!(kind, OpKind::WorkItem(f, _) if !f.is_launch_invariant())

@@ -74,19 +74,8 @@ pub(super) fn registered_stall_ok(p: &Plan, r: usize) -> bool {
                 let m = &p.mems.mems[&mem];
                 m.onchip.is_some() || (!m.multi_write && m.burst_write && !ordered)
             }
-            OpKind::Atomic { .. }
-            | OpKind::Loop(_)
-            | OpKind::Barrier { .. }
-            | OpKind::PipeRead { .. }
-            | OpKind::PipeWrite { .. }
-            | OpKind::PipeReserve { .. }
-            | OpKind::PipeCommit { .. }
-            | OpKind::ReserveIdValid
-            | OpKind::PipeQuery { .. }
-            | OpKind::AsyncCopy { .. }
-            | OpKind::WaitEvents
-            | OpKind::CounterUpdate { .. } => false,
-            _ => true,
+            OpKind::Atomic { .. } => false,
+            ref k => !super::plan::waits_on_other_units(k),
         }
     })
 }
