@@ -677,7 +677,7 @@ fn solve_region(
         .map(|(o, i)| (*o, sched.start[i.0 as usize] - first))
         .collect();
     let depth = (sched.length - first).max(1);
-    let stages = pipeline_stages(k, &start, depth);
+    let stages = pipeline_stages(k, &start, &latency, depth);
     let (ii, limited_by) = match serial {
         Some(reason) if stages > sched.ii => (stages, LimitedBy::Serial { reason, stages }),
         _ => (sched.ii, limited_by),
@@ -702,9 +702,6 @@ fn solve_region(
     })
 }
 
-/// The stages of a loop's pipeline: every op finished (`depth`), and an iteration that starts
-/// a nested loop waits for it in the stage after the start (the emitter builds it so; the
-/// corpus tests check that the emitted pipelines of serial loops have exactly this depth).
 /// Whether `src` is an atomic on an on-chip memory and `dst` a store to the same memory.
 fn onchip_atomic_then_store(k: &Kernel, src: OpId, dst: OpId) -> bool {
     match (&k.op(src).kind, &k.op(dst).kind) {
@@ -724,11 +721,30 @@ fn onchip_atomic_then_loop(k: &Kernel, src: OpId, dst: OpId) -> bool {
     )
 }
 
-fn pipeline_stages(k: &Kernel, start: &BTreeMap<OpId, u32>, depth: u32) -> u32 {
+/// The stages of a loop's pipeline: every op finished (`depth`), and an iteration that starts
+/// a nested loop waits for it in the stage after the start (the emitter builds it so; the
+/// corpus tests check that the emitted pipelines of serial loops have exactly this depth).
+/// A value that arrives after its op's cycle (a load's, an atomic's old value) is taken in the
+/// stage it arrives in even when nothing reads it (an atomic's response leaves its buffer
+/// there), so that stage is part of the pipeline too; the length `depth` only counts it when
+/// the value has a user (`rtl_templates::kernel::plan::Plan::stages` is the emitter's side).
+fn pipeline_stages(
+    k: &Kernel,
+    start: &BTreeMap<OpId, u32>,
+    latency: &BTreeMap<OpId, u32>,
+    depth: u32,
+) -> u32 {
     start
         .iter()
-        .filter(|(o, _)| matches!(k.op(**o).kind, OpKind::Loop(_)))
-        .map(|(_, s)| s + 2)
+        .map(|(o, s)| {
+            let op = k.op(*o);
+            let lat = latency.get(o).copied().unwrap_or(0);
+            match op.kind {
+                OpKind::Loop(_) => s + 2,
+                _ if op.ty != hls_ir::Ty::Token && lat > 0 => s + lat + 1,
+                _ => 0,
+            }
+        })
         .fold(depth, u32::max)
 }
 
