@@ -11,8 +11,6 @@ old=${1:-HEAD~1}
 new=${2:-}
 work="$root/target/verilog-identity"
 mkdir -p "$work"
-# The repository's own build directory: dependencies (HiGHS) are shared with normal builds.
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 
 build_at() { # REV DEST_BIN_DIR: checkout REV into a worktree and build the driver there
   local rev=$1 tree="$work/tree-$2"
@@ -20,8 +18,12 @@ build_at() { # REV DEST_BIN_DIR: checkout REV into a worktree and build the driv
   git worktree prune
   git worktree add --detach "$tree" "$rev" >/dev/null
   # The peer suite sits beside the repository; the worktree sees it at the same relative path.
-  (cd "$tree" && cargo build -q --bin oclhls)
-  cp "$CARGO_TARGET_DIR/debug/oclhls" "$work/oclhls-$2"
+  # A target directory per side: with the repository's own, cargo may find its fingerprints of
+  # the working tree fresh and keep the binary the worktree build just put there, so both
+  # sides would run one compiler (found in session 25). Kept between runs, so later runs build
+  # incrementally.
+  (cd "$tree" && cargo build -q --bin oclhls --target-dir "$work/target-$2")
+  cp "$work/target-$2/debug/oclhls" "$work/oclhls-$2"
 }
 
 build_at "$old" old
@@ -29,7 +31,7 @@ if [ -n "$new" ]; then
   build_at "$new" new
 else
   cargo build -q --bin oclhls
-  cp "$CARGO_TARGET_DIR/debug/oclhls" "$work/oclhls-new"
+  cp target/debug/oclhls "$work/oclhls-new"
 fi
 bash scripts/corpus_build.sh "$work/oclhls-old" "$work/out-old"
 bash scripts/corpus_build.sh "$work/oclhls-new" "$work/out-new"

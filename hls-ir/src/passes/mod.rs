@@ -9,6 +9,7 @@ pub mod const_fold;
 pub mod cse;
 pub mod dce;
 pub mod div_const;
+pub mod exit_ahead;
 pub mod licm;
 pub mod narrow;
 pub mod partition;
@@ -100,8 +101,12 @@ pub const PIPELINE: &[Pass] = &[
 /// the II its recurrences and other resources allow, which only the scheduler computes.
 pub const BANK: &str = "bank";
 
+/// The last pass (`exit_ahead`): after `bank`, whose residue analysis reads the loops' stop
+/// conditions as the source wrote them.
+pub const EXIT_AHEAD: &str = "exit-ahead";
+
 /// Run every pass in order, then `bank` and `dce` again when `goal` is given (see
-/// [`bank::IiGoal`]; without it no memory is banked). `after_each` sees the IR after each pass (for `--print-ir-after`).
+/// [`bank::IiGoal`]; without it no memory is banked), then `exit-ahead` and `dce`. `after_each` sees the IR after each pass (for `--print-ir-after`).
 pub fn run_pipeline(
     k: &mut Kernel,
     verify_each: bool,
@@ -133,5 +138,12 @@ pub fn run_pipeline(
         check(k, "dce")?;
         after_each("dce", k);
     }
+    exit_ahead::run(k);
+    check(k, EXIT_AHEAD)?;
+    after_each(EXIT_AHEAD, k);
+    // The old stop conditions that nothing else reads go.
+    dce::run(k);
+    check(k, "dce")?;
+    after_each("dce", k);
     Ok(())
 }

@@ -138,10 +138,15 @@ impl Emitter<'_> {
                 .expect("a source loop has a parent");
             let (_, s) = self.plan.loop_start(r);
             let init = self.val_at(parent, cx.args[0], s);
-            if self.plan.regions[r].overlap {
+            let at = self.plan.avail[&cx.args[1]];
+            // An overlapped loop's next entry starts once this one has issued its last
+            // iteration: a value read and written only in the issue stage (a counter, the stop
+            // `exit-ahead` carries) is done with by then, so the entries share one register
+            // (the start's initial value wins over the last iteration's write) and no entry
+            // bit selects it in front of the counter's logic.
+            if self.plan.regions[r].overlap && (c, at) != (0, 0) {
                 return self.overlap_carried_hold(w, name, bits, c, init, cx.args[1]);
             }
-            let at = self.plan.avail[&cx.args[1]];
             let hold = format!("{name}_hold");
             w.reg(&hold, bits);
             let (start, v, nv, st) = (
