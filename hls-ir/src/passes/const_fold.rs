@@ -31,7 +31,7 @@ pub fn eval_cmp(c: CmpOp, bits: u32, x: u64, y: u64) -> Option<bool> {
     integer::compare(c, bits, x, y)
 }
 
-fn fold(k: &Kernel, id: OpId) -> Option<Result<u64, OpId>> {
+pub(crate) fn fold(k: &Kernel, id: OpId) -> Option<Result<u64, OpId>> {
     let op = k.op(id);
     let args = k.operands(id);
     let c: Vec<Option<u64>> = args.iter().map(|&a| k.int_const(a)).collect();

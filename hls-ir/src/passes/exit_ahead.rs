@@ -306,7 +306,25 @@ fn copy_slice(k: &mut Kernel, l: LoopId, p: &Plan, which: Copy) -> OpId {
             },
             &srcs,
         );
-        map.insert(o, new);
+        map.insert(o, folded(k, new));
     }
     map[p.slice.last().expect("the stop is in its slice")]
+}
+
+/// `o`, or what `const-fold` makes of it: the first iteration's copy of a counted loop's test
+/// (`0 + 1 < 10`) is a constant, not logic in front of the loop's start. (`o` is left
+/// unused then, for the `dce` after this pass.)
+fn folded(k: &mut Kernel, o: OpId) -> OpId {
+    match super::const_fold::fold(k, o) {
+        Some(Ok(v)) => {
+            let op = k.op(o).clone();
+            let c = Op {
+                kind: OpKind::Const(v & op.ty.mask()),
+                ..op
+            };
+            k.add_op(c, &[])
+        }
+        Some(Err(x)) => x,
+        None => o,
+    }
 }
