@@ -579,9 +579,10 @@ pub enum Stmt {
     Decl(String, Expr),
     Assign(String, Expr),
     If(Expr, Vec<Stmt>, Vec<Stmt>),
-    /// `for (uint v = 0; v < bound; v++)`; `bound` is a `uint` expression; with a loop
-    /// pragma before it.
-    For(String, Expr, Vec<Stmt>, LoopHint),
+    /// `for (uint v = 0; v < bound; v += step)`; `bound` is a `uint` expression; with a loop
+    /// pragma before it. A step above 1 gives counters `exit-ahead` reads ahead by more
+    /// than one.
+    For(String, Expr, Vec<Stmt>, LoopHint, u32),
     /// `break;` (inside a loop without `#pragma unroll`).
     Break,
     /// `T name[len] = {..}`, a private array of scalars.
@@ -631,7 +632,7 @@ impl Stmt {
                 }
                 let _ = writeln!(o, "{pad}}}");
             }
-            Stmt::For(v, bound, body, hint) => {
+            Stmt::For(v, bound, body, hint, step) => {
                 match hint {
                     LoopHint::None => {}
                     LoopHint::Unroll => {
@@ -649,7 +650,11 @@ impl Stmt {
                 }
                 let _ = write!(o, "for (uint {v} = 0; {v} < ");
                 bound.print(o);
-                let _ = writeln!(o, "; {v}++) {{");
+                if *step == 1 {
+                    let _ = writeln!(o, "; {v}++) {{");
+                } else {
+                    let _ = writeln!(o, "; {v} += {step}U) {{");
+                }
                 print_block(o, body, ind + 1);
                 let _ = writeln!(o, "{pad}}}");
             }
@@ -698,7 +703,10 @@ impl Stmt {
     /// The expressions directly in this statement (not in nested blocks).
     pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
         match self {
-            Stmt::Decl(_, e) | Stmt::Assign(_, e) | Stmt::If(e, _, _) | Stmt::For(_, e, _, _) => {
+            Stmt::Decl(_, e)
+            | Stmt::Assign(_, e)
+            | Stmt::If(e, _, _)
+            | Stmt::For(_, e, _, _, _) => {
                 vec![e]
             }
             Stmt::ArrDecl(_, _, v) => v.iter_mut().collect(),
@@ -712,7 +720,7 @@ impl Stmt {
     pub fn blocks_mut(&mut self) -> Vec<&mut Vec<Stmt>> {
         match self {
             Stmt::If(_, t, e) => vec![t, e],
-            Stmt::For(_, _, b, _) => vec![b],
+            Stmt::For(_, _, b, _, _) => vec![b],
             _ => vec![],
         }
     }

@@ -595,7 +595,12 @@ impl Gen<'_> {
                     );
                     self.loops -= 1;
                     self.breakable.pop();
-                    return Stmt::For(v, bound, body, hint);
+                    let step = if unroll {
+                        1
+                    } else {
+                        [1, 1, 1, 2, 3][self.r.random_range(0..5)]
+                    };
+                    return Stmt::For(v, bound, body, hint, step);
                 }
                 13 => {
                     let t = Ty::scalar(random_ty(self.r).s);

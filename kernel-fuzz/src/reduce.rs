@@ -109,7 +109,7 @@ pub fn reduce(case: &Case, oracle: &mut dyn Oracle, deadline: Instant) -> (Case,
             let mut c = cur.clone();
             let mut changed = false;
             edit_stmt(&mut c.kernel.body, n, &mut |b, i| {
-                if let Stmt::For(v, _, body, _) = &b[i] {
+                if let Stmt::For(v, _, body, _, _) = &b[i] {
                     let zero = Expr::Lit(Ty::scalar(Scalar::UInt), vec![0]);
                     let mut flat = vec![Stmt::Decl(v.clone(), zero)];
                     flat.extend(body.iter().cloned());
@@ -171,7 +171,7 @@ fn count_stmts(b: &[Stmt]) -> usize {
         .map(|s| {
             1 + match s {
                 Stmt::If(_, t, e) => count_stmts(t) + count_stmts(e),
-                Stmt::For(_, _, body, _) => count_stmts(body),
+                Stmt::For(_, _, body, _, _) => count_stmts(body),
                 _ => 0,
             }
         })
@@ -258,7 +258,7 @@ mod tests {
         b.iter().any(|s| match s {
             Stmt::Assign(..) => true,
             Stmt::If(_, t, e) => has_assign(t) || has_assign(e),
-            Stmt::For(_, _, body, _) => has_assign(body),
+            Stmt::For(_, _, body, _, _) => has_assign(body),
             _ => false,
         })
     }

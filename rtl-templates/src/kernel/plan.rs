@@ -396,10 +396,17 @@ impl<'a> Plan<'a> {
                 }
                 self.remat.insert(o);
                 let r = self.region_of(o);
+                // Rebuilt in every later stage that reads it (`emit_value_registers`), so each
+                // part is read in each of them, not only in the last: a part crossing to the
+                // last in a delay line has no copy in the stages between (the kernel fuzzer
+                // found it, `tests/fuzz-regressions/seed2525_case71.cl`).
+                let cycles: Vec<u32> = self.use_cycles[&o].range(a + 1..).copied().collect();
                 for x in self.k.operands(o) {
-                    let before = self.last_use.get(&x).copied();
-                    self.use_in(x, r, u);
-                    changed |= self.last_use.get(&x).copied() != before;
+                    let before = self.use_cycles.get(&x).cloned();
+                    for &c in &cycles {
+                        self.use_in(x, r, c);
+                    }
+                    changed |= self.use_cycles.get(&x) != before.as_ref();
                 }
             }
             if !changed {
