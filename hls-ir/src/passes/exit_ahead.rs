@@ -17,14 +17,16 @@
 //! tests `j + (c + s)` ahead (one add, not two).
 //!
 //! Which conditions: computed in the loop from counters (carried values stepped by a
-//! constant, read as `x + c`), values from outside the loop and constants, with integer
+//! constant, read as `x + c` or `x - c`), values from outside the loop and constants, with integer
 //! operations whose delay is that of an add at most (adds, logic, shifts, compares, selects,
 //! width changes); at most [`MAX_SLICE`] of them. Then the copy ahead is as deep as the
 //! condition, so no II grows (`stepped_reads`). Anything else (a load, a multiply, a float
 //! compare, a counter read directly or stepped by a variable, a condition that already is a
 //! carried value or a constant) keeps its loop as it was.
 //!
-//! Runs after `bank`: the residue analysis it uses reads the loops' stop conditions.
+//! Runs after `bank`: the residue analysis `bank` uses reads the loops' stop conditions as
+//! the source wrote them. The copies are folded where their operands are constants (the first
+//! iteration's test of a loop counted to a constant is a constant).
 //!
 //! Requires: a verified kernel. Guarantees: a verified kernel computing the same values; every
 //! loop runs the same iterations (the carried value is, in each iteration, the old condition).
